@@ -1,0 +1,94 @@
+"""Datasets: specifications, fetching with verification, and cleaning.
+
+>>> from faircompare.datasets import load_dataset
+>>> adult = load_dataset("adult")          # doctest: +SKIP
+>>> adult.describe()["rows"]               # doctest: +SKIP
+30162
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from faircompare._validation import check_choice
+from faircompare.datasets.builtin import BUILTIN
+from faircompare.datasets.clean import Dataset, clean, read_raw
+from faircompare.datasets.fetch import cache_dir, fetch_file, mirror_dir, sha256_of
+from faircompare.datasets.spec import DatasetSpec, Threshold, read_spec
+from faircompare.exceptions import SpecError
+
+__all__ = [
+    "BUILTIN",
+    "Dataset",
+    "DatasetSpec",
+    "Threshold",
+    "cache_dir",
+    "fetch_raw",
+    "get_spec",
+    "load_dataset",
+    "mirror_dir",
+    "read_spec",
+]
+
+
+def get_spec(name: str) -> DatasetSpec:
+    """Return the built-in specification called ``name``; unknown names list the valid ones."""
+    return BUILTIN[check_choice(name, BUILTIN, what="dataset")]
+
+
+def fetch_raw(
+    spec: DatasetSpec,
+    *,
+    cache: str | Path | None = None,
+    mirror: str | Path | None = None,
+    report: Callable[[str], None] | None = None,
+) -> Path:
+    """Return the path of a dataset's verified raw file, fetching it when it has a URL.
+
+    A spec without a URL names a local file, which is verified when the spec gives its SHA-256.
+    See :func:`faircompare.datasets.fetch.fetch_file` for the sources and the cache.
+    """
+    if spec.url is not None:
+        return fetch_file(
+            spec.file, spec.sha256, spec.url, cache=cache, mirror=mirror, report=report
+        )
+    path = Path(spec.file)
+    if not path.is_file():
+        raise SpecError(f"dataset {spec.name!r}: data file {path} does not exist")
+    if spec.sha256 is not None and (actual := sha256_of(path)) != spec.sha256:
+        raise SpecError(
+            f"dataset {spec.name!r}: {path} has sha256 {actual}, but the spec expects {spec.sha256}"
+        )
+    return path
+
+
+def load_dataset(
+    dataset: str | DatasetSpec,
+    *,
+    cache: str | Path | None = None,
+    mirror: str | Path | None = None,
+    report: Callable[[str], None] | None = None,
+) -> Dataset:
+    """Fetch (when needed), read and clean a dataset.
+
+    Parameters
+    ----------
+    dataset
+        A built-in dataset's name or a :class:`DatasetSpec` (for example from :func:`read_spec`).
+    cache
+        Cache directory; defaults to ``$FAIRCOMPARE_DATA``, else the user cache directory.
+    mirror
+        Local mirror of the raw files, tried before the network; defaults to
+        ``$FAIRCOMPARE_DATA_MIRROR``.
+    report
+        Called with a line for each file copied or downloaded.
+
+    Returns
+    -------
+    Dataset
+        The cleaned dataset.
+    """
+    spec = get_spec(dataset) if isinstance(dataset, str) else dataset
+    path = fetch_raw(spec, cache=cache, mirror=mirror, report=report)
+    return clean(read_raw(path), spec, source=str(path))

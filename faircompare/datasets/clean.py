@@ -1,0 +1,201 @@
+"""Turn a raw table into the cleaned frame of a dataset, following its :class:`DatasetSpec`.
+
+The steps, in order (Friedler et al. 2019, §4 and the paper's benchmark code): mark missing
+values, rename columns, recode values, apply thresholds, derive columns, filter rows, keep the
+listed columns, drop rows with missing values, check that the data fit the spec, encode the label
+as 1 (positive) / 0, and add the combined sensitive attribute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from faircompare.datasets.spec import DatasetSpec
+from faircompare.exceptions import SpecError
+
+_SHOWN = 5  # how many offending values an error message quotes
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A cleaned dataset: its spec and its frame.
+
+    The frame holds the feature columns, every sensitive attribute (the combined one last) with
+    its original values, and the label column encoded as 1 for the positive outcome, else 0.
+    """
+
+    spec: DatasetSpec
+    frame: pd.DataFrame
+
+    @property
+    def name(self) -> str:
+        """The dataset's name."""
+        return self.spec.name
+
+    @property
+    def features(self) -> list[str]:
+        """Feature columns: every column but the label and the sensitive attributes."""
+        excluded = {self.spec.label, *self.spec.sensitive_attributes}
+        return [column for column in self.frame.columns if column not in excluded]
+
+    @property
+    def y(self) -> np.ndarray:
+        """The label as an int8 array of 1 (positive) and 0."""
+        return self.frame[self.spec.label].to_numpy(np.int8)
+
+    def describe(self) -> dict[str, Any]:
+        """Summarise the dataset: rows, label, base rate and each sensitive attribute's groups."""
+        spec = self.spec
+        attributes = {}
+        for attribute in spec.sensitive_attributes:
+            counts = self.frame[attribute].value_counts().sort_index()
+            attributes[attribute] = {
+                "privileged": spec.privileged_value(attribute),
+                "groups": {str(group): int(n) for group, n in counts.items()},
+            }
+        return {
+            "name": spec.name,
+            "rows": len(self.frame),
+            "label": spec.label,
+            "positive_label": _plain(spec.positive_label),
+            "base_rate": float(self.y.mean()),
+            "features": len(self.features),
+            "sensitive": attributes,
+            "description": spec.description,
+        }
+
+
+def read_raw(path: str | Path) -> pd.DataFrame:
+    """Read a raw CSV; only empty fields are missing, so literals like ``N/A`` stay values."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> Dataset:
+    """Apply a spec's cleaning rules to a raw frame.
+
+    Parameters
+    ----------
+    raw
+        The raw table.
+    spec
+        The dataset's specification.
+    source
+        How to name the data in error messages (usually the file path).
+
+    Returns
+    -------
+    Dataset
+        The cleaned dataset.
+
+    Raises
+    ------
+    SpecError
+        If a column the spec names is absent, the label is not binary or lacks the positive
+        value, a privileged value never occurs, a numeric feature holds non-numeric values, or
+        no row survives cleaning.
+    """
+    where = f"dataset {spec.name!r} ({source})"
+    frame = raw.replace(list(spec.missing), np.nan) if spec.missing else raw
+    frame = frame.rename(columns=dict(spec.rename))
+    _require(frame, spec.rename.values(), where, "rename")
+    _require(frame, spec.recode, where, "recode")
+    for column, mapping in spec.recode.items():
+        frame[column] = frame[column].replace(dict(mapping))
+    _require(frame, spec.thresholds, where, "thresholds")
+    for column, rule in spec.thresholds.items():
+        values = _numeric(frame[column], column, where)
+        split = pd.Series(np.where(values >= rule.at, rule.above, rule.below), index=frame.index)
+        frame[column] = split.where(values.notna())
+    for column, expression in spec.derive.items():
+        frame[column] = _evaluate(frame, expression, where)
+    for expression in spec.filters:
+        frame = frame[_evaluate(frame, expression, where).astype(bool)]
+
+    kept = spec.keep if spec.keep is not None else frame.columns
+    wanted = list(dict.fromkeys([*kept, *spec.sensitive, spec.label]))
+    _require(frame, wanted, where, "keep, sensitive and label")
+    _require(frame, spec.categorical, where, "categorical")
+    columns = [column for column in frame.columns if column in wanted]  # raw order
+    frame = frame[columns].dropna().reset_index(drop=True)
+    if frame.empty:
+        raise SpecError(f"{where}: no row is left after filtering and dropping missing values")
+
+    frame[spec.label] = _encode_label(frame[spec.label], spec, where)
+    for attribute in spec.sensitive:
+        _check_privileged(frame[attribute], spec.privileged[attribute], attribute, where)
+    numeric = [c for c in columns if c not in {spec.label, *spec.sensitive, *spec.categorical}]
+    for column in numeric:
+        frame[column] = _numeric(frame[column], column, where)
+    if spec.combined:
+        parts = [frame[attribute].astype(str) for attribute in spec.sensitive]
+        frame[spec.combined] = parts[0].str.cat(parts[1:], sep="-")
+    return Dataset(spec, frame)
+
+
+def _require(frame: pd.DataFrame, columns, where: str, field: str) -> None:
+    absent = [column for column in columns if column not in frame.columns]
+    if absent:
+        raise SpecError(
+            f"{where}: column(s) {absent} named in the spec's {field!r} are not in the data; "
+            f"its columns are: {', '.join(map(str, frame.columns))}"
+        )
+
+
+def _evaluate(frame: pd.DataFrame, expression: str, where: str) -> pd.Series:
+    try:
+        return frame.eval(expression)
+    except Exception as error:  # pandas raises many types for a bad expression
+        raise SpecError(f"{where}: cannot evaluate {expression!r}: {error}") from error
+
+
+def _encode_label(label: pd.Series, spec: DatasetSpec, where: str) -> np.ndarray:
+    values = label.unique().tolist()
+    if len(values) != 2:
+        raise SpecError(
+            f"{where}: label {spec.label!r} must be binary, but it has {len(values)} distinct "
+            f"values: {_quote(values)}"
+        )
+    if spec.positive_label not in values:
+        raise SpecError(
+            f"{where}: positive label {spec.positive_label!r} does not occur in label "
+            f"{spec.label!r}, whose values are {_quote(values)}"
+        )
+    return (label == spec.positive_label).to_numpy(np.int8)
+
+
+def _check_privileged(values: pd.Series, privileged: Any, attribute: str, where: str) -> None:
+    present = values.unique().tolist()
+    if privileged not in present:
+        raise SpecError(
+            f"{where}: privileged value {privileged!r} does not occur in sensitive attribute "
+            f"{attribute!r}, whose values are {_quote(present)}"
+        )
+
+
+def _numeric(values: pd.Series, column: str, where: str) -> pd.Series:
+    if pd.api.types.is_numeric_dtype(values):
+        return values
+    converted = pd.to_numeric(values, errors="coerce")
+    bad = values[converted.isna() & values.notna()].unique().tolist()
+    if bad:
+        raise SpecError(
+            f"{where}: column {column!r} is treated as numeric but holds non-numeric values "
+            f"{_quote(bad)}; list it under 'categorical', or its missing-value markers under "
+            "'missing'"
+        )
+    return converted
+
+
+def _quote(values: list) -> str:
+    shown = ", ".join(repr(_plain(v)) for v in sorted(values, key=str)[:_SHOWN])
+    return f"[{shown}{', ...' if len(values) > _SHOWN else ''}]"
+
+
+def _plain(value: Any) -> Any:
+    """Turn numpy scalars into Python ones, for messages and JSON."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -1,0 +1,154 @@
+"""Fetch raw data files into a local cache, verified by SHA-256.
+
+Each file is looked up first in the cache, then in a local mirror directory, then at its
+canonical URL. A copy or download goes to a temporary file beside the cache entry, is verified,
+and only then moved into place, so the cache never holds a partial or corrupted file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import urllib.request
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import platformdirs
+
+from faircompare.exceptions import DataFetchError
+
+DATA_ENV = "FAIRCOMPARE_DATA"
+MIRROR_ENV = "FAIRCOMPARE_DATA_MIRROR"
+_CHUNK = 1 << 20
+
+
+def cache_dir(path: str | Path | None = None) -> Path:
+    """Return the cache directory, creating it if needed.
+
+    Parameters
+    ----------
+    path
+        Explicit directory; defaults to ``$FAIRCOMPARE_DATA``, else the user cache directory.
+
+    Returns
+    -------
+    Path
+        The cache directory.
+    """
+    home = Path(path or os.environ.get(DATA_ENV) or platformdirs.user_cache_dir("faircompare"))
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def mirror_dir(path: str | Path | None = None) -> Path | None:
+    """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_DATA_MIRROR``, else None."""
+    path = path or os.environ.get(MIRROR_ENV)
+    return Path(path) if path else None
+
+
+def sha256_of(path: Path) -> str:
+    """Return the hex SHA-256 digest of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def fetch_file(
+    name: str,
+    sha256: str,
+    url: str | None,
+    *,
+    cache: str | Path | None = None,
+    mirror: str | Path | None = None,
+    timeout: float = 30.0,
+    report: Callable[[str], None] | None = None,
+) -> Path:
+    """Return the path of a verified local copy of a raw data file.
+
+    Parameters
+    ----------
+    name
+        File name, both in the cache and in the mirror directory.
+    sha256
+        Expected hex SHA-256 digest.
+    url
+        Canonical download address, tried after the mirror; None for none.
+    cache
+        Cache directory (see :func:`cache_dir`).
+    mirror
+        Local mirror directory (see :func:`mirror_dir`).
+    timeout
+        Seconds to wait for a network connection.
+    report
+        Called with one line per file actually copied or downloaded (progress).
+
+    Returns
+    -------
+    Path
+        The cached file, whose digest equals ``sha256``.
+
+    Raises
+    ------
+    DataFetchError
+        When no source gives a file with the expected digest; the message lists every source
+        tried, why it failed, and how to provide the file.
+    """
+    home = cache_dir(cache)
+    target = home / name
+    if target.exists():
+        if sha256_of(target) == sha256:
+            return target
+        warnings.warn(
+            f"cached {target} does not match its SHA-256; fetching it again", stacklevel=2
+        )
+        target.unlink()
+
+    mirror_path = mirror_dir(mirror)
+    sources: list[str | Path] = [mirror_path / name] if mirror_path else []
+    sources += [url] if url else []
+    failures = []
+    for source in sources:
+        try:
+            _copy_verified(source, target, sha256, timeout)
+        except (OSError, ValueError) as error:
+            failures.append(f"  - {source}: {error}")
+            continue
+        if report:
+            report(f"fetched {name} from {source}")
+        return target
+
+    tried = "\n".join(failures) or "  - (no source: no mirror directory and no URL)"
+    raise DataFetchError(
+        f"could not obtain {name!r} (sha256 {sha256}). Tried:\n{tried}\n"
+        f"To fix: put the file in a directory and set {MIRROR_ENV}=DIR (or pass --data-dir DIR), "
+        f"or connect to the internet; or copy the file to {target} yourself."
+    )
+
+
+def _copy_verified(source: str | Path, target: Path, sha256: str, timeout: float) -> None:
+    """Copy ``source`` to a temporary file beside ``target``, verify it, then move it in place."""
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".part"
+    )
+    temporary = Path(temporary)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            if isinstance(source, Path):
+                if not source.is_file():
+                    raise FileNotFoundError("not found")
+                with source.open("rb") as raw:
+                    shutil.copyfileobj(raw, out, _CHUNK)
+            else:
+                with urllib.request.urlopen(source, timeout=timeout) as response:  # noqa: S310
+                    shutil.copyfileobj(response, out, _CHUNK)
+        actual = sha256_of(temporary)
+        if actual != sha256:
+            raise ValueError(f"checksum mismatch: expected sha256 {sha256}, got {actual}")
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)

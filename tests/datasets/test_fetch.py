@@ -1,0 +1,125 @@
+"""Fetching: cache, mirror, URL, checksum verification and the error when every source fails.
+
+The download path is exercised against an HTTP server on the loopback interface.
+"""
+
+import functools
+import hashlib
+import http.server
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from faircompare.datasets.fetch import fetch_file
+from faircompare.exceptions import DataFetchError
+
+CONTENT = b"a,b\n1,2\n"
+DIGEST = hashlib.sha256(CONTENT).hexdigest()
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Path:
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def mirror(tmp_path: Path) -> Path:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / "data.csv").write_bytes(CONTENT)
+    return folder
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    """Serve a folder over HTTP on 127.0.0.1; yields (folder, base URL)."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield folder, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def closed_port_url() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/data.csv"  # nothing listens there any more
+
+
+def leftovers(cache: Path) -> list[str]:
+    return [p.name for p in cache.iterdir() if p.name.endswith(".part")]
+
+
+def test_copies_from_the_mirror_into_the_cache(cache, mirror):
+    lines = []
+    path = fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror, report=lines.append)
+    assert path == cache / "data.csv"
+    assert path.read_bytes() == CONTENT
+    assert lines == [f"fetched data.csv from {mirror / 'data.csv'}"]
+
+
+def test_a_valid_cached_file_is_used_without_any_source(cache, mirror):
+    fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror)
+    (mirror / "data.csv").unlink()
+    assert fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror).read_bytes() == CONTENT
+
+
+def test_a_corrupted_cached_file_is_detected_and_replaced(cache, mirror):
+    fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror)
+    (cache / "data.csv").write_bytes(b"a,b\n1,3\n")
+    with pytest.warns(UserWarning, match="does not match its SHA-256"):
+        path = fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror)
+    assert path.read_bytes() == CONTENT
+
+
+def test_downloads_from_the_url(cache, server):
+    folder, base = server
+    (folder / "data.csv").write_bytes(CONTENT)
+    path = fetch_file("data.csv", DIGEST, base + "data.csv", cache=cache)
+    assert path.read_bytes() == CONTENT
+    assert leftovers(cache) == []
+
+
+def test_a_mirror_file_with_a_wrong_checksum_is_rejected_and_the_url_used(cache, mirror, server):
+    (mirror / "data.csv").write_bytes(b"tampered\n")
+    folder, base = server
+    (folder / "data.csv").write_bytes(CONTENT)
+    path = fetch_file("data.csv", DIGEST, base + "data.csv", cache=cache, mirror=mirror)
+    assert path.read_bytes() == CONTENT
+
+
+def test_a_download_with_a_wrong_checksum_is_rejected_and_never_cached(cache, server):
+    folder, base = server
+    (folder / "data.csv").write_bytes(b"tampered\n")
+    with pytest.raises(DataFetchError, match="checksum mismatch") as raised:
+        fetch_file("data.csv", DIGEST, base + "data.csv", cache=cache)
+    assert hashlib.sha256(b"tampered\n").hexdigest() in str(raised.value)
+    assert not (cache / "data.csv").exists()
+    assert leftovers(cache) == []
+
+
+def test_when_every_source_fails_one_error_lists_them_and_the_fix(cache, tmp_path):
+    missing_mirror = tmp_path / "no-such-mirror"
+    url = closed_port_url()
+    with pytest.raises(DataFetchError) as raised:
+        fetch_file("data.csv", DIGEST, url, cache=cache, mirror=missing_mirror, timeout=5)
+    message = str(raised.value)
+    assert f"could not obtain 'data.csv' (sha256 {DIGEST})" in message
+    assert f"{missing_mirror / 'data.csv'}: not found" in message
+    assert f"{url}: " in message
+    assert "FAIRCOMPARE_DATA_MIRROR" in message and "--data-dir" in message
+    assert isinstance(raised.value, OSError)
+
+
+def test_a_missing_file_on_the_server_is_reported(cache, server):
+    _, base = server
+    with pytest.raises(DataFetchError, match="404"):
+        fetch_file("data.csv", DIGEST, base + "data.csv", cache=cache)

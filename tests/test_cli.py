@@ -1,0 +1,69 @@
+"""The command line, run as a user runs it: the installed entry point and benchmark.py."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.datasets.test_builtin import PAPER_ROWS
+from tests.datasets.test_spec import write
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=os.environ, capture_output=True, text=True)
+
+
+@pytest.mark.data
+def test_list_datasets_json_reports_the_five_datasets_with_the_papers_row_counts():
+    result = run("faircompare", "list", "datasets", "--json")
+    assert result.returncode == 0, result.stderr
+    listed = {d["name"]: d for d in json.loads(result.stdout)}
+    assert {name: d["rows"] for name, d in listed.items()} == PAPER_ROWS
+    adult = listed["adult"]
+    assert adult["label"] == "income-per-year" and adult["positive_label"] == ">50K"
+    privileged = {a: info["privileged"] for a, info in adult["sensitive"].items()}
+    assert privileged == {"race": "White", "sex": "Male", "race-sex": "White-Male"}
+
+
+@pytest.mark.data
+def test_benchmark_py_runs_the_data_stages_on_every_default_dataset():
+    result = run(sys.executable, "benchmark.py", "--splits", "3")
+    assert result.returncode == 0, result.stderr
+    for name, rows in PAPER_ROWS.items():
+        assert f"{name}: {rows:,} rows" in result.stdout
+    assert "3 splits of 20,108 train / 10,054 test" in result.stdout  # Adult: round(2/3 n)
+
+
+def test_user_dataset_is_listed_from_its_spec(tmp_path):
+    result = run("faircompare", "list", "datasets", "--spec", str(write(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    assert "loans" in result.stdout and "sex (male)" in result.stdout
+
+
+def test_a_bad_user_dataset_is_an_error_message_not_a_traceback(tmp_path):
+    path = write(tmp_path, csv=(tmp_path / "x").name + ",sex,repaid\n1,male,yes\n")
+    result = run("faircompare", "run", "--spec", str(path))
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: dataset 'loans'")
+    assert "Traceback" not in result.stderr
+
+
+def test_fetch_data_reports_each_verified_dataset(tmp_path):
+    if "FAIRCOMPARE_DATA_MIRROR" not in os.environ:
+        pytest.skip("needs a local mirror: this test must not download")
+    result = run("faircompare", "fetch-data", "--dataset", "ricci", "--cache-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "fetched ricci.csv from" in result.stderr
+    assert "ricci: verified, 118 rows after cleaning" in result.stdout
+    assert (tmp_path / "ricci.csv").is_file()
+
+
+def test_an_unknown_dataset_lists_the_choices():
+    result = run("faircompare", "run", "--dataset", "adlt")
+    assert result.returncode == 2
+    assert "'adlt' is not one of 'ricci', 'adult'" in result.stderr
