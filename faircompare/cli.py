@@ -16,6 +16,7 @@ import pandas as pd
 from faircompare import __version__
 from faircompare.datasets import BUILTIN, Dataset, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
+from faircompare.measures import MEASURES
 from faircompare.preprocessing import VARIANTS, make_splits, prepare
 
 _DATA_DIR = click.option(
@@ -87,6 +88,27 @@ def list_datasets(
         for d in described
     ]
     click.echo(pd.DataFrame(rows).to_string(index=False))
+
+
+@list_.command(name="measures")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_measures(as_json: bool) -> None:
+    """List the measures: kind, ideal value, the paper's name and what each measures."""
+    rows = [
+        {
+            "measure": m.name,
+            "kind": m.kind,
+            "ideal": m.ideal,
+            "paper name": m.paper_name("", "{attribute}") or "",
+            "needs scores": m.needs_scores,
+            "description": m.description,
+        }
+        for m in MEASURES.values()
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        click.echo(pd.DataFrame(rows).drop(columns="needs scores").to_string(index=False))
 
 
 @cli.command(name="fetch-data")

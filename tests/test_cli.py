@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from faircompare.measures import MEASURES
 from tests.datasets.test_builtin import PAPER_ROWS
 from tests.datasets.test_spec import write
 
@@ -67,3 +68,19 @@ def test_an_unknown_dataset_lists_the_choices():
     result = run("faircompare", "run", "--dataset", "adlt")
     assert result.returncode == 2
     assert "'adlt' is not one of 'ricci', 'adult'" in result.stderr
+
+
+def test_list_measures_json_gives_every_measure_with_its_paper_name():
+    result = run("faircompare", "list", "measures", "--json")
+    assert result.returncode == 0, result.stderr
+    listed = {m["measure"]: m for m in json.loads(result.stdout)}
+    assert set(listed) == set(MEASURES)
+    assert listed["comparative-sensitive-TPR-diff"]["paper name"] == "{attribute}-TPRDiff"
+    assert listed["AUC"]["needs scores"] is True
+    assert listed["demographic_parity_difference"]["ideal"] == 0
+
+
+def test_list_measures_prints_a_table():
+    result = run("faircompare", "list", "measures")
+    assert result.returncode == 0, result.stderr
+    assert "DIbinary" in result.stdout and "sensitive-calibration-" in result.stdout

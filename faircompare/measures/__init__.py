@@ -1,0 +1,27 @@
+"""Measures of accuracy and fairness, computed together from per-group confusion counts.
+
+>>> from faircompare.measures import evaluate
+>>> evaluate([1, 0, 1, 0], [1, 0, 0, 0], ["a", "a", "b", "b"], privileged="a",
+...          measures=["DIbinary"])
+    measure group  value
+0  DIbinary          0.0
+"""
+
+from faircompare.measures.catalogue import (
+    GROUP_RATES,
+    MEASURES,
+    Measure,
+    evaluate,
+    get_measures,
+)
+from faircompare.measures.stats import GroupStats, UndefinedMeasureWarning
+
+__all__ = [
+    "GROUP_RATES",
+    "MEASURES",
+    "GroupStats",
+    "Measure",
+    "UndefinedMeasureWarning",
+    "evaluate",
+    "get_measures",
+]

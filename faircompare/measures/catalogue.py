@@ -1,0 +1,328 @@
+"""The measure catalogue: Friedler et al. (2019) §6 and the modern group metrics.
+
+Each measure yields long-form values ``{group: value}``; the group is ``""`` for the aggregate,
+so per-group values are data rather than extra measures. The paper's families are generated for
+each rate X in accuracy, TPR, TNR, FPR, FNR, calibration+ and calibration-:
+
+- ``sensitive-X``: X in each group (the paper's s-X) and, as the aggregate, their unweighted
+  mean (the paper's sensitive-X);
+- ``comparative-sensitive-X-ratio``: X_s / X_privileged for each unprivileged group s, and
+  their mean;
+- ``comparative-sensitive-X-diff``: 1 - (X_privileged - X_s) for each unprivileged group s, and
+  their mean.
+
+As in the paper's benchmark, comparative means run over the unprivileged groups only, so the
+binary and multi-valued cases agree when there are two groups. Two definitions follow the paper
+where its benchmark's code differs: BCR is (TPR + TNR) / 2, as the code computes it (Definition
+6.1 leaves out the halving, but the paper normalises every measure so 1 is ideal); and
+calibration- is 1 - P[Y = 1 | Y_hat = 0, S = s] (Definition 6.6), where the code computes
+P[Y = 1 | Y_hat = 0, S = s] without the complement.
+
+Paper names (``Measure.paper_name``): ``accuracy``, ``TPR``, ``TNR``, ``BCR``, ``MCC``,
+``DIbinary``, ``DIavgall``, ``CV`` as themselves; for attribute ``sex`` and X = TPR,
+``sensitive-TPR`` is ``sex-TPR`` (per group ``Female-TPR``), the comparative ratio and
+difference are ``sex-TPRRatio`` and ``sex-TPRDiff``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from faircompare._validation import check_choice
+from faircompare.measures.stats import GroupStats, warn_undefined
+
+Values = dict[str, float]
+Formula = Callable[[GroupStats, str], Values]
+
+GROUP_RATES = ("accuracy", "TPR", "TNR", "FPR", "FNR", "calibration+", "calibration-")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure of accuracy or fairness.
+
+    Attributes
+    ----------
+    name
+        Identifier in results and on the command line.
+    kind
+        ``"accuracy"`` or ``"fairness"``.
+    ideal
+        The value of a perfect (or perfectly fair) classifier.
+    description
+        One line saying what is measured.
+    formula
+        Computes the values ``{group: value}`` from a :class:`GroupStats` (``""`` is the
+        aggregate); receives the measure's name for its warnings.
+    paper
+        The paper's name of the aggregate, with ``{attribute}`` for the sensitive attribute.
+    paper_group
+        The paper's name of a per-group value, with ``{group}``.
+    needs_scores
+        Whether the measure needs scores (AUC) rather than predictions only.
+    """
+
+    name: str
+    kind: str
+    ideal: float
+    description: str
+    formula: Formula
+    paper: str | None = None
+    paper_group: str | None = None
+    needs_scores: bool = False
+
+    def values(self, stats: GroupStats) -> Values:
+        """Return ``{group: value}`` with ``""`` for the aggregate."""
+        return self.formula(stats, self.name)
+
+    def __call__(
+        self, y_true: Any, y_pred: Any, groups: Any, *, privileged: Any, scores: Any = None
+    ) -> float:
+        """Return the measure's aggregate value for one set of predictions."""
+        stats = GroupStats.from_predictions(
+            y_true, y_pred, groups, privileged=privileged, scores=scores
+        )
+        return self.values(stats)[""]
+
+    def paper_name(self, group: str, attribute: str) -> str | None:
+        """Return the paper's name of this measure's value for ``group``, if it has one."""
+        template = self.paper if group == "" else self.paper_group
+        return template.format(attribute=attribute, group=group) if template else None
+
+
+def _mean(values: np.ndarray) -> float:
+    """Unweighted mean; NaN if any value is NaN (an undefined group is never skipped)."""
+    return float(np.mean(values)) if len(values) else float("nan")
+
+
+def _overall(rate: str) -> Formula:
+    return lambda stats, name: {"": stats.overall(rate, name)}
+
+
+def _bcr(stats: GroupStats, name: str) -> Values:
+    return {"": (stats.overall("TPR", name) + stats.overall("TNR", name)) / 2}
+
+
+def _mcc(stats: GroupStats, name: str) -> Values:
+    tn, fp, fn, tp = stats.counts.sum(0).astype(float)
+    denominator = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    if denominator == 0:
+        warn_undefined(name, "all", "a row or column of the confusion matrix is empty")
+        return {"": float("nan")}
+    return {"": float((tp * tn - fp * fn) / np.sqrt(denominator))}
+
+
+def _auc(stats: GroupStats, name: str) -> Values:
+    return {"": stats.overall_auc(name)}
+
+
+def _sensitive_auc(stats: GroupStats, name: str) -> Values:
+    auc = stats.auc(name)
+    return {**dict(zip(stats.groups, auc.tolist(), strict=True)), "": _mean(auc)}
+
+
+def _ratio(
+    numerator: float,
+    denominator: float,
+    name: str,
+    group: str,
+    reason: str = "the privileged group's value is 0",
+) -> float:
+    """Return ``numerator / denominator``; NaN, with a warning, for a zero denominator."""
+    if np.isnan(numerator) or np.isnan(denominator):
+        return float("nan")
+    if denominator == 0:
+        warn_undefined(name, group, reason)
+        return float("nan")
+    return float(numerator / denominator)
+
+
+def _di_binary(stats: GroupStats, name: str) -> Values:
+    privileged, others = stats.binary("positive rate", name)
+    return {"": _ratio(others, privileged, name, "all unprivileged")}
+
+
+def _cv_binary(stats: GroupStats, name: str) -> Values:
+    privileged, others = stats.binary("positive rate", name)
+    return {"": 1 - (privileged - others)}
+
+
+def _comparative(rate: str, how: str) -> Formula:
+    """Compare each unprivileged group with the privileged one, by ratio or by 1 - difference."""
+
+    def formula(stats: GroupStats, name: str) -> Values:
+        values = stats.rate(rate, name)
+        reference = values[stats.privileged]
+        compared = {
+            stats.groups[g]: (
+                _ratio(values[g], reference, name, stats.groups[g])
+                if how == "ratio"
+                else 1 - (reference - values[g])
+            )
+            for g in stats.unprivileged
+        }
+        return {**compared, "": _mean(np.array(list(compared.values())))}
+
+    return formula
+
+
+def _sensitive(rate: str) -> Formula:
+    def formula(stats: GroupStats, name: str) -> Values:
+        values = stats.rate(rate, name)
+        return {**dict(zip(stats.groups, values.tolist(), strict=True)), "": _mean(values)}
+
+    return formula
+
+
+def _spread(*rates: str, ratio: bool = False) -> Formula:
+    """Spread between groups as fairlearn defines it: max - min (or min / max), worst rate."""
+
+    def formula(stats: GroupStats, name: str) -> Values:
+        spreads = []
+        for rate in rates:
+            values = stats.rate(rate, name)
+            low, high = np.min(values), np.max(values)
+            spreads.append(
+                _ratio(low, high, name, "all", "every group's value is 0") if ratio else high - low
+            )
+        return {"": float(max(spreads))}
+
+    return formula
+
+
+def _average_odds(stats: GroupStats, name: str) -> Values:
+    tpr = stats.binary("TPR", name)
+    fpr = stats.binary("FPR", name)
+    return {"": ((tpr[0] - tpr[1]) + (fpr[0] - fpr[1])) / 2}
+
+
+def _catalogue() -> list[Measure]:
+    accuracy = [
+        Measure("accuracy", "accuracy", 1, "P[Y_hat = Y]", _overall("accuracy"), "accuracy"),
+        Measure("TPR", "accuracy", 1, "P[Y_hat = 1 | Y = 1]", _overall("TPR"), "TPR"),
+        Measure("TNR", "accuracy", 1, "P[Y_hat = 0 | Y = 0]", _overall("TNR"), "TNR"),
+        Measure("BCR", "accuracy", 1, "(TPR + TNR) / 2", _bcr, "BCR"),
+        Measure("balanced_accuracy", "accuracy", 1, "scikit-learn's name for BCR", _bcr),
+        Measure("MCC", "accuracy", 1, "Matthews correlation coefficient", _mcc, "MCC"),
+        Measure("AUC", "accuracy", 1, "area under the ROC curve", _auc, needs_scores=True),
+    ]
+    base_rates = [
+        Measure(
+            "DIbinary", "fairness", 1, "P[Y_hat = 1 | S != priv] / P[Y_hat = 1 | S = priv]",
+            _di_binary, "DIbinary",
+        ),
+        Measure(
+            "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
+            _comparative("positive rate", "ratio"), "DIavgall",
+        ),
+        Measure(
+            "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
+            _cv_binary, "CV",
+        ),
+        Measure(
+            "CVavgall", "fairness", 1, "mean over unprivileged s of 1 - (P[+ | priv] - P[+ | s])",
+            _comparative("positive rate", "diff"),
+        ),
+    ]  # fmt: skip
+    group_conditioned = []
+    for rate in GROUP_RATES:
+        group_conditioned += [
+            Measure(
+                f"sensitive-{rate}", "fairness", 1, f"{rate} per group and its mean",
+                _sensitive(rate), f"{{attribute}}-{rate}", f"{{group}}-{rate}",
+            ),
+            Measure(
+                f"comparative-sensitive-{rate}-ratio", "fairness", 1,
+                f"{rate} of each unprivileged group / privileged, and the mean",
+                _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio",
+            ),
+            Measure(
+                f"comparative-sensitive-{rate}-diff", "fairness", 1,
+                f"1 - ({rate} privileged - {rate} of each unprivileged group), and the mean",
+                _comparative(rate, "diff"), f"{{attribute}}-{rate}Diff",
+            ),
+        ]  # fmt: skip
+    modern = [
+        Measure(
+            "demographic_parity_difference", "fairness", 0,
+            "max - min positive rate over groups (fairlearn)", _spread("positive rate"),
+        ),
+        Measure(
+            "demographic_parity_ratio", "fairness", 1,
+            "min / max positive rate over groups (fairlearn)", _spread("positive rate", ratio=True),
+        ),
+        Measure(
+            "equalized_odds_difference", "fairness", 0,
+            "larger of the TPR and FPR spreads over groups (fairlearn)", _spread("TPR", "FPR"),
+        ),
+        Measure(
+            "equal_opportunity_difference", "fairness", 0,
+            "max - min TPR over groups (fairlearn)", _spread("TPR"),
+        ),
+        Measure(
+            "average_odds_difference", "fairness", 0,
+            "((TPR_priv - TPR_rest) + (FPR_priv - FPR_rest)) / 2 (Maity et al. App. F)",
+            _average_odds,
+        ),
+        Measure(
+            "sensitive-AUC", "fairness", 1, "AUC per group and its mean", _sensitive_auc,
+            needs_scores=True,
+        ),
+    ]  # fmt: skip
+    return accuracy + base_rates + group_conditioned + modern
+
+
+MEASURES: Mapping[str, Measure] = {measure.name: measure for measure in _catalogue()}
+
+
+def get_measures(names: Iterable[str] | None = None, *, scores: bool = True) -> list[Measure]:
+    """Return the named measures (all by default; without score-based ones if ``scores=False``)."""
+    if names is None:
+        return [m for m in MEASURES.values() if scores or not m.needs_scores]
+    return [MEASURES[check_choice(name, MEASURES, what="measure")] for name in names]
+
+
+def evaluate(
+    y_true: Any,
+    y_pred: Any,
+    groups: Any,
+    *,
+    privileged: Any,
+    scores: Any = None,
+    measures: Iterable[str] | None = None,
+) -> pd.DataFrame:
+    """Compute measures from one pass over the predictions, in long form.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        Labels and predictions, 1 for the positive outcome and 0 otherwise.
+    groups
+        The sensitive attribute's value for each row.
+    privileged
+        The privileged value of the sensitive attribute.
+    scores
+        Scores of the positive outcome; score-based measures (AUC) are computed only with them.
+    measures
+        Names of the measures to compute; all by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``measure``, ``group`` (``""`` for aggregates) and ``value``; a value that is
+        undefined (an empty group) is NaN, with an :class:`UndefinedMeasureWarning`.
+    """
+    stats = GroupStats.from_predictions(
+        y_true, y_pred, groups, privileged=privileged, scores=scores
+    )
+    rows = [
+        (measure.name, group, value)
+        for measure in get_measures(measures, scores=scores is not None)
+        for group, value in measure.values(stats).items()
+    ]
+    return pd.DataFrame(rows, columns=["measure", "group", "value"])

@@ -1,0 +1,234 @@
+"""Per-group confusion counts and AUCs, computed in one pass over the predictions.
+
+Every measure of the catalogue is a function of these statistics, so a run's whole catalogue
+costs one ``bincount`` over the rows (and one sort per AUC flavour), not one scan per measure.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from faircompare._validation import check_choice
+
+# Confusion cells, indexed by 2 * y_true + y_pred.
+TN, FP, FN, TP = range(4)
+ALL = (TN, FP, FN, TP)
+
+# rate name -> (numerator cells, denominator cells, what an empty denominator means)
+RATES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str]] = {
+    "accuracy": ((TN, TP), ALL, "no rows"),
+    "TPR": ((TP,), (FN, TP), "no positives (Y = 1)"),
+    "TNR": ((TN,), (TN, FP), "no negatives (Y = 0)"),
+    "FPR": ((FP,), (TN, FP), "no negatives (Y = 0)"),
+    "FNR": ((FN,), (FN, TP), "no positives (Y = 1)"),
+    "calibration+": ((TP,), (FP, TP), "no predicted positives"),
+    "calibration-": ((TN,), (TN, FN), "no predicted negatives"),
+    "positive rate": ((FP, TP), ALL, "no rows"),
+}
+_COLUMN = {rate: j for j, rate in enumerate(RATES)}
+# Cell-to-rate indicator matrices: counts @ _NUMERATORS gives every rate's numerator at once.
+_NUMERATORS, _DENOMINATORS = (
+    np.array([[cell in RATES[rate][part] for rate in RATES] for cell in ALL], dtype=np.int64)
+    for part in (0, 1)
+)
+
+
+class UndefinedMeasureWarning(UserWarning):
+    """A measure is undefined for a group (an empty denominator); its value is NaN."""
+
+
+def warn_undefined(measure: str, group: str, reason: str) -> None:
+    """Warn that ``measure`` is NaN for ``group`` because of ``reason``."""
+    warnings.warn(
+        f"{measure} is undefined for group {group!r} ({reason}); its value is NaN",
+        UndefinedMeasureWarning,
+        stacklevel=4,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class GroupStats:
+    """Confusion counts (and AUCs when scores are given) of each group of a sensitive attribute.
+
+    Attributes
+    ----------
+    groups
+        Group labels as strings, sorted by the original values.
+    privileged
+        Position of the privileged group in ``groups``.
+    counts
+        Array of shape (groups, 4): true negatives, false positives, false negatives and true
+        positives of each group.
+    scores, y_true, codes
+        The scores, labels and group codes, kept only when scores are given (for AUC).
+    """
+
+    groups: tuple[str, ...]
+    privileged: int
+    counts: np.ndarray
+    scores: np.ndarray | None = None
+    y_true: np.ndarray | None = None
+    codes: np.ndarray | None = None
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_pred: Any,
+        groups: Any,
+        *,
+        privileged: Any,
+        scores: Any = None,
+    ) -> GroupStats:
+        """Count each group's confusion cells in one pass.
+
+        Parameters
+        ----------
+        y_true, y_pred
+            Labels and predictions, 1 for the positive outcome and 0 otherwise.
+        groups
+            The sensitive attribute's value for each row.
+        privileged
+            The privileged value; it must occur in ``groups``.
+        scores
+            Scores or probabilities of the positive outcome, for AUC; optional.
+
+        Returns
+        -------
+        GroupStats
+            The statistics every measure is computed from.
+        """
+        y_true = _binary(y_true, "y_true")
+        y_pred = _binary(y_pred, "y_pred")
+        codes, values = pd.factorize(
+            groups if isinstance(groups, pd.Series) else np.asarray(groups), sort=True
+        )
+        if not len(y_true) == len(y_pred) == len(codes):
+            raise ValueError(
+                f"y_true, y_pred and groups must have one entry per row; got lengths "
+                f"{len(y_true)}, {len(y_pred)} and {len(codes)}"
+            )
+        labels = [value.item() if isinstance(value, np.generic) else value for value in values]
+        check_choice(privileged, labels, what="privileged group")
+        cells = np.bincount(4 * codes + 2 * y_true + y_pred, minlength=4 * len(labels))
+        if scores is not None:
+            scores = np.asarray(scores, dtype=float)
+            if scores.shape != y_true.shape or not np.isfinite(scores).all():
+                raise ValueError("scores must be finite, with one score per row")
+        return cls(
+            groups=tuple(str(label) for label in labels),
+            privileged=labels.index(privileged),
+            counts=cells.reshape(len(labels), 4),
+            scores=scores,
+            y_true=y_true if scores is not None else None,
+            codes=codes if scores is not None else None,
+        )
+
+    @property
+    def unprivileged(self) -> list[int]:
+        """Positions of the groups other than the privileged one."""
+        return [g for g in range(len(self.groups)) if g != self.privileged]
+
+    def rate(self, rate: str, measure: str) -> np.ndarray:
+        """Return a rate (see :data:`RATES`) per group; NaN, with a warning, where undefined."""
+        return _lookup(self._by_group, rate, measure, self.groups)
+
+    def overall(self, rate: str, measure: str) -> float:
+        """Return a rate over all rows."""
+        return float(_lookup(self._overall, rate, measure, ("all",))[0])
+
+    def binary(self, rate: str, measure: str) -> tuple[float, float]:
+        """Return a rate for the privileged group and for everyone else taken together."""
+        names = (self.groups[self.privileged], "all unprivileged")
+        privileged, others = _lookup(self._binary, rate, measure, names)
+        return float(privileged), float(others)
+
+    @cached_property
+    def _by_group(self) -> tuple[np.ndarray, np.ndarray]:
+        return _rate_table(self.counts)
+
+    @cached_property
+    def _overall(self) -> tuple[np.ndarray, np.ndarray]:
+        return _rate_table(self.counts.sum(0, keepdims=True))
+
+    @cached_property
+    def _binary(self) -> tuple[np.ndarray, np.ndarray]:
+        privileged = self.counts[self.privileged]
+        return _rate_table(np.stack([privileged, self.counts.sum(0) - privileged]))
+
+    def auc(self, measure: str) -> np.ndarray:
+        """Return each group's ROC AUC (Mann-Whitney, ties by midranks); NaN where undefined."""
+        # A stable radix sort by group keeps each group's scores in score order.
+        codes = self.codes[self._score_order].astype(np.int32)
+        order = self._score_order[np.argsort(codes, kind="stable")]
+        return self._auc(order, self.codes[order], len(self.groups), self.groups, measure)
+
+    def overall_auc(self, measure: str) -> float:
+        """Return the ROC AUC over all rows."""
+        order = self._score_order
+        return float(self._auc(order, np.zeros_like(order), 1, ("all",), measure)[0])
+
+    @cached_property
+    def _score_order(self) -> np.ndarray:
+        """Rows sorted by score: the one comparison sort that every AUC shares."""
+        if self.scores is None:
+            raise ValueError("AUC needs scores, and none were given")
+        return np.argsort(self.scores, kind="stable")
+
+    def _auc(
+        self, order: np.ndarray, group: np.ndarray, n_groups: int, names, measure: str
+    ) -> np.ndarray:
+        """AUC per group from rows ``order`` sorted by (group, score), ``group`` their codes."""
+        score, label = self.scores[order], self.y_true[order]
+        # Runs of equal (group, score) share their midrank; ranks restart in each group.
+        starts = np.r_[True, (score[1:] != score[:-1]) | (group[1:] != group[:-1])]
+        run = np.cumsum(starts) - 1
+        run_start = np.flatnonzero(starts)
+        run_end = np.r_[run_start[1:], len(score)]
+        group_start = np.searchsorted(group, np.arange(n_groups))
+        rank = (run_start + run_end + 1)[run] / 2 - group_start[group]
+        positives = np.bincount(group, weights=label, minlength=n_groups)
+        negatives = np.bincount(group, minlength=n_groups) - positives
+        rank_sum = np.bincount(group, weights=rank * label, minlength=n_groups)
+        defined = (positives > 0) & (negatives > 0)
+        for g in np.flatnonzero(~defined):
+            warn_undefined(measure, names[g], "it needs both positives and negatives")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            auc = (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+        return np.where(defined, auc, np.nan)
+
+
+def _rate_table(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every rate for each row of ``counts`` (NaN where undefined), and the denominators."""
+    top, bottom = counts @ _NUMERATORS, counts @ _DENOMINATORS
+    return np.where(bottom > 0, top / np.maximum(bottom, 1), np.nan), bottom
+
+
+def _lookup(table: tuple[np.ndarray, np.ndarray], rate: str, measure: str, names) -> np.ndarray:
+    """One rate's column of a rate table, warning for each row where it is undefined."""
+    values, bottom = table
+    j = _COLUMN[rate]
+    for g in np.flatnonzero(bottom[:, j] == 0):
+        warn_undefined(measure, names[g], RATES[rate][2])
+    return values[:, j]
+
+
+def _binary(values: Any, name: str) -> np.ndarray:
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    if array.dtype == bool:
+        return array.astype(np.int64)
+    unexpected = array[(array != 0) & (array != 1)]
+    if unexpected.size:
+        raise ValueError(
+            f"{name} must hold 1 (positive) and 0 (other) only; "
+            f"found {np.unique(unexpected)[:5].tolist()}"
+        )
+    return array.astype(np.int64)
