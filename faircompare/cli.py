@@ -18,6 +18,7 @@ from faircompare.datasets import BUILTIN, Dataset, DatasetSpec, load_dataset, re
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
 from faircompare.preprocessing import VARIANTS, make_splits, prepare
+from faircompare.registry import Algorithm, algorithms, get_algorithm, load_plugin_file
 
 _DATA_DIR = click.option(
     "--data-dir",
@@ -38,6 +39,11 @@ _DATASETS = click.option(
     multiple=True,
     type=click.Choice(list(BUILTIN)),
     help="A built-in dataset (repeatable; default: all five).",
+)
+_PLUGINS = click.option(
+    "--plugins",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder of plugin files (Python files defining FairEstimator subclasses).",
 )
 _SPECS = click.option(
     "--spec",
@@ -109,6 +115,64 @@ def list_measures(as_json: bool) -> None:
         click.echo(json.dumps(rows, indent=2))
     else:
         click.echo(pd.DataFrame(rows).drop(columns="needs scores").to_string(index=False))
+
+
+@list_.command(name="algorithms")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_PLUGINS
+def list_algorithms(as_json: bool, plugins: Path | None) -> None:
+    """List the algorithms: source, supported variants, parameter grid, availability."""
+    described = [algorithm.describe() for algorithm in algorithms(plugins).values()]
+    if as_json:
+        click.echo(json.dumps(described, indent=2))
+        return
+    rows = [
+        {
+            "algorithm": d["name"],
+            "variants": ", ".join(d["supports"]) or "-",
+            "grid": ", ".join(f"{k} ({len(v)})" for k, v in d["param_grid"].items()) or "-",
+            "source": d["source"] if d["available"] else f"UNAVAILABLE: {d['reason']}",
+        }
+        for d in described
+    ]
+    click.echo(pd.DataFrame(rows).to_string(index=False))
+
+
+@cli.command(name="check-plugin")
+@click.argument("target")
+@_PLUGINS
+def check_plugin(target: str, plugins: Path | None) -> None:
+    """Check that the algorithms in a plugin FILE (or a registered algorithm) keep the contract.
+
+    The checks: valid declared variants and parameter grid, clone round-trip, well-formed fit
+    and predict outputs on each declared variant, determinism, and no use of the sensitive
+    attribute at prediction time unless declared.
+    """
+    from faircompare.algorithms.contract import check_estimator
+
+    path = Path(target)
+    chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
+    failed = passed = 0
+    for algorithm in chosen:
+        checks = _contract(algorithm, check_estimator)
+        for check in checks:
+            mark = "PASS" if check.passed else "FAIL"
+            click.echo(f"{mark}  {algorithm.name}: {check.name}")
+            if check.detail:
+                click.echo("      " + check.detail.replace("\n", "\n      "))
+        failed += sum(not check.passed for check in checks)
+        passed += sum(check.passed for check in checks)
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+def _contract(algorithm: Algorithm, check_estimator) -> list:
+    from faircompare.algorithms.contract import Check
+
+    if algorithm.make is None:
+        return [Check("loads", False, algorithm.unavailable or "unavailable")]
+    return check_estimator(algorithm.make)
 
 
 @cli.command(name="fetch-data")

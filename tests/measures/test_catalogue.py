@@ -68,6 +68,14 @@ HAND = {
     ("sensitive-calibration-", ""): (1 / 2 + 2 / 3 + 1) / 3,
     ("comparative-sensitive-calibration--diff", ""): ((1 - (1 / 2 - 2 / 3)) + (1 - (1 / 2 - 1)))
     / 2,
+    ("comparative-sensitive-accuracy-ratio", ""): ((3 / 4) / (3 / 5) + (2 / 3) / (3 / 5)) / 2,
+    ("comparative-sensitive-TNR-diff", ""): ((1 - (1 / 2 - 1)) + (1 - (1 / 2 - 1 / 2))) / 2,
+    ("sensitive-FPR", ""): (1 / 2 + 0 + 1 / 2) / 3,
+    ("comparative-sensitive-FPR-ratio", ""): (0 / (1 / 2) + (1 / 2) / (1 / 2)) / 2,
+    ("comparative-sensitive-FNR-diff", ""): ((1 - (1 / 3 - 1 / 2)) + (1 - (1 / 3 - 0))) / 2,
+    ("comparative-sensitive-calibration+-diff", ""): ((1 - (2 / 3 - 1)) + (1 - (2 / 3 - 1 / 2)))
+    / 2,
+    ("comparative-sensitive-calibration--ratio", ""): ((2 / 3) / (1 / 2) + 1 / (1 / 2)) / 2,
     # spreads over W, B, H
     ("demographic_parity_difference", ""): 2 / 3 - 1 / 4,
     ("demographic_parity_ratio", ""): (1 / 4) / (2 / 3),
@@ -87,6 +95,11 @@ def test_every_measure_without_scores_is_in_the_table(table):
     assert {m for m, _ in table} == {m.name for m in get_measures(scores=False)}
 
 
+def test_every_measure_has_a_hand_computed_value():
+    by_hand = {m for m, _ in HAND} | {"AUC", "sensitive-AUC"}  # the AUC tests below
+    assert by_hand == set(MEASURES)
+
+
 def test_comparative_measures_have_a_row_per_unprivileged_group(table):
     groups = {g for m, g in table if m == "comparative-sensitive-TNR-diff"}
     assert groups == {"B", "H", ""}
@@ -100,10 +113,20 @@ def test_two_groups_make_the_binary_and_averaged_variants_agree():
 
 
 def test_auc_with_ties_by_hand():
-    # Pairs (positive, negative): 0.9>0.8, 0.9>0.3, 0.8=0.8 counts 1/2, 0.8>0.3: 3.5 of 4.
-    y, scores = [1, 0, 1, 0], [0.9, 0.8, 0.8, 0.3]
-    frame = evaluate(y, [1, 1, 1, 0], ["a"] * 4, privileged="a", scores=scores, measures=["AUC"])
-    assert frame["value"].tolist() == [pytest.approx(3.5 / 4)]
+    # Group a, pairs (positive, negative): 0.9>0.8, 0.9>0.3, 0.8=0.8 counts 1/2, 0.8>0.3, so
+    # 3.5 of 4. Group b: its positive (0.2) is below both negatives, 0 of 2. Overall: positives
+    # 0.9, 0.8, 0.2 against negatives 0.8, 0.3, 0.6, 0.4: 4 + (0.5 + 1 + 1 + 1) + 0 = 7.5 of 12.
+    y = [1, 0, 1, 0, 1, 0, 0]
+    scores = [0.9, 0.8, 0.8, 0.3, 0.2, 0.6, 0.4]
+    groups = ["a"] * 4 + ["b"] * 3
+    frame = evaluate(
+        y, [1] * 7, groups, privileged="a", scores=scores, measures=["AUC", "sensitive-AUC"]
+    )
+    values = frame.set_index(["measure", "group"])["value"]
+    assert values["AUC", ""] == pytest.approx(7.5 / 12)
+    assert values["sensitive-AUC", "a"] == pytest.approx(3.5 / 4)
+    assert values["sensitive-AUC", "b"] == pytest.approx(0.0)
+    assert values["sensitive-AUC", ""] == pytest.approx((3.5 / 4 + 0) / 2)
 
 
 def test_measure_called_directly_returns_its_aggregate():

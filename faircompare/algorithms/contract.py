@@ -1,0 +1,158 @@
+"""The contract every algorithm must meet, checked on small synthetic data.
+
+``faircompare check-plugin`` runs these checks on a plugin file or a registered algorithm: the
+declared variants and parameter grid are valid, ``clone`` round-trips, fit and predict give
+well-formed outputs on every declared variant, fitting is deterministic, and the sensitive
+attribute is used at prediction time only when the algorithm declares it.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from faircompare.algorithms.base import FairEstimator
+from faircompare.preprocessing import VARIANTS
+
+_N_TRAIN, _N_TEST = 240, 120
+
+
+@dataclass(frozen=True)
+class Check:
+    """Outcome of one contract check."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class _Data:
+    X_train: pd.DataFrame
+    y_train: np.ndarray
+    s_train: np.ndarray
+    X_test: pd.DataFrame
+    s_test: np.ndarray
+
+
+def synthetic_data(variant: str, seed: int = 0) -> _Data:
+    """Small data in the shape a variant produces: numeric and one-hot (or categorical) features.
+
+    The sensitive attribute is 0/1 in ``numerical+binary`` and takes three text values
+    otherwise; the label depends on the features and on the group.
+    """
+    rng = np.random.default_rng(seed)
+    n = _N_TRAIN + _N_TEST
+    group = rng.integers(0, 3, n)
+    numeric = rng.normal(size=(n, 3)) + 0.5 * group[:, None]
+    kind = rng.integers(0, 2, n)
+    logit = numeric[:, 0] - 0.5 * numeric[:, 1] + 0.8 * (group == 0) + 0.3 * kind
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    X = pd.DataFrame(numeric, columns=["a", "b", "c"])
+    if variant == "original":
+        X["kind"] = pd.Categorical(np.where(kind == 1, "x", "y"))
+    else:
+        X["kind_x"], X["kind_y"] = kind.astype(float), 1.0 - kind
+    s = (group == 0).astype(int) if variant == "numerical+binary" else np.array(list("pqr"))[group]
+    train, test = slice(0, _N_TRAIN), slice(_N_TRAIN, n)
+    return _Data(X.iloc[train], y[train], s[train], X.iloc[test], s[test])
+
+
+def check_estimator(make: Callable[[], FairEstimator], seed: int = 0) -> list[Check]:
+    """Run every contract check on the estimator that ``make`` builds."""
+    checks = [_run("declares valid variants", _variants, make)]
+    checks.append(_run("parameter grid names real parameters", _grid, make))
+    checks.append(_run("clone round-trips", _clone, make))
+    for variant in sorted(make().supports & set(VARIANTS)):
+        data = synthetic_data(variant, seed)
+        checks.append(_run(f"fit and predict on {variant}", _outputs, make, data))
+        checks.append(_run(f"deterministic on {variant}", _deterministic, make, data))
+        checks.append(_run(f"sensitive attribute at predict ({variant})", _sensitive, make, data))
+    return checks
+
+
+def _run(name: str, check: Callable[..., str | None], *args) -> Check:
+    try:
+        problem = check(*args)
+    except Exception:  # a crashing check is a failed check, with its traceback
+        return Check(name, False, traceback.format_exc(limit=3).strip())
+    return Check(name, problem is None, problem or "")
+
+
+def _variants(make: Callable[[], FairEstimator]) -> str | None:
+    supports = make().supports
+    unknown = set(supports) - set(VARIANTS)
+    if not supports or unknown:
+        return f"supports must be a non-empty subset of {VARIANTS}; got {sorted(supports)}"
+    return None
+
+
+def _grid(make: Callable[[], FairEstimator]) -> str | None:
+    estimator = make()
+    params = estimator.get_params()
+    for key, values in estimator.param_grid.items():
+        if key not in params:
+            return f"grid parameter {key!r} is not a parameter; parameters: {sorted(params)}"
+        if not isinstance(values, list) or not values:
+            return f"grid values of {key!r} must be a non-empty list"
+        for value in values:
+            clone(estimator).set_params(**{key: value})
+    return None
+
+
+def _clone(make: Callable[[], FairEstimator]) -> str | None:
+    estimator = make()
+    copy = clone(estimator)
+    if repr(copy) != repr(estimator) or copy.get_params().keys() != estimator.get_params().keys():
+        return f"clone gives {copy!r}, not {estimator!r}"
+    return None
+
+
+def _fit_predict(
+    make: Callable[[], FairEstimator], data: _Data
+) -> tuple[FairEstimator, np.ndarray]:
+    estimator = make()
+    fitted = estimator.fit(data.X_train, data.y_train, sensitive_features=data.s_train)
+    if fitted is not estimator:
+        raise AssertionError("fit must return self")
+    return estimator, estimator.predict(data.X_test, sensitive_features=data.s_test)
+
+
+def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    estimator, predicted = _fit_predict(make, data)
+    n = len(data.X_test)
+    if np.shape(predicted) != (n,) or not np.isin(predicted, (0, 1)).all():
+        return f"predict must return {n} labels in {{0, 1}}; got shape {np.shape(predicted)}"
+    if hasattr(estimator, "predict_proba"):
+        proba = estimator.predict_proba(data.X_test, sensitive_features=data.s_test)
+        if proba.shape != (n, 2) or not np.allclose(proba.sum(1), 1) or (proba < 0).any():
+            return f"predict_proba must return {n} rows of two probabilities summing to 1"
+    if hasattr(estimator, "decision_function"):
+        scores = estimator.decision_function(data.X_test, sensitive_features=data.s_test)
+        if np.shape(scores) != (n,) or not np.isfinite(scores).all():
+            return f"decision_function must return {n} finite scores"
+    return None
+
+
+def _deterministic(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    first, second = _fit_predict(make, data)[1], _fit_predict(make, data)[1]
+    if not np.array_equal(first, second):
+        return "two fits with the same parameters and data predict differently (seed it)"
+    return None
+
+
+def _sensitive(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    estimator, predicted = _fit_predict(make, data)
+    if estimator.uses_sensitive_at_predict:
+        return None
+    permuted = np.random.default_rng(1).permutation(data.s_test)
+    if not np.array_equal(estimator.predict(data.X_test), predicted) or not np.array_equal(
+        estimator.predict(data.X_test, sensitive_features=permuted), predicted
+    ):
+        return "predictions depend on the sensitive attribute; declare uses_sensitive_at_predict"
+    return None

@@ -1,0 +1,142 @@
+"""Agarwal et al. (ICML 2018) reductions, through fairlearn.
+
+Exponentiated gradient and grid search around logistic regression, with demographic-parity or
+equalized-odds constraints.
+
+The sensitive attribute is used in training only; it may have any number of values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from fairlearn.reductions import DemographicParity, EqualizedOdds, ExponentiatedGradient, GridSearch
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from faircompare._validation import check_choice
+from faircompare.algorithms.base import (
+    FairEstimator,
+    binary_labels,
+    check_fitted_width,
+    numeric_matrix,
+)
+
+CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
+_WEIGHT = "logisticregression__sample_weight"
+
+
+def _logistic_regression() -> Pipeline:
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+
+
+class _Reduction(FairEstimator):
+    def _inputs(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        features = numeric_matrix(X, type(self).__name__)
+        check_choice(self.constraint, CONSTRAINTS, what="reduction constraint")
+        self.n_features_in_ = features.shape[1]
+        self.classes_ = np.array([0, 1])
+        return features, binary_labels(y, len(features))
+
+    def _features(self, X: Any) -> np.ndarray:
+        features = numeric_matrix(X, type(self).__name__)
+        check_fitted_width(features, self.n_features_in_, type(self).__name__)
+        return features
+
+
+class ExponentiatedGradientReduction(_Reduction):
+    """fairlearn's exponentiated gradient: a randomised mixture of logistic regressions.
+
+    Parameters
+    ----------
+    constraint
+        ``"demographic_parity"`` or ``"equalized_odds"``.
+    eps
+        Allowed constraint violation on the training data.
+    max_iter
+        Iterations of the exponentiated-gradient game.
+    random_state
+        Seed of the randomised predictions.
+    """
+
+    param_grid: ClassVar[dict[str, list]] = {"eps": [0.001, 0.005, 0.01, 0.02, 0.05, 0.1]}
+
+    def __init__(
+        self,
+        constraint: str = "demographic_parity",
+        eps: float = 0.01,
+        max_iter: int = 50,
+        random_state: int | None = 0,
+    ) -> None:
+        self.constraint = constraint
+        self.eps = eps
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ExponentiatedGradientReduction:
+        """Play the exponentiated-gradient game on the training data."""
+        features, labels = self._inputs(X, y)
+        self.model_ = ExponentiatedGradient(
+            _logistic_regression(),
+            CONSTRAINTS[self.constraint](),
+            eps=self.eps,
+            max_iter=self.max_iter,
+            sample_weight_name=_WEIGHT,
+        ).fit(features, labels, sensitive_features=np.asarray(sensitive_features))
+        return self
+
+    def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Probability that the randomised classifier predicts each label."""
+        return self.model_._pmf_predict(self._features(X))
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Draw the randomised classifier's predictions (seeded by ``random_state``)."""
+        return self.model_.predict(self._features(X), random_state=self.random_state).astype(int)
+
+
+class GridSearchReduction(_Reduction):
+    """fairlearn's grid search over Lagrange multipliers: one deterministic logistic regression.
+
+    Parameters
+    ----------
+    constraint
+        ``"demographic_parity"`` or ``"equalized_odds"``.
+    constraint_weight
+        Weight of the constraint violation against the error when choosing among the grid.
+    grid_size
+        Number of Lagrange multipliers tried.
+    """
+
+    param_grid: ClassVar[dict[str, list]] = {"constraint_weight": [0.0, 0.25, 0.5, 0.75, 1.0]}
+
+    def __init__(
+        self,
+        constraint: str = "demographic_parity",
+        constraint_weight: float = 0.5,
+        grid_size: int = 10,
+    ) -> None:
+        self.constraint = constraint
+        self.constraint_weight = constraint_weight
+        self.grid_size = grid_size
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> GridSearchReduction:
+        """Fit one logistic regression per grid point and keep the best tradeoff."""
+        features, labels = self._inputs(X, y)
+        self.model_ = GridSearch(
+            _logistic_regression(),
+            CONSTRAINTS[self.constraint](),
+            constraint_weight=self.constraint_weight,
+            grid_size=self.grid_size,
+            sample_weight_name=_WEIGHT,
+        ).fit(features, labels, sensitive_features=np.asarray(sensitive_features))
+        return self
+
+    def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Class probabilities of the chosen logistic regression."""
+        return self.model_.predict_proba(self._features(X))
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Predict with the chosen logistic regression."""
+        return self.model_.predict(self._features(X)).astype(int)

@@ -1,0 +1,191 @@
+"""Zafar et al. (AISTATS 2017) fairness constraints for logistic regression.
+
+The decision-boundary covariance between the sensitive attribute z and the signed distance
+theta'x (Zafar et al. §3, eq. 2) is linear in theta:
+
+    cov(theta) = (1/N) sum_i (z_i - mean z) theta'x_i = a'theta,
+
+so both of the paper's problems reduce to minimising the convex loss L on hyperplanes
+a'theta = t, which L-BFGS does exactly by optimising in the hyperplane's own coordinates:
+
+- ``ZafarFairness`` (§3.2; named after its fairness constraint, as in Friedler et al.'s code,
+  though their §7 prose swaps the two names) minimises L subject to |a'theta| <= c. If the
+  unconstrained optimum theta* complies, it is the answer; otherwise, by convexity, the
+  constraint is active and the answer is the optimum on a'theta = sign(a'theta*) c.
+- ``ZafarAccuracy`` (§3.3) minimises |a'theta| subject to L(theta) <= (1 + gamma) L(theta*).
+  The least loss on a'theta = t, phi(t), falls from phi(0) to L(theta*) as t goes from 0 to
+  a'theta*: if phi(0) is within the budget the answer is the optimum on a'theta = 0 (the most
+  accurate of the exactly uncorrelated solutions), else the t in between where phi(t) equals
+  the budget, found by Brent's method.
+
+This replaces the original's general-purpose SLSQP, and the constraints hold exactly. L is the
+mean log-loss plus a small L2 penalty ``alpha`` (not on the intercept) that keeps the weights
+finite on separable one-hot data; features are standardised with training statistics, so c is
+on the scale of standardised features.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from scipy.optimize import brentq, minimize
+from scipy.special import expit, log_expit
+
+from faircompare.algorithms.base import (
+    FairEstimator,
+    binary_labels,
+    binary_sensitive,
+    check_fitted_width,
+    numeric_matrix,
+)
+from faircompare.algorithms.linear import Design
+
+# Friedler et al.: c from 0.001 to 1 and gamma from 0.1 to 1, each in 10 logarithmic steps.
+COVARIANCE_BOUNDS = np.geomspace(0.001, 1, 10).round(6).tolist()
+GAMMAS = np.geomspace(0.1, 1, 10).round(6).tolist()
+
+
+class _Problem:
+    """Mean log-loss with L2 penalty on a design matrix, and the covariance direction a."""
+
+    def __init__(self, design: np.ndarray, y: np.ndarray, z: np.ndarray, alpha: float) -> None:
+        self.design = design
+        self.sign = 2.0 * y - 1
+        self.alpha = alpha
+        self.a = (z - z.mean()) @ design / len(design)
+        self.penalised = np.r_[np.ones(design.shape[1] - 1), 0.0]  # not the intercept
+
+    def loss(self, theta: np.ndarray) -> float:
+        """Mean log-loss plus the L2 penalty."""
+        return self._loss_and_grad(theta)[0]
+
+    def _loss_and_grad(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
+        margins = self.sign * (self.design @ theta)
+        penalty = 0.5 * self.alpha * np.sum(self.penalised * theta**2)
+        grad = -(self.design.T @ (self.sign * expit(-margins))) / len(margins)
+        return float(
+            -log_expit(margins).mean() + penalty
+        ), grad + self.alpha * self.penalised * theta
+
+    def solve(self, start: np.ndarray) -> np.ndarray:
+        """Return the unconstrained optimum theta*."""
+        return minimize(self._loss_and_grad, start, jac=True, method="L-BFGS-B").x
+
+    def solve_on(self, t: float, start: np.ndarray) -> np.ndarray:
+        """Return argmin L(theta) subject to a'theta = t, exactly on the hyperplane.
+
+        theta = P v + t a / |a|^2, with P the projection orthogonal to a, is on the hyperplane
+        for every v, so L-BFGS runs unconstrained over v with the projected gradient.
+        """
+        unit = self.a / np.linalg.norm(self.a)
+        offset = t * self.a / (self.a @ self.a)
+
+        def on_plane(v: np.ndarray) -> np.ndarray:
+            return v - unit * (unit @ v) + offset
+
+        def projected(v: np.ndarray) -> tuple[float, np.ndarray]:
+            value, grad = self._loss_and_grad(on_plane(v))
+            return value, grad - unit * (unit @ grad)
+
+        return on_plane(minimize(projected, start, jac=True, method="L-BFGS-B").x)
+
+
+class _Zafar(FairEstimator):
+    supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
+
+    def _problem(self, X: Any, y: Any, sensitive_features: Any) -> _Problem:
+        features = numeric_matrix(X, type(self).__name__)
+        labels = binary_labels(y, len(features))
+        z = binary_sensitive(sensitive_features, len(features), type(self).__name__)
+        self.design_ = Design(features)
+        self.n_features_in_ = features.shape[1]
+        self.classes_ = np.array([0, 1])
+        return _Problem(self.design_(features), labels, z.astype(float), self.alpha)
+
+    def _finish(self, problem: _Problem, theta: np.ndarray) -> None:
+        self.coef_ = theta
+        self.covariance_ = float(problem.a @ theta)
+        self.loss_ = problem.loss(theta)
+
+    def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Signed distance theta'x; positive means label 1."""
+        features = numeric_matrix(X, type(self).__name__)
+        check_fitted_width(features, self.n_features_in_, type(self).__name__)
+        return self.design_(features) @ self.coef_
+
+    def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Class probabilities, columns for labels 0 and 1."""
+        p = expit(self.decision_function(X))
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Predict 1 where theta'x > 0; the sensitive attribute is not used."""
+        return (self.decision_function(X) > 0).astype(np.int64)
+
+    def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Gradient of each row's log-loss with respect to its (unstandardised) features."""
+        return self.design_.input_gradient(self.predict_proba(X)[:, 1], y, self.coef_[:-1])
+
+
+class ZafarFairness(_Zafar):
+    """Maximise accuracy subject to |covariance(z, theta'x)| <= c (Zafar et al. §3.2).
+
+    Parameters
+    ----------
+    c
+        Bound on the absolute decision-boundary covariance; 0 makes it exactly 0.
+    alpha
+        L2 penalty on the weights (not the intercept).
+    """
+
+    param_grid: ClassVar[dict[str, list]] = {"c": COVARIANCE_BOUNDS}
+
+    def __init__(self, c: float = 0.001, alpha: float = 1e-4) -> None:
+        self.c = c
+        self.alpha = alpha
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ZafarFairness:
+        """Fit the constrained logistic regression."""
+        problem = self._problem(X, y, sensitive_features)
+        theta = problem.solve(np.zeros(problem.design.shape[1]))
+        if abs(covariance := problem.a @ theta) > self.c:
+            theta = problem.solve_on(np.sign(covariance) * self.c, theta)
+        self._finish(problem, theta)
+        return self
+
+
+class ZafarAccuracy(_Zafar):
+    """Minimise |covariance(z, theta'x)| subject to loss <= (1 + gamma) L* (Zafar et al. §3.3).
+
+    Parameters
+    ----------
+    gamma
+        Allowed relative increase of the loss over the unconstrained optimum L*.
+    alpha
+        L2 penalty on the weights (not the intercept).
+    """
+
+    param_grid: ClassVar[dict[str, list]] = {"gamma": GAMMAS}
+
+    def __init__(self, gamma: float = 0.5, alpha: float = 1e-4) -> None:
+        self.gamma = gamma
+        self.alpha = alpha
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ZafarAccuracy:
+        """Fit the loss-constrained, covariance-minimising logistic regression."""
+        problem = self._problem(X, y, sensitive_features)
+        optimum = problem.solve(np.zeros(problem.design.shape[1]))
+        budget = (1 + self.gamma) * problem.loss(optimum)
+        theta = problem.solve_on(0.0, optimum)
+        if problem.loss(theta) > budget:
+            solutions = {}
+
+            def excess(t: float) -> float:
+                solutions[t] = problem.solve_on(t, optimum)
+                return problem.loss(solutions[t]) - budget
+
+            level = brentq(excess, 0.0, problem.a @ optimum, xtol=1e-10, rtol=1e-8)
+            theta = solutions.get(level, problem.solve_on(level, optimum))
+        self._finish(problem, theta)
+        return self

@@ -1,0 +1,190 @@
+"""Where algorithms come from.
+
+Built-ins, the ``faircompare.algorithms`` entry-point group, and plugin files in a folder
+(``--plugins DIR``).
+
+A plugin is a :class:`~faircompare.algorithms.base.FairEstimator` subclass with a class attribute
+``name``; an entry point names such a class. A plugin that cannot be loaded (a missing optional
+dependency, an error in its file) is listed as unavailable, with the reason, instead of stopping
+the program.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from faircompare._validation import check_choice
+from faircompare.algorithms.base import FairEstimator
+from faircompare.algorithms.baselines import (
+    SVM,
+    DecisionTree,
+    GaussianNaiveBayes,
+    LogisticRegressionBaseline,
+)
+from faircompare.algorithms.calders import TwoNaiveBayes
+from faircompare.algorithms.feldman import FeldmanClassifier
+from faircompare.algorithms.kamishima import PrejudiceRemover
+from faircompare.algorithms.reductions import ExponentiatedGradientReduction, GridSearchReduction
+from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
+from faircompare.exceptions import FaircompareError
+
+ENTRY_POINT_GROUP = "faircompare.algorithms"
+
+
+class AlgorithmUnavailableError(FaircompareError, RuntimeError):
+    """An algorithm that is registered but cannot be loaded here."""
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered algorithm: how to build it and where it came from.
+
+    Attributes
+    ----------
+    name
+        Registry name, used in configurations and results.
+    make
+        Builds a new estimator with default parameters; None when unavailable.
+    source
+        ``built-in``, the entry point, or the plugin file.
+    unavailable
+        Why it cannot be loaded, or None.
+    """
+
+    name: str
+    make: Callable[[], FairEstimator] | None
+    source: str
+    unavailable: str | None = None
+
+    def create(self, **params: Any) -> FairEstimator:
+        """Build the estimator with ``params`` set (unknown names are an error listing them)."""
+        if self.make is None:
+            raise AlgorithmUnavailableError(
+                f"algorithm {self.name!r} is unavailable: {self.unavailable}"
+            )
+        estimator = self.make()
+        valid = estimator.get_params(deep=True)
+        for key in params:
+            check_choice(key, valid, what=f"parameter of {self.name}")
+        return estimator.set_params(**params)
+
+    @property
+    def estimator_class(self) -> type[FairEstimator] | None:
+        """The estimator's class, or None when unavailable."""
+        return type(self.make()) if self.make is not None else None
+
+    def describe(self) -> dict[str, Any]:
+        """Name, source, supported variants, parameter grid, availability."""
+        cls = self.estimator_class
+        return {
+            "name": self.name,
+            "source": self.source,
+            "available": cls is not None,
+            "reason": self.unavailable,
+            "supports": sorted(cls.supports) if cls else [],
+            "param_grid": dict(cls.param_grid) if cls else {},
+            "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
+        }
+
+
+def _builtin() -> dict[str, Callable[[], FairEstimator]]:
+    baselines: dict[str, Callable[[], FairEstimator]] = {
+        "svm": SVM,
+        "decision-tree": DecisionTree,
+        "gaussian-nb": GaussianNaiveBayes,
+        "logistic-regression": LogisticRegressionBaseline,
+    }
+    feldman = {
+        f"feldman-{name}": (lambda make=make: FeldmanClassifier(estimator=make()))
+        for name, make in baselines.items()
+    }
+    reductions = {
+        f"reductions-{short}-{tag}": (lambda cls=cls, c=constraint: cls(constraint=c))
+        for short, cls in (("eg", ExponentiatedGradientReduction), ("gs", GridSearchReduction))
+        for tag, constraint in (("dp", "demographic_parity"), ("eo", "equalized_odds"))
+    }
+    paper = {
+        "kamishima": PrejudiceRemover,
+        "calders": TwoNaiveBayes,
+        "zafar-fairness": ZafarFairness,
+        "zafar-accuracy": ZafarAccuracy,
+    }
+    return baselines | feldman | paper | reductions
+
+
+def _plugin_class(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, FairEstimator) and "name" in vars(obj)
+
+
+def _from_entry_points() -> list[Algorithm]:
+    found = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        source = f"entry point {point.value}"
+        try:
+            obj = point.load()
+        except Exception as error:  # any failure to import a plugin makes it unavailable
+            found.append(Algorithm(point.name, None, source, f"{type(error).__name__}: {error}"))
+            continue
+        if not _plugin_class(obj):
+            reason = "does not name a FairEstimator subclass with a 'name' attribute"
+            found.append(Algorithm(point.name, None, source, reason))
+        else:
+            found.append(Algorithm(point.name, obj, source))
+    return found
+
+
+def load_plugin_file(path: str | Path) -> list[Algorithm]:
+    """Load the plugin classes defined in one Python file (or why it cannot be loaded)."""
+    path = Path(path)
+    module_name = f"faircompare_plugin_{path.stem}"
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as error:  # a broken plugin file is reported, not raised
+        return [Algorithm(path.stem, None, str(path), f"{type(error).__name__}: {error}")]
+    classes = [
+        obj for obj in vars(module).values() if _plugin_class(obj) and obj.__module__ == module_name
+    ]
+    if not classes:
+        reason = "defines no FairEstimator subclass with a 'name' attribute"
+        return [Algorithm(path.stem, None, str(path), reason)]
+    return [Algorithm(cls.name, cls, str(path)) for cls in classes]
+
+
+def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
+    """Every known algorithm: built-ins, entry points, then the plugin files in ``plugins``.
+
+    Raises
+    ------
+    FaircompareError
+        If two sources register the same name, or ``plugins`` is not a folder.
+    """
+    found = [Algorithm(name, make, "built-in") for name, make in _builtin().items()]
+    found += _from_entry_points()
+    if plugins is not None:
+        folder = Path(plugins)
+        if not folder.is_dir():
+            raise FaircompareError(f"plugin folder {folder} does not exist")
+        for path in sorted(folder.glob("*.py")):
+            found += load_plugin_file(path)
+    registry: dict[str, Algorithm] = {}
+    for algorithm in found:
+        if algorithm.name in registry:
+            raise FaircompareError(
+                f"algorithm name {algorithm.name!r} is registered twice: by "
+                f"{registry[algorithm.name].source} and by {algorithm.source}"
+            )
+        registry[algorithm.name] = algorithm
+    return registry
+
+
+def get_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
+    """Return the algorithm called ``name``; unknown names list the valid ones."""
+    registry = algorithms(plugins)
+    return registry[check_choice(name, registry, what="algorithm")]
