@@ -8,9 +8,13 @@ The sensitive attribute is used in training only; it may have any number of valu
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 from fairlearn.reductions import DemographicParity, EqualizedOdds, ExponentiatedGradient, GridSearch
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -26,6 +30,15 @@ from faircompare.algorithms.base import (
 
 CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
 _WEIGHT = "logisticregression__sample_weight"
+
+
+@contextmanager
+def quiet_fairlearn() -> Iterator[None]:
+    """Silence fairlearn's own deprecation warnings about newer pandas, and nothing else."""
+    with warnings.catch_warnings():
+        category = getattr(pd.errors, "Pandas4Warning", FutureWarning)
+        warnings.filterwarnings("ignore", category=category, module=r"fairlearn\.")
+        yield
 
 
 def _logistic_regression() -> Pipeline:
@@ -84,7 +97,9 @@ class ExponentiatedGradientReduction(_Reduction):
             eps=self.eps,
             max_iter=self.max_iter,
             sample_weight_name=_WEIGHT,
-        ).fit(features, labels, sensitive_features=np.asarray(sensitive_features))
+        )
+        with quiet_fairlearn():
+            self.model_.fit(features, labels, sensitive_features=np.asarray(sensitive_features))
         return self
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
@@ -130,7 +145,9 @@ class GridSearchReduction(_Reduction):
             constraint_weight=self.constraint_weight,
             grid_size=self.grid_size,
             sample_weight_name=_WEIGHT,
-        ).fit(features, labels, sensitive_features=np.asarray(sensitive_features))
+        )
+        with quiet_fairlearn():
+            self.model_.fit(features, labels, sensitive_features=np.asarray(sensitive_features))
         return self
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:

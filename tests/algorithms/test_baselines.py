@@ -1,0 +1,53 @@
+"""Baselines never use the sensitive attribute; logistic regression's input gradient."""
+
+import numpy as np
+import pytest
+
+from faircompare.algorithms.base import AlgorithmInputError
+from faircompare.algorithms.baselines import (
+    SVM,
+    DecisionTree,
+    GaussianNaiveBayes,
+    LogisticRegressionBaseline,
+)
+
+
+@pytest.mark.parametrize("cls", [SVM, DecisionTree, GaussianNaiveBayes, LogisticRegressionBaseline])
+def test_the_sensitive_attribute_changes_nothing(biased, cls):
+    X, y, s = biased
+    with_s = cls().fit(X, y, sensitive_features=s).predict(X)
+    other_s = cls().fit(X, y, sensitive_features=1 - s).predict(X, sensitive_features=1 - s)
+    np.testing.assert_array_equal(with_s, other_s)
+
+
+def test_logistic_regression_input_gradient_is_the_log_loss_gradient(biased):
+    X, y, _ = biased
+    model = LogisticRegressionBaseline().fit(X, y)
+    rows = X.iloc[:4].to_numpy()
+
+    def loss(row, label):
+        p = model.predict_proba(row[None])[0, 1]
+        return -np.log(p if label else 1 - p)
+
+    gradient = model.input_gradient(rows, y[:4])
+    for i, row in enumerate(rows):
+        numeric = [
+            (loss(row + h, y[i]) - loss(row - h, y[i])) / 2e-6 for h in np.eye(len(row)) * 1e-6
+        ]
+        np.testing.assert_allclose(gradient[i], numeric, rtol=1e-4, atol=1e-7)
+
+
+def test_text_features_ask_for_a_numerical_variant(biased):
+    X, y, s = biased
+    with pytest.raises(
+        AlgorithmInputError,
+        match="\\['colour'\\] are not numeric: use the 'numerical' or 'numerical\\+binary'",
+    ):
+        SVM().fit(X.assign(colour="red"), y, sensitive_features=s)
+
+
+def test_a_model_refuses_features_of_another_width(biased):
+    X, y, s = biased
+    model = DecisionTree().fit(X, y)
+    with pytest.raises(AlgorithmInputError, match="fitted on 5 features but got 4"):
+        model.predict(X.iloc[:, :4])

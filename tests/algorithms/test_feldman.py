@@ -1,0 +1,99 @@
+"""Feldman et al.'s repair: its defining properties on training and test data."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import ks_2samp
+
+from faircompare.algorithms.base import AlgorithmInputError
+from faircompare.algorithms.baselines import SVM
+from faircompare.algorithms.feldman import DisparateImpactRepair, FeldmanClassifier
+
+
+@pytest.fixture
+def three_groups():
+    """Groups of 300, 150 and 60 rows with shifted continuous, integer and binary features."""
+    rng = np.random.default_rng(3)
+    sizes = {"a": 300, "b": 150, "c": 60}
+    s = np.repeat(list(sizes), list(sizes.values()))
+    shift = pd.Series(s).map({"a": 0.0, "b": 1.0, "c": 2.5}).to_numpy()
+    X = np.column_stack(
+        [
+            rng.normal(size=len(s)) + shift,
+            rng.poisson(1 + shift).astype(float),
+            (rng.random(len(s)) < 0.2 + 0.25 * shift).astype(float),
+        ]
+    )
+    return X, s
+
+
+def test_full_repair_equalises_every_features_group_distributions(three_groups):
+    X, s = three_groups
+    repaired = DisparateImpactRepair(1.0).fit_transform(X, sensitive_features=s)
+    groups = np.unique(s)
+    for j in range(X.shape[1]):
+        for a in groups:
+            for b in groups[groups > a]:
+                before = ks_2samp(X[s == a, j], X[s == b, j]).statistic
+                after = ks_2samp(repaired[s == a, j], repaired[s == b, j]).statistic
+                # Each group's quantiles are stratified over the same target distribution, so
+                # the two empirical CDFs differ by at most one step of each.
+                assert after <= 1 / (s == a).sum() + 1 / (s == b).sum() + 1e-12
+                assert before > 0.1  # the data really were different
+
+
+def test_zero_repair_is_the_identity(three_groups):
+    X, s = three_groups
+    repair = DisparateImpactRepair(0.0)
+    np.testing.assert_array_equal(repair.fit_transform(X, sensitive_features=s), X)
+    np.testing.assert_array_equal(
+        repair.transform(X[::7] + 0.01, sensitive_features=s[::7]), X[::7] + 0.01
+    )
+
+
+def test_test_rows_are_repaired_with_the_training_quantiles_one_by_one(three_groups):
+    X, s = three_groups
+    test = X[:20, :1] + 0.001  # continuous values not in the training data: no ties to break
+    repair = DisparateImpactRepair(1.0).fit(X[:, :1], sensitive_features=s)
+    batch = repair.transform(test, sensitive_features=s[:20])
+    alone = [
+        repair.transform(row[None], sensitive_features=s[i : i + 1])[0]
+        for i, row in enumerate(test)
+    ]
+    np.testing.assert_array_equal(batch, np.array(alone))  # no test row depends on another
+
+
+def test_test_value_maps_to_the_median_of_the_groups_quantiles_by_hand():
+    # Group a has training values 1..4, group b 10..40, group c 100..400 (four each). A new
+    # value 2.5 in group a lies above 2 of a's 4 values: u = 2/4, and each group's inverse ECDF
+    # at 1/2 is its 2nd value: 2, 20, 200. The median distribution gives 20; half repair 11.25.
+    X = np.array([[1.0], [2], [3], [4], [10], [20], [30], [40], [100], [200], [300], [400]])
+    s = np.repeat(["a", "b", "c"], 4)
+    full = DisparateImpactRepair(1.0).fit(X, sensitive_features=s)
+    half = DisparateImpactRepair(0.5).fit(X, sensitive_features=s)
+    assert full.transform([[2.5]], sensitive_features=["a"])[0, 0] == 20
+    assert half.transform([[2.5]], sensitive_features=["a"])[0, 0] == (2.5 + 20) / 2
+
+
+def test_unknown_group_and_bad_level_are_refused(three_groups):
+    X, s = three_groups
+    repair = DisparateImpactRepair().fit(X, sensitive_features=s)
+    with pytest.raises(
+        AlgorithmInputError,
+        match="groups \\['z'\\] were not in the training data; known groups: \\['a', 'b', 'c'\\]",
+    ):
+        repair.transform(X[:1], sensitive_features=["z"])
+    with pytest.raises(AlgorithmInputError, match="repair_level must lie in \\[0, 1\\], got 1.5"):
+        DisparateImpactRepair(1.5).fit(X, sensitive_features=s)
+
+
+def test_classifier_trains_on_repaired_data_and_lowers_disparity(biased):
+    X, y, s = biased
+    plain = SVM().fit(X, y).predict(X)
+    repaired = FeldmanClassifier(SVM(), repair_level=1.0).fit(X, y, sensitive_features=s)
+    gap = repaired.predict(X, sensitive_features=s)
+    assert abs(gap[s == 1].mean() - gap[s == 0].mean()) < abs(
+        plain[s == 1].mean() - plain[s == 0].mean()
+    )
+    assert not hasattr(repaired, "predict_proba")  # SVM has no probabilities
+    assert hasattr(FeldmanClassifier(), "predict_proba")  # logistic regression has

@@ -1,0 +1,78 @@
+"""Zafar et al.'s constrained logistic regression: the constraints hold."""
+
+import numpy as np
+import pytest
+
+from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
+from tests.algorithms.conftest import positive_rate_gap
+
+
+@pytest.mark.parametrize("c", [0.0, 0.001, 0.01, 0.05])
+def test_covariance_bound_holds(biased, c):
+    X, y, s = biased
+    model = ZafarFairness(c=c).fit(X, y, sensitive_features=s)
+    assert abs(model.covariance_) <= c + 1e-9
+
+
+def test_covariance_is_the_decision_boundary_covariance_by_definition(biased):
+    """Zafar et al. eq. 2: (1/N) sum (z_i - mean z) theta'x_i, recomputed from the scores."""
+    X, y, s = biased
+    model = ZafarFairness(c=0.01).fit(X, y, sensitive_features=s)
+    distance = model.decision_function(X)
+    assert np.mean((s - s.mean()) * distance) == pytest.approx(model.covariance_, abs=1e-10)
+
+
+def test_c_to_zero_drives_covariance_to_zero_and_di_toward_one(biased):
+    X, y, s = biased
+    loose = ZafarFairness(c=10.0).fit(X, y, sensitive_features=s)
+    tight = ZafarFairness(c=0.0).fit(X, y, sensitive_features=s)
+    assert abs(loose.covariance_) > 0.05 and abs(tight.covariance_) < 1e-9
+
+    def di(model):
+        p = model.predict(X)
+        return p[s == 0].mean() / p[s == 1].mean()
+
+    assert di(loose) < 0.7 and abs(1 - di(tight)) < abs(1 - di(loose)) / 2
+
+
+def test_a_bound_the_unconstrained_model_meets_changes_nothing(biased):
+    X, y, s = biased
+    free = ZafarFairness(c=10.0).fit(X, y, sensitive_features=s)
+    bound = ZafarFairness(c=abs(free.covariance_) * 1.01).fit(X, y, sensitive_features=s)
+    np.testing.assert_allclose(bound.coef_, free.coef_)
+
+
+@pytest.mark.parametrize("gamma", [0.0005, 0.002, 0.5])
+def test_accuracy_variant_keeps_the_loss_budget_and_minimises_covariance(biased, gamma):
+    X, y, s = biased
+    free = ZafarFairness(c=10.0).fit(X, y, sensitive_features=s)
+    model = ZafarAccuracy(gamma=gamma).fit(X, y, sensitive_features=s)
+    budget = (1 + gamma) * free.loss_
+    assert model.loss_ <= budget + 1e-8
+    uncorrelated = ZafarFairness(c=0.0).fit(X, y, sensitive_features=s)
+    if uncorrelated.loss_ <= budget:  # covariance 0 is affordable: the most accurate such model
+        assert abs(model.covariance_) < 1e-9
+        np.testing.assert_allclose(model.coef_, uncorrelated.coef_, atol=1e-6)
+    else:  # on the loss budget, and no model of covariance closer to 0 meets it
+        assert model.loss_ == pytest.approx(budget, rel=1e-6)
+        closer = ZafarFairness(c=abs(model.covariance_) * 0.95).fit(X, y, sensitive_features=s)
+        assert closer.loss_ > budget
+
+
+def test_smaller_gamma_allows_less_unfairness_reduction(biased):
+    X, y, s = biased
+    covariances = [
+        abs(ZafarAccuracy(gamma=g).fit(X, y, sensitive_features=s).covariance_)
+        for g in (0.0005, 0.002)
+    ]
+    assert covariances[0] > covariances[1]
+
+
+def test_predictions_reduce_the_positive_rate_gap(biased):
+    X, y, s = biased
+    free, fair = ZafarFairness(c=10.0), ZafarFairness(c=0.0)
+    gaps = [
+        abs(positive_rate_gap(m.fit(X, y, sensitive_features=s).predict(X), s))
+        for m in (free, fair)
+    ]
+    assert gaps[1] < gaps[0] / 2
