@@ -46,12 +46,21 @@ def _logistic_regression() -> Pipeline:
 
 
 class _Reduction(FairEstimator):
-    def _inputs(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-        features = numeric_matrix(X, type(self).__name__)
+    def _constraint(self) -> DemographicParity | EqualizedOdds:
         check_choice(self.constraint, CONSTRAINTS, what="reduction constraint")
+        return CONSTRAINTS[self.constraint]()
+
+    def _fit(self, reduction: ExponentiatedGradient | GridSearch, X: Any, y: Any, s: Any) -> Any:
+        """Fit a fairlearn reduction of logistic regression on numeric features."""
+        features = numeric_matrix(X, type(self).__name__)
+        with quiet_fairlearn():
+            reduction.fit(
+                features, binary_labels(y, len(features)), sensitive_features=np.asarray(s)
+            )
+        self.model_ = reduction
         self.n_features_in_ = features.shape[1]
         self.classes_ = np.array([0, 1])
-        return features, binary_labels(y, len(features))
+        return self
 
     def _features(self, X: Any) -> np.ndarray:
         features = numeric_matrix(X, type(self).__name__)
@@ -90,17 +99,14 @@ class ExponentiatedGradientReduction(_Reduction):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ExponentiatedGradientReduction:
         """Play the exponentiated-gradient game on the training data."""
-        features, labels = self._inputs(X, y)
-        self.model_ = ExponentiatedGradient(
+        reduction = ExponentiatedGradient(
             _logistic_regression(),
-            CONSTRAINTS[self.constraint](),
+            self._constraint(),
             eps=self.eps,
             max_iter=self.max_iter,
             sample_weight_name=_WEIGHT,
         )
-        with quiet_fairlearn():
-            self.model_.fit(features, labels, sensitive_features=np.asarray(sensitive_features))
-        return self
+        return self._fit(reduction, X, y, sensitive_features)
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Probability that the randomised classifier predicts each label."""
@@ -138,17 +144,14 @@ class GridSearchReduction(_Reduction):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> GridSearchReduction:
         """Fit one logistic regression per grid point and keep the best tradeoff."""
-        features, labels = self._inputs(X, y)
-        self.model_ = GridSearch(
+        reduction = GridSearch(
             _logistic_regression(),
-            CONSTRAINTS[self.constraint](),
+            self._constraint(),
             constraint_weight=self.constraint_weight,
             grid_size=self.grid_size,
             sample_weight_name=_WEIGHT,
         )
-        with quiet_fairlearn():
-            self.model_.fit(features, labels, sensitive_features=np.asarray(sensitive_features))
-        return self
+        return self._fit(reduction, X, y, sensitive_features)
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities of the chosen logistic regression."""
