@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,12 +15,24 @@ import click
 import pandas as pd
 
 from faircompare import __version__
-from faircompare.datasets import BUILTIN, Dataset, DatasetSpec, load_dataset, read_spec
+from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
+from faircompare.benchmark.execute import progress_printer
+from faircompare.config import PROFILES, load_config
+from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
-from faircompare.preprocessing import VARIANTS, make_splits, prepare
 from faircompare.registry import Algorithm, algorithms, get_algorithm, load_plugin_file
+from faircompare.results import DATABASE, ResultStore
+from faircompare.results.export import FORMATS, export
 
+_SHOWN_FAILURES = 20
+_RESULTS = click.option(
+    "--results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Results folder (a SQLite database inside).",
+)
 _DATA_DIR = click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -187,28 +200,149 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 
 
 @cli.command()
+@click.option(
+    "--profile", type=click.Choice(list(PROFILES)), help="Named profile [default: default]."
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A TOML configuration (its 'profile' key names the profile it starts from).",
+)
 @_DATASETS
 @_SPECS
-@click.option("--splits", default=10, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0))
+@click.option("--algorithm", "algorithm_names", multiple=True, help="An algorithm (repeatable).")
+@click.option("--splits", type=click.IntRange(min=1), help="Number of train/test splits.")
+@click.option("--seed", type=click.IntRange(min=0), help="Base seed.")
+@click.option("--grid/--no-grid", default=None, help="Sweep the parameter grids.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per run.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=os.cpu_count() or 1,
+    show_default=True,
+    help="Parallel workers.",
+)
+@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option("--scheduler", help="Address of a running Dask scheduler (with --backend dask).")
+@_RESULTS
+@click.option("--force", is_flag=True, help="Redo runs already stored.")
+@click.option("--retry-failed", is_flag=True, help="Redo runs stored as failed.")
+@_PLUGINS
 @_DATA_DIR
 @_CACHE_DIR
 def run(
+    profile: str | None,
+    config_path: Path | None,
     datasets: tuple[str, ...],
     specs: tuple[Path, ...],
-    splits: int,
-    seed: int,
+    algorithm_names: tuple[str, ...],
+    splits: int | None,
+    seed: int | None,
+    grid: bool | None,
+    timeout: float | None,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    results: Path,
+    force: bool,
+    retry_failed: bool,
+    plugins: Path | None,
     data_dir: Path | None,
     cache_dir: Path | None,
 ) -> None:
-    """Run the benchmark's data stages on each dataset and summarise them.
+    """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
 
-    Fetches and cleans each dataset, prepares every preprocessing variant for every sensitive
-    attribute, and draws the seeded train/test splits that every algorithm shares.
+    A rerun skips the runs already stored, so an interrupted benchmark resumes where it
+    stopped. The exit status is 1 when any planned run has failed.
     """
-    for spec in _selected(datasets, specs):
-        dataset = load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_progress)
-        click.echo(_summary(dataset, splits, seed))
+    config = load_config(config_path, profile).overridden(
+        datasets=datasets or None,
+        dataset_specs=tuple(map(str, specs)) or None,
+        algorithms=algorithm_names or None,
+        splits=splits,
+        seed=seed,
+        grid=grid,
+        tune=grid,
+        timeout=timeout,
+        plugins=str(plugins) if plugins else None,
+    )
+    plan = make_plan(config)
+    for algorithm in plan.unavailable:
+        click.echo(
+            f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}", err=True
+        )
+    options = Options(
+        timeout=config.timeout,
+        plugins=config.plugins,
+        cache=str(cache_dir) if cache_dir else None,
+        mirror=str(data_dir) if data_dir else None,
+    )
+    for name, spec_path in {(s.dataset, s.dataset_spec) for s in plan.runs}:  # fetch once, first
+        dataset = read_spec(spec_path) if spec_path else name
+        load_dataset(dataset, cache=options.cache, mirror=options.mirror, report=_progress)
+    with ResultStore(results) as store:
+        stored = store.statuses()
+        pending = sum(s.key not in stored for s in plan.runs)
+        click.echo(
+            f"{len(plan.runs)} runs planned, {pending} not yet stored; results in {store.path}"
+        )
+        summary = run_plan(
+            plan.runs,
+            store,
+            options,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            force=force,
+            retry_failed=retry_failed,
+            report=progress_printer(len(plan.runs) if force else pending),
+        )
+        failed = store.runs().query("status == 'failed'")
+        failed = failed[failed["key"].isin({s.key for s in plan.runs})]
+    click.echo(
+        f"{summary.done} runs done and {summary.failed} failed in this session; "
+        f"{summary.skipped} were already stored"
+    )
+    if summary.interrupted:
+        click.echo("interrupted: every finished run is stored; run again to resume", err=True)
+        sys.exit(130)
+    if len(failed):
+        click.echo(f"{len(failed)} planned runs have failed:", err=True)
+        for row in failed.head(_SHOWN_FAILURES).itertuples():
+            where = f"{row.dataset}/{row.sensitive_attribute}/{row.variant}/{row.algorithm}"
+            click.echo(f"  {where} {row.params} split {row.split_id}: {row.error}", err=True)
+        if len(failed) > _SHOWN_FAILURES:
+            click.echo(
+                f"  ... and {len(failed) - _SHOWN_FAILURES} more (faircompare status)", err=True
+            )
+        sys.exit(1)
+
+
+@cli.command()
+@_RESULTS
+def status(results: Path) -> None:
+    """Count done, failed and pending runs per dataset and algorithm."""
+    with _existing_store(results) as store:
+        plan, runs = store.plan(), store.runs()
+    table = plan.merge(runs[["key", "status"]], on="key", how="left").fillna({"status": "pending"})
+    counts = table.groupby(["dataset", "algorithm", "status"]).size().unstack(fill_value=0)
+    counts = counts.reindex(columns=["done", "failed", "pending"], fill_value=0)
+    click.echo(counts.to_string())
+    click.echo(f"total: {counts.sum().to_dict()}")
+
+
+@cli.command(name="export")
+@_RESULTS
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="csv", show_default=True)
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), help="[default: RESULTS/export]"
+)
+def export_command(results: Path, fmt: str, out: Path | None) -> None:
+    """Write runs, measures and audits as CSV or Parquet files."""
+    with _existing_store(results) as store:
+        for path in export(store, out or results / "export", fmt):
+            click.echo(path)
 
 
 def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpec]:
@@ -217,28 +351,10 @@ def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpe
     return chosen or list(BUILTIN.values())
 
 
-def _summary(dataset: Dataset, n_splits: int, seed: int) -> str:
-    """Prepare every variant for every sensitive attribute, draw the splits, describe them."""
-    info = dataset.describe()
-    rows = []
-    for attribute in dataset.spec.sensitive_attributes:
-        prepared = {variant: prepare(dataset, variant, attribute) for variant in VARIANTS}
-        rows.append(
-            {
-                "attribute": attribute,
-                "privileged": info["sensitive"][attribute]["privileged"],
-                "groups": len(info["sensitive"][attribute]["groups"]),
-                **{f"features ({v})": p.X.shape[1] for v, p in prepared.items()},
-            }
-        )
-    # Splits depend on the dataset only, so one variant's splits are every variant's.
-    splits = make_splits(prepared["numerical"], n_splits, base_seed=seed)
-    header = (
-        f"{info['name']}: {info['rows']:,} rows, label {info['label']} "
-        f"(base rate {info['base_rate']:.3f}), {len(splits)} splits of "
-        f"{len(splits[0].y_train):,} train / {len(splits[0].y_test):,} test"
-    )
-    return f"{header}\n{pd.DataFrame(rows).to_string(index=False)}\n"
+def _existing_store(results: Path) -> ResultStore:
+    if not (results / DATABASE).exists():
+        raise FaircompareError(f"no results in {results}: run the benchmark first")
+    return ResultStore(results)
 
 
 def _progress(line: str) -> None:

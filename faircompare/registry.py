@@ -12,7 +12,9 @@ the program.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -117,6 +119,16 @@ def _builtin() -> dict[str, Callable[[], FairEstimator]]:
     return baselines | feldman | paper | reductions
 
 
+@contextmanager
+def _quiet_imports() -> Iterator[None]:
+    """Hold back log messages that plugin packages emit on import (AIF360 logs several)."""
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
 def _plugin_class(obj: Any) -> bool:
     return isinstance(obj, type) and issubclass(obj, FairEstimator) and "name" in vars(obj)
 
@@ -126,7 +138,8 @@ def _from_entry_points() -> list[Algorithm]:
     for point in entry_points(group=ENTRY_POINT_GROUP):
         source = f"entry point {point.value}"
         try:
-            obj = point.load()
+            with _quiet_imports():
+                obj = point.load()
         except Exception as error:  # any failure to import a plugin makes it unavailable
             found.append(Algorithm(point.name, None, source, f"{type(error).__name__}: {error}"))
             continue

@@ -1,0 +1,15 @@
+"""The benchmark harness: plan the runs, execute them in parallel, store every result."""
+
+from faircompare.benchmark.execute import BACKENDS, Options, Summary, execute_run, run_plan
+from faircompare.benchmark.plan import Plan, RunSpec, make_plan
+
+__all__ = [
+    "BACKENDS",
+    "Options",
+    "Plan",
+    "RunSpec",
+    "Summary",
+    "execute_run",
+    "make_plan",
+    "run_plan",
+]

@@ -1,0 +1,337 @@
+"""Run a plan: workers fit and score, the coordinating process stores each result as it arrives.
+
+Parallelism goes through joblib: ``loky`` processes on this machine, or a Dask (or Ray) cluster.
+Each worker runs with BLAS pinned to one thread, and loads and prepares each dataset once. A run
+that raises is recorded with its traceback; a run that exceeds the time limit is stopped (by
+SIGALRM, in the worker's main thread: loky and sequential runs; Dask and Ray run tasks in
+threads, where the limit cannot interrupt) and recorded as failed. Nothing is lost when the
+coordinator is interrupted or killed: every finished run is already committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+import time
+import traceback
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+from threadpoolctl import threadpool_limits
+
+from faircompare._validation import check_choice
+from faircompare.benchmark.plan import RunSpec
+from faircompare.datasets import load_dataset, read_spec
+from faircompare.measures import evaluate
+from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
+from faircompare.registry import algorithms
+from faircompare.results.store import ResultStore, StoredRun
+
+BACKENDS = ("loky", "dask", "ray")
+_BAR = 30  # characters of the progress bar
+_PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
+
+
+class RunTimeoutError(Exception):
+    """A run exceeded the benchmark's time limit."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How workers run: the time limit, plugin folder and data locations (picklable)."""
+
+    timeout: float = 600.0
+    plugins: str | None = None
+    cache: str | None = None
+    mirror: str | None = None
+
+
+@dataclass
+class Summary:
+    """What one invocation did."""
+
+    planned: int
+    skipped: int
+    done: int = 0
+    failed: int = 0
+    interrupted: bool = False
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def execute_run(spec: RunSpec, options: Options) -> StoredRun:
+    """Fit, predict and score one run; any exception becomes a failed run with its traceback."""
+    started = time.time()
+    record = {"key": spec.key, "spec": _spec_record(spec), "versions": _versions()}
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with (
+            threadpool_limits(limits=1),
+            _time_limit(options.timeout),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always")
+            result = _fit_and_score(spec, options)
+    except Exception as error:  # a failing run is recorded, never raised
+        return StoredRun(
+            **record,
+            status="failed",
+            error=f"{type(error).__name__}: {error}",
+            traceback=traceback.format_exc(),
+            started_at=started,
+            finished_at=time.time(),
+            warnings=_distinct(caught),
+        )
+    return StoredRun(
+        **record,
+        status="done",
+        started_at=started,
+        finished_at=time.time(),
+        warnings=_distinct(caught),
+        **result,
+    )
+
+
+def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
+    split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
+    start = time.perf_counter()
+    model, fit_seconds = _fit(spec, options, split)
+    predict_start = time.perf_counter()
+    y_pred, scores = _predict(model, split)
+    predict_seconds = time.perf_counter() - predict_start
+    measures = _measure_rows("test", split, y_pred, scores)
+    if spec.tune:  # parameters are chosen on data the test set never touched
+        tuning = validation_split(split)
+        tuned_model, _ = _fit(spec, options, tuning)
+        measures += _measure_rows("validation", tuning, *_predict(tuned_model, tuning))
+    return {
+        "timings": {
+            "fit": fit_seconds,
+            "predict": predict_seconds,
+            "total": time.perf_counter() - start,
+        },
+        "n_train": len(split.y_train),
+        "n_test": len(split.y_test),
+        "measures": tuple(measures),
+        "test_index": split.test_index,
+        "y_pred": y_pred,
+        "scores": scores,
+    }
+
+
+def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
+    algorithm = _registry(options.plugins)[spec.algorithm]
+    params = spec.parameters
+    if "random_state" in algorithm.make().get_params() and "random_state" not in params:
+        params["random_state"] = spec.seed % 2**31
+    model = algorithm.create(**params)
+    start = time.perf_counter()
+    model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
+    return model, time.perf_counter() - start
+
+
+def _predict(model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
+    s = split.s_test
+    y_pred = np.asarray(model.predict(split.X_test, sensitive_features=s)).astype(np.int8)
+    if hasattr(model, "predict_proba"):
+        scores = model.predict_proba(split.X_test, sensitive_features=s)[:, 1]
+    elif hasattr(model, "decision_function"):
+        scores = model.decision_function(split.X_test, sensitive_features=s)
+    else:
+        scores = None
+    return y_pred, scores
+
+
+def _measure_rows(part: str, split: Split, y_pred: np.ndarray, scores) -> list[tuple]:
+    frame = evaluate(split.y_test, y_pred, split.s_test, privileged=split.privileged, scores=scores)
+    return [(part, m, g, float(v)) for m, g, v in frame.itertuples(index=False)]
+
+
+@lru_cache(maxsize=4)
+def _registry(plugins: str | None) -> dict:
+    return dict(algorithms(plugins))
+
+
+@lru_cache(maxsize=4)
+def _dataset(name: str, spec_path: str | None, cache: str | None, mirror: str | None):
+    return load_dataset(read_spec(spec_path) if spec_path else name, cache=cache, mirror=mirror)
+
+
+@lru_cache(maxsize=12)
+def _prepared_cached(
+    name: str, spec_path: str | None, cache: str | None, mirror: str | None, variant: str,
+    attribute: str,
+) -> Prepared:  # fmt: skip
+    return prepare(_dataset(name, spec_path, cache, mirror), variant, attribute)
+
+
+def _prepared(spec: RunSpec, options: Options) -> Prepared:
+    return _prepared_cached(
+        spec.dataset, spec.dataset_spec, options.cache, options.mirror, spec.variant,
+        spec.sensitive_attribute,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _versions() -> dict[str, str]:
+    found = {}
+    for package in _PACKAGES:
+        with contextlib.suppress(PackageNotFoundError):
+            found[package] = version(package)
+    return found
+
+
+def _spec_record(spec: RunSpec) -> dict[str, Any]:
+    record = {k: v for k, v in asdict(spec).items() if k not in ("params", "tune")}
+    return record | {"params": spec.parameters, "seed": spec.seed}
+
+
+def _distinct(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`RunTimeoutError` in this thread after ``seconds`` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise RunTimeoutError(f"stopped at the time limit of {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_plan(
+    specs: tuple[RunSpec, ...],
+    store: ResultStore,
+    options: Options,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    force: bool = False,
+    retry_failed: bool = False,
+    report: Callable[[StoredRun, Summary], None] | None = None,
+) -> Summary:
+    """Run the specs not yet stored (all with ``force``) and store each result as it arrives.
+
+    Parameters
+    ----------
+    specs
+        The planned runs.
+    store
+        Where results go; runs already stored as done (and, unless ``retry_failed``, as failed)
+        are skipped.
+    options
+        Worker options.
+    jobs
+        Parallel workers (loky processes, or Dask workers of a local cluster).
+    backend
+        ``"loky"``, ``"dask"`` or ``"ray"``.
+    scheduler
+        Address of a running Dask scheduler; a local cluster is started when None.
+    force, retry_failed
+        Redo every run, or the failed ones.
+    report
+        Called after each stored run (progress display).
+
+    Returns
+    -------
+    Summary
+        Counts, failures, and whether the run was interrupted (Ctrl-C).
+    """
+    check_choice(backend, BACKENDS, what="backend")
+    store.record_plan(specs)
+    stored = store.statuses()
+    redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
+    todo = [s for s in specs if s.key not in stored or stored[s.key] in redo]
+    summary = Summary(planned=len(specs), skipped=len(specs) - len(todo))
+    try:
+        with _backend(backend, jobs, scheduler):
+            results = Parallel(return_as="generator_unordered")(
+                delayed(execute_run)(spec, options) for spec in todo
+            )
+            labels = {spec.key: spec.label() for spec in todo}
+            for result in results:
+                store.write(result)
+                if result.status == "done":
+                    summary.done += 1
+                else:
+                    summary.failed += 1
+                    summary.failures.append((labels[result.key], result.error or ""))
+                if report:
+                    report(result, summary)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    return summary
+
+
+@contextlib.contextmanager
+def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
+    """Joblib's backend: loky with one BLAS thread per worker, or a Dask or Ray cluster."""
+    if name == "loky":
+        with parallel_config(backend="loky", n_jobs=jobs, inner_max_num_threads=1):
+            yield
+    elif name == "dask":
+        from dask.distributed import Client, LocalCluster
+
+        with contextlib.ExitStack() as stack:
+            if scheduler is None:
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
+                scheduler = stack.enter_context(cluster)
+            stack.enter_context(Client(scheduler))
+            with parallel_config(backend="dask", n_jobs=-1):
+                yield
+    else:
+        from ray.util.joblib import register_ray
+
+        register_ray()
+        with parallel_config(backend="ray", n_jobs=jobs):
+            yield
+
+
+def progress_printer(total: int, stream=sys.stderr) -> Callable[[StoredRun, Summary], None]:
+    """Build a progress display: a bar, runs done, failures and time left.
+
+    On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
+    written at every tenth of the work.
+    """
+    start = time.monotonic()
+    live = stream.isatty()
+
+    def show(result: StoredRun, summary: Summary) -> None:
+        finished = summary.done + summary.failed
+        if (
+            not live
+            and finished != total
+            and finished * 10 // total == (finished - 1) * 10 // total
+        ):
+            return
+        elapsed = time.monotonic() - start
+        left = elapsed / finished * (total - finished)
+        filled = round(_BAR * finished / total)
+        line = (
+            f"[{'#' * filled}{'-' * (_BAR - filled)}] {finished}/{total} runs, "
+            f"{summary.failed} failed, {elapsed:.0f} s elapsed, ETA {left:.0f} s"
+        )
+        stream.write(f"\r{line} " if live else f"{line}\n")
+        if live and finished == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show

@@ -1,0 +1,169 @@
+"""Expand a configuration into the frozen run specs of a benchmark.
+
+One run is one algorithm with one parameter setting, fitted on one split of one dataset in one
+preprocessing variant for one sensitive attribute. Its key is a hash of exactly those fields,
+so a rerun recognises the runs already stored, and its seeds derive from the base seed: the
+split's from the dataset and split number (shared by every algorithm, as the paired design
+needs), the algorithm's from the run key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from faircompare._validation import check_choice
+from faircompare.config import BenchmarkConfig, ConfigError
+from faircompare.datasets import DatasetSpec, get_spec, read_spec
+from faircompare.preprocessing import VARIANTS, split_seed
+from faircompare.registry import Algorithm, algorithms
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that identifies one run.
+
+    Attributes
+    ----------
+    dataset
+        Dataset name.
+    sensitive_attribute, variant, algorithm
+        What the run uses.
+    params
+        Parameter settings, as sorted ``(name, value)`` pairs.
+    split_id, base_seed
+        Which split, and the benchmark's base seed.
+    dataset_spec
+        Path of a user dataset's TOML spec; None for built-in datasets.
+    tune
+        Whether to also score the run on a validation part of the training data (recorded
+        output, not identity: it is not part of the key).
+    """
+
+    dataset: str
+    sensitive_attribute: str
+    variant: str
+    algorithm: str
+    params: tuple[tuple[str, Any], ...]
+    split_id: int
+    base_seed: int
+    dataset_spec: str | None = None
+    tune: bool = False
+
+    @cached_property
+    def key(self) -> str:
+        """Stable identifier: a hash of the run's identifying fields."""
+        identity = [
+            self.dataset, self.sensitive_attribute, self.variant, self.algorithm,
+            [list(pair) for pair in self.params], self.split_id, self.base_seed,
+        ]  # fmt: skip
+        return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
+
+    @property
+    def split_seed(self) -> int:
+        """Seed of the train/test split, shared by every run on this dataset and split."""
+        return split_seed(self.dataset, self.split_id, self.base_seed)
+
+    @property
+    def seed(self) -> int:
+        """Seed for the algorithm's own randomness, derived from the run key."""
+        return int(self.key[:8], 16)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The parameter settings as a dict."""
+        return dict(self.params)
+
+    def label(self) -> str:
+        """Describe the run in one short line."""
+        params = ", ".join(f"{k}={v}" for k, v in self.params)
+        algorithm = f"{self.algorithm}({params})" if params else self.algorithm
+        where = f"{self.dataset}/{self.sensitive_attribute}/{self.variant}"
+        return f"{where}/{algorithm}/split {self.split_id}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The runs of a benchmark, and the algorithms left out because they are unavailable."""
+
+    runs: tuple[RunSpec, ...]
+    unavailable: tuple[Algorithm, ...]
+
+
+def make_plan(config: BenchmarkConfig) -> Plan:
+    """Expand a configuration into its runs, ordered by dataset so workers reuse loaded data.
+
+    Raises
+    ------
+    ConfigError
+        If a named algorithm is unknown or unavailable, or a combination leaves no run.
+    """
+    registry = algorithms(config.plugins)
+    if config.algorithms == "all":
+        chosen = [a for a in registry.values() if a.make is not None]
+        unavailable = tuple(a for a in registry.values() if a.make is None)
+    else:
+        chosen = [
+            registry[check_choice(name, registry, what="algorithm")] for name in config.algorithms
+        ]
+        for algorithm in chosen:
+            if algorithm.make is None:
+                raise ConfigError(
+                    f"algorithm {algorithm.name!r} is unavailable: {algorithm.unavailable}"
+                )
+        unavailable = ()
+    datasets = [(get_spec(name), None) for name in config.datasets]
+    datasets += [(read_spec(path), str(path)) for path in config.dataset_specs]
+    runs = [
+        RunSpec(
+            dataset=spec.name,
+            sensitive_attribute=attribute,
+            variant=variant,
+            algorithm=algorithm.name,
+            params=params,
+            split_id=split_id,
+            base_seed=config.seed,
+            dataset_spec=spec_path,
+            tune=config.tune and len(grid) > 1,
+        )
+        for spec, spec_path in datasets
+        for attribute in _attributes(spec, config)
+        for split_id in range(config.splits)
+        for algorithm in chosen
+        for variant in _variants(algorithm, config)
+        for grid in [_grid(algorithm, config)]
+        for params in grid
+    ]
+    if not runs:
+        raise ConfigError(
+            "the configuration plans no run: check that the chosen variants and sensitive "
+            "attributes exist for the chosen algorithms and datasets"
+        )
+    return Plan(tuple(runs), unavailable)
+
+
+def _attributes(spec: DatasetSpec, config: BenchmarkConfig) -> tuple[str, ...]:
+    if config.sensitive == "all":
+        return spec.sensitive_attributes
+    if config.sensitive == "first":
+        return spec.sensitive[:1]
+    return tuple(a for a in spec.sensitive_attributes if a in config.sensitive)
+
+
+def _variants(algorithm: Algorithm, config: BenchmarkConfig) -> list[str]:
+    supported = algorithm.estimator_class.supports
+    wanted = VARIANTS if config.variants == "supported" else config.variants
+    return [variant for variant in wanted if variant in supported]
+
+
+def _grid(algorithm: Algorithm, config: BenchmarkConfig) -> list[tuple[tuple[str, Any], ...]]:
+    grid = algorithm.estimator_class.param_grid if config.grid else {}
+    names = sorted(grid)
+    return [
+        tuple(zip(names, values, strict=True))
+        for values in itertools.product(*(grid[n] for n in names))
+    ]

@@ -1,0 +1,175 @@
+"""Benchmark configuration: a TOML file, a named profile, or a profile with overrides.
+
+A configuration file holds the fields of :class:`BenchmarkConfig`; ``profile`` names the profile
+it starts from (``default`` when absent). Example::
+
+    profile = "quick"
+    datasets = ["german"]
+    algorithms = ["kamishima", "zafar-fairness"]
+    grid = true
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from faircompare._validation import check_choice
+from faircompare.datasets import BUILTIN
+from faircompare.exceptions import FaircompareError
+from faircompare.preprocessing import VARIANTS
+
+
+class ConfigError(FaircompareError, ValueError):
+    """A configuration with unknown keys, unknown names or values of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class BenchmarkConfig:
+    """What to run.
+
+    Attributes
+    ----------
+    datasets
+        Built-in dataset names.
+    dataset_specs
+        TOML specifications of user datasets.
+    sensitive
+        ``"all"`` (every sensitive attribute, the combined one included), ``"first"``, or a list
+        of attribute names (each used where a dataset has it).
+    variants
+        ``"supported"`` (every variant each algorithm supports) or a list of variants.
+    algorithms
+        ``"all"`` (every available algorithm) or a list of registry names.
+    grid
+        Whether to sweep each algorithm's parameter grid; else its default parameters only.
+    tune
+        Whether grid runs are also fitted on the training data less a validation part and scored
+        on that part, so the analysis can choose parameters without the test data.
+    splits
+        Number of train/test splits.
+    seed
+        Base seed of every split and algorithm.
+    timeout
+        Seconds after which a run is stopped and recorded as failed.
+    plugins
+        A folder of plugin files, or None.
+    """
+
+    datasets: tuple[str, ...] = tuple(BUILTIN)
+    dataset_specs: tuple[str, ...] = ()
+    sensitive: str | tuple[str, ...] = "all"
+    variants: str | tuple[str, ...] = ("numerical+binary",)
+    algorithms: str | tuple[str, ...] = "all"
+    grid: bool = False
+    tune: bool = False
+    splits: int = 10
+    seed: int = 0
+    timeout: float = 600.0
+    plugins: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("datasets", "dataset_specs"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name in ("sensitive", "variants", "algorithms"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                object.__setattr__(self, name, tuple(value))
+        self._check()
+
+    def _check(self) -> None:
+        kinds = {"grid": bool, "tune": bool, "splits": int, "seed": int}
+        for name, kind in kinds.items():
+            if not isinstance(getattr(self, name), kind):
+                raise ConfigError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
+        if not isinstance(self.timeout, int | float):
+            raise ConfigError(f"timeout must be a number of seconds, got {self.timeout!r}")
+        for name in self.datasets:
+            check_choice(name, BUILTIN, what="dataset")
+        if isinstance(self.sensitive, str):
+            check_choice(self.sensitive, ("all", "first"), what="'sensitive' setting")
+        if isinstance(self.variants, str):
+            check_choice(self.variants, ("supported",), what="'variants' setting")
+        else:
+            for variant in self.variants:
+                check_choice(variant, VARIANTS, what="preprocessing variant")
+        if isinstance(self.algorithms, str):
+            check_choice(self.algorithms, ("all",), what="'algorithms' setting")
+        if not self.datasets and not self.dataset_specs:
+            raise ConfigError("the configuration names no dataset")
+        if self.splits < 1:
+            raise ConfigError(f"splits must be at least 1, got {self.splits}")
+        if self.seed < 0 or self.timeout <= 0:
+            raise ConfigError(f"seed must be >= 0 and timeout > 0, got {self.seed}, {self.timeout}")
+
+    def overridden(self, **changes: Any) -> BenchmarkConfig:
+        """Return a copy with the given fields changed (None values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+PROFILES: dict[str, BenchmarkConfig] = {
+    # Friedler et al.'s whole study: every dataset, attribute, variant, algorithm and grid value.
+    "paper": BenchmarkConfig(
+        sensitive="all", variants="supported", algorithms="all", grid=True, tune=True, splits=10
+    ),
+    # Every dataset, attribute and algorithm, with default parameters, on numerical+binary.
+    "default": BenchmarkConfig(),
+    # Minutes: two small datasets, a few algorithms of each kind, a short grid, two splits.
+    "quick": BenchmarkConfig(
+        datasets=("ricci", "german"),
+        sensitive="first",
+        algorithms=(
+            "logistic-regression",
+            "decision-tree",
+            "feldman-logistic-regression",
+            "kamishima",
+            "calders",
+            "zafar-fairness",
+            "reductions-gs-dp",
+        ),  # fmt: skip
+        grid=True,
+        tune=True,
+        splits=2,
+    ),
+}
+
+_FIELDS = [f.name for f in fields(BenchmarkConfig)]
+
+
+def load_config(path: str | Path | None = None, profile: str | None = None) -> BenchmarkConfig:
+    """Build a configuration from a profile and, optionally, a TOML file of overrides.
+
+    Parameters
+    ----------
+    path
+        A TOML file whose keys are :class:`BenchmarkConfig` fields, plus ``profile``.
+    profile
+        The profile to start from; overrides the file's ``profile`` key. Default: ``default``.
+
+    Returns
+    -------
+    BenchmarkConfig
+        The validated configuration.
+    """
+    table: dict[str, Any] = {}
+    if path is not None:
+        path = Path(path)
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise ConfigError(f"cannot read configuration {path}: {error}") from error
+        for key in table:
+            check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
+        if table.get("dataset_specs"):
+            table["dataset_specs"] = [str(path.parent / spec) for spec in table["dataset_specs"]]
+        if table.get("plugins"):
+            table["plugins"] = str(path.parent / table["plugins"])
+    name = profile or table.pop("profile", None) or "default"
+    table.pop("profile", None)
+    base = PROFILES[check_choice(name, PROFILES, what="profile")]
+    try:
+        return replace(base, **table)
+    except TypeError as error:
+        raise ConfigError(f"invalid configuration: {error}") from error
