@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from faircompare.measures import MEASURES
+from faircompare.results import ResultStore
 from tests.datasets.test_builtin import PAPER_ROWS
 from tests.datasets.test_spec import write
 
@@ -32,12 +34,26 @@ def test_list_datasets_json_reports_the_five_datasets_with_the_papers_row_counts
 
 
 @pytest.mark.data
-def test_benchmark_py_runs_the_data_stages_on_every_default_dataset():
-    result = run(sys.executable, "benchmark.py", "--splits", "3")
+def test_benchmark_py_runs_fits_scores_and_stores_a_real_benchmark(tmp_path):
+    """End to end on real data: plan, fit, score, store, status and export."""
+    result = run(
+        sys.executable, "benchmark.py", "--dataset", "german", "--algorithm", "kamishima",
+        "--algorithm", "feldman-svm", "--splits", "2", "--results", str(tmp_path),
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    for name, rows in PAPER_ROWS.items():
-        assert f"{name}: {rows:,} rows" in result.stdout
-    assert "3 splits of 20,108 train / 10,054 test" in result.stdout  # Adult: round(2/3 n)
+    assert "4 runs planned, 4 not yet stored" in result.stdout
+    assert "4 runs done and 0 failed in this session" in result.stdout
+    with ResultStore(tmp_path) as store:
+        runs, measures = store.runs(), store.measures()
+    assert set(runs["status"]) == {"done"} and set(runs["n_test"]) == {333}  # German: 1000 - 667
+    assert set(measures["measure"]) >= {"accuracy", "DIbinary", "AUC", "sensitive-TPR"}
+    status = run("faircompare", "status", "--results", str(tmp_path))
+    assert re.search(r"german\s+feldman-svm\s+2\s+0\s+0\n", status.stdout)
+    exported = run(
+        "faircompare", "export", "--results", str(tmp_path), "--out", str(tmp_path / "csv")
+    )
+    assert exported.returncode == 0
+    assert len((tmp_path / "csv" / "runs.csv").read_text().splitlines()) == 5
 
 
 def test_user_dataset_is_listed_from_its_spec(tmp_path):
@@ -48,7 +64,7 @@ def test_user_dataset_is_listed_from_its_spec(tmp_path):
 
 def test_a_bad_user_dataset_is_an_error_message_not_a_traceback(tmp_path):
     path = write(tmp_path, csv=(tmp_path / "x").name + ",sex,repaid\n1,male,yes\n")
-    result = run("faircompare", "run", "--spec", str(path))
+    result = run("faircompare", "run", "--spec", str(path), "--results", str(tmp_path / "out"))
     assert result.returncode == 1
     assert result.stderr.startswith("error: dataset 'loans'")
     assert "Traceback" not in result.stderr

@@ -1,0 +1,97 @@
+"""Executing plans: results, failures, time limits, resuming, and the Dask backend."""
+
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.execute import execute_run
+from faircompare.config import BenchmarkConfig
+from faircompare.measures import evaluate
+from faircompare.preprocessing import make_split, prepare
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+FAILING = """
+    import time
+    import numpy as np
+    from faircompare.algorithms import FairEstimator
+
+    class Raises(FairEstimator):
+        name = "raises"
+
+        def fit(self, X, y, *, sensitive_features):
+            raise RuntimeError("broken on purpose")
+
+    class Hangs(FairEstimator):
+        name = "hangs"
+
+        def fit(self, X, y, *, sensitive_features):
+            time.sleep(600)
+"""
+
+
+def small_plan(**changes):
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("decision-tree", "calders", "zafar-fairness"), splits=2
+    )
+    return make_plan(config.overridden(**changes)).runs
+
+
+@pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
+def test_a_run_stores_predictions_and_the_measures_they_give(load):
+    spec = small_plan()[0]
+    result = execute_run(spec, Options())
+    assert result.status == "done", result.traceback
+    split = make_split(
+        prepare(load("ricci"), spec.variant, spec.sensitive_attribute), spec.split_id
+    )
+    np.testing.assert_array_equal(result.test_index, split.test_index)
+    expected = evaluate(
+        split.y_test, result.y_pred, split.s_test, privileged=1, scores=result.scores
+    )
+    stored = pd.DataFrame(
+        [row[1:] for row in result.measures], columns=["measure", "group", "value"]
+    )
+    pd.testing.assert_frame_equal(stored, expected)
+    assert result.timings["fit"] > 0 and result.n_test == len(split.y_test)
+
+
+def test_failures_and_hangs_are_recorded_while_other_runs_complete(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
+    specs = small_plan(algorithms=("decision-tree", "raises", "hangs"), plugins=str(plugins))
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(timeout=2, plugins=str(plugins)), jobs=2)
+        runs = store.runs().set_index("algorithm")
+    assert (summary.done, summary.failed) == (2, 4)
+    assert set(runs.loc["decision-tree", "status"]) == {"done"}
+    assert set(runs.loc["raises", "error"]) == {"RuntimeError: broken on purpose"}
+    assert set(runs.loc["hangs", "error"]) == {"RunTimeoutError: stopped at the time limit of 2 s"}
+    assert "Traceback" in runs.loc["raises", "traceback"].iloc[0]
+
+
+def test_a_rerun_skips_stored_runs_and_force_and_retry_redo_them(tmp_path):
+    specs = small_plan()
+    with ResultStore(tmp_path) as store:
+        first = run_plan(specs, store, Options())
+        again = run_plan(specs, store, Options())
+        assert (first.done, again.done, again.skipped) == (len(specs), 0, len(specs))
+        assert run_plan(specs, store, Options(), force=True).done == len(specs)
+        assert run_plan(specs, store, Options(), retry_failed=True).done == 0
+        assert len(store.runs()) == len(specs)
+
+
+def test_dask_local_cluster_stores_the_same_results_as_loky(tmp_path):
+    specs = small_plan()
+    tables = []
+    for backend in ("loky", "dask"):
+        with ResultStore(tmp_path / backend) as store:
+            assert run_plan(specs, store, Options(), jobs=2, backend=backend).done == len(specs)
+            measures = store.measures().sort_values(["key", "measure", "group"])
+            tables.append(measures.reset_index(drop=True))
+    pd.testing.assert_frame_equal(tables[0], tables[1])

@@ -1,0 +1,70 @@
+"""Plans: the run grid, stable keys, shared split seeds."""
+
+import pytest
+
+from faircompare.benchmark import make_plan
+from faircompare.config import PROFILES, BenchmarkConfig, ConfigError
+from faircompare.exceptions import ChoiceError
+from faircompare.registry import algorithms
+
+
+def test_quick_profile_plans_the_grid_by_hand():
+    # 2 datasets x 1 attribute x 2 splits x (1 + 1 + 21 + 17 + 1 + 10 + 5 settings): logistic
+    # regression, decision tree, Feldman (21 repair levels), Kamishima (17 etas), Calders (1),
+    # Zafar (10 bounds), grid search (5 weights); each on numerical+binary only.
+    plan = make_plan(PROFILES["quick"])
+    assert len(plan.runs) == 2 * 1 * 2 * (1 + 1 + 21 + 17 + 1 + 10 + 5)
+    assert len({run.key for run in plan.runs}) == len(plan.runs)
+
+
+def test_supported_variants_and_all_attributes_expand_per_algorithm():
+    config = BenchmarkConfig(datasets=("german",), sensitive="all", variants="supported",
+                             algorithms=("svm", "kamishima"), splits=1)  # fmt: skip
+    plan = make_plan(config)
+    pairs = {(r.algorithm, r.variant, r.sensitive_attribute) for r in plan.runs}
+    # SVM accepts numerical and numerical+binary; Kamishima numerical+binary only.
+    assert len(pairs) == 3 * (2 + 1)
+    assert ("kamishima", "numerical", "sex") not in pairs
+
+
+def test_keys_are_stable_and_seeds_derive_from_them():
+    config = BenchmarkConfig(datasets=("ricci",), algorithms=("decision-tree",), splits=3)
+    first, second = make_plan(config).runs, make_plan(config).runs
+    assert [r.key for r in first] == [r.key for r in second]
+    other_seed = make_plan(config.overridden(seed=1)).runs
+    assert {r.key for r in first}.isdisjoint(r.key for r in other_seed)
+    assert len({r.seed for r in first}) == 3
+
+
+def test_every_algorithm_shares_the_split_seed():
+    config = BenchmarkConfig(
+        datasets=("german",), algorithms=("svm", "calders"), splits=2, sensitive="first"
+    )
+    runs = make_plan(config).runs
+    for split_id in (0, 1):
+        assert len({r.split_seed for r in runs if r.split_id == split_id}) == 1
+
+
+def test_only_grid_runs_are_tuned():
+    plan = make_plan(
+        BenchmarkConfig(
+            datasets=("ricci",), algorithms=("svm", "kamishima"), grid=True, tune=True, splits=1
+        )
+    )
+    assert {(r.algorithm, r.tune) for r in plan.runs} == {("svm", False), ("kamishima", True)}
+
+
+def test_unknown_and_unavailable_algorithms(tmp_path):
+    with pytest.raises(ChoiceError, match="unknown algorithm 'kamishma'.*did you mean 'kamishima'"):
+        make_plan(BenchmarkConfig(algorithms=("kamishma",)))
+    (tmp_path / "broken.py").write_text("import faircompare_no_such_package\n")
+    with pytest.raises(ConfigError, match="'broken' is unavailable: ModuleNotFoundError"):
+        make_plan(BenchmarkConfig(algorithms=("broken",), plugins=str(tmp_path)))
+    plan = make_plan(BenchmarkConfig(datasets=("ricci",), splits=1, plugins=str(tmp_path)))
+    assert [a.name for a in plan.unavailable] == ["broken"]
+    assert {r.algorithm for r in plan.runs} == {n for n, a in algorithms().items() if a.make}
+
+
+def test_a_plan_without_runs_is_an_error():
+    with pytest.raises(ConfigError, match="plans no run"):
+        make_plan(BenchmarkConfig(algorithms=("kamishima",), variants=("numerical",)))

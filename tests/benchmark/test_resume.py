@@ -1,0 +1,115 @@
+"""The benchmark as a process: killed midway, interrupted, failing runs and the exit status."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.config import load_config
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+CONFIG = """
+    datasets = ["ricci", "german"]
+    sensitive = "first"
+    algorithms = ["kamishima", "calders"]
+    grid = true
+    splits = 4
+"""
+
+
+def start(tmp_path: Path, *extra: str) -> subprocess.Popen:
+    config = tmp_path / "bench.toml"
+    config.write_text(textwrap.dedent(CONFIG))
+    command = [
+        "faircompare",
+        "run",
+        "--config",
+        str(config),
+        "--results",
+        str(tmp_path),
+        "--jobs",
+        "1",
+        *extra,
+    ]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_runs(path: Path, at_least: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if (path / "results.sqlite").exists():
+            with sqlite3.connect(path / "results.sqlite") as db:
+                try:
+                    if db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] >= at_least:
+                        return
+                except sqlite3.OperationalError:  # tables not created yet
+                    pass
+        time.sleep(0.05)
+    raise AssertionError("the benchmark did not store runs in time")
+
+
+def stored_runs(path: Path) -> dict[str, float]:
+    with ResultStore(path) as store:
+        return dict(zip(store.runs()["key"], store.runs()["started_at"], strict=True))
+
+
+def test_killed_midway_then_resumed_loses_and_repeats_nothing(tmp_path):
+    process = start(tmp_path)
+    wait_for_runs(tmp_path, 10, process)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    before = stored_runs(tmp_path)
+    specs = make_plan(load_config(tmp_path / "bench.toml")).runs
+    assert 10 <= len(before) < len(specs)  # killed midway
+
+    with ResultStore(tmp_path) as store:
+        summary = run_plan(specs, store, Options())
+        after = stored_runs(tmp_path)
+        measured = store.measures()["key"].nunique()
+    assert summary.done == len(specs) - len(before)  # only the missing runs were computed
+    assert set(after) == {s.key for s in specs} and len(after) == len(specs)
+    assert all(after[key] == started for key, started in before.items())  # not recomputed
+    assert measured == len(specs)
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path):
+    process = start(tmp_path)
+    wait_for_runs(tmp_path, 5, process)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted: every finished run is stored; run again to resume" in err
+    assert len(stored_runs(tmp_path)) >= 5
+
+
+def test_failed_runs_make_the_exit_status_non_zero_with_a_summary(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "raises.py").write_text(
+        textwrap.dedent("""
+        from faircompare.algorithms import FairEstimator
+
+        class Raises(FairEstimator):
+            name = "raises"
+
+            def fit(self, X, y, *, sensitive_features):
+                raise ValueError("no good")
+    """)
+    )
+    result = subprocess.run(
+        ["faircompare", "run", "--dataset", "ricci", "--algorithm", "raises", "--algorithm",
+         "decision-tree", "--splits", "2", "--plugins", str(plugins), "--results", str(tmp_path)],
+        capture_output=True, text=True, env=os.environ,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "2 runs done and 2 failed in this session" in result.stdout
+    assert "2 planned runs have failed:" in result.stderr
+    assert "ricci/Race/numerical+binary/raises {} split 0: ValueError: no good" in result.stderr

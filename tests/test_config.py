@@ -1,0 +1,45 @@
+import pytest
+
+from faircompare.config import PROFILES, BenchmarkConfig, ConfigError, load_config
+from faircompare.exceptions import ChoiceError
+
+
+def test_default_profile_without_a_file():
+    assert load_config() == PROFILES["default"]
+
+
+def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
+    path = tmp_path / "bench.toml"
+    path.write_text(
+        'profile = "quick"\nsplits = 3\ndataset_specs = ["loans.toml"]\nplugins = "mine"\n'
+    )
+    config = load_config(path)
+    assert config.splits == 3 and config.datasets == PROFILES["quick"].datasets
+    assert config.dataset_specs == (str(tmp_path / "loans.toml"),)
+    assert config.plugins == str(tmp_path / "mine")
+    assert load_config(path, profile="paper").grid is True  # the argument wins over the file
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("split = 3\n", "unknown configuration key in .*'split'.*did you mean 'splits'"),
+        ('profile = "fast"\n', "unknown profile 'fast'.*valid choices: paper, default, quick"),
+        ('datasets = ["adlt"]\n', "unknown dataset 'adlt'"),
+        ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),
+        ('sensitive = "some"\n', "unknown 'sensitive' setting 'some'; valid choices: all, first"),
+        ('splits = "ten"\n', "splits must be a int, got 'ten'"),
+        ("splits = 0\n", "splits must be at least 1"),
+        ("splits = [\n", "cannot read configuration"),
+    ],
+)
+def test_bad_configurations_name_the_problem(tmp_path, text, message):
+    path = tmp_path / "bench.toml"
+    path.write_text(text)
+    with pytest.raises((ConfigError, ChoiceError), match=message):
+        load_config(path)
+
+
+def test_no_dataset_is_an_error():
+    with pytest.raises(ConfigError, match="names no dataset"):
+        BenchmarkConfig(datasets=())
