@@ -8,6 +8,7 @@ The sensitive attribute is used in training only; it may have any number of valu
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,11 +35,21 @@ _WEIGHT = "logisticregression__sample_weight"
 
 @contextmanager
 def quiet_fairlearn() -> Iterator[None]:
-    """Silence fairlearn's own deprecation warnings about newer pandas, and nothing else."""
-    with warnings.catch_warnings():
-        category = getattr(pd.errors, "Pandas4Warning", FutureWarning)
-        warnings.filterwarnings("ignore", category=category, module=r"fairlearn\.")
-        yield
+    """Silence fairlearn's deprecation warnings about newer pandas, and its log messages.
+
+    Grid search logs advice on the grid size when a constraint has many dimensions (equalized
+    odds with several groups); raise ``grid_size`` to follow it.
+    """
+    logger = logging.getLogger("fairlearn")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            category = getattr(pd.errors, "Pandas4Warning", FutureWarning)
+            warnings.filterwarnings("ignore", category=category, module=r"fairlearn\.")
+            yield
+    finally:
+        logger.setLevel(level)
 
 
 def _logistic_regression() -> Pipeline:
