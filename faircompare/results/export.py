@@ -1,0 +1,46 @@
+"""Export a results store to flat files for other tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from faircompare._validation import check_choice
+from faircompare.exceptions import FaircompareError
+from faircompare.results.store import ResultStore
+
+FORMATS = ("csv", "parquet")
+
+
+def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
+    """Write runs, test and validation measures, and audits as CSV or Parquet files.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    check_choice(fmt, FORMATS, what="export format")
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError as error:
+            raise FaircompareError("Parquet export needs pyarrow: pip install pyarrow") from error
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    tables: dict[str, pd.DataFrame] = {
+        "runs": store.runs(),
+        "measures": store.measures("test"),
+        "measures_validation": store.measures("validation"),
+        "audits": store.audits(),
+    }
+    written = []
+    for name, frame in tables.items():
+        path = out / f"{name}.{fmt}"
+        if fmt == "csv":
+            frame.to_csv(path, index=False)
+        else:
+            frame.to_parquet(path, index=False)
+        written.append(path)
+    return written
