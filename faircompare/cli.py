@@ -1,4 +1,4 @@
-"""Command-line interface: ``faircompare run | list | fetch-data``.
+"""Command-line interface: ``faircompare run | status | export | list | check-plugin | fetch-data``.
 
 ``python benchmark.py ARGS`` is the same as ``faircompare run ARGS``.
 """
@@ -15,6 +15,7 @@ import click
 import pandas as pd
 
 from faircompare import __version__
+from faircompare.algorithms.contract import Check, check_estimator
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.execute import progress_printer
 from faircompare.config import PROFILES, load_config
@@ -161,13 +162,11 @@ def check_plugin(target: str, plugins: Path | None) -> None:
     and predict outputs on each declared variant, determinism, and no use of the sensitive
     attribute at prediction time unless declared.
     """
-    from faircompare.algorithms.contract import check_estimator
-
     path = Path(target)
     chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
     failed = passed = 0
     for algorithm in chosen:
-        checks = _contract(algorithm, check_estimator)
+        checks = _contract(algorithm)
         for check in checks:
             mark = "PASS" if check.passed else "FAIL"
             click.echo(f"{mark}  {algorithm.name}: {check.name}")
@@ -180,9 +179,7 @@ def check_plugin(target: str, plugins: Path | None) -> None:
         sys.exit(1)
 
 
-def _contract(algorithm: Algorithm, check_estimator) -> list:
-    from faircompare.algorithms.contract import Check
-
+def _contract(algorithm: Algorithm) -> list[Check]:
     if algorithm.make is None:
         return [Check("loads", False, algorithm.unavailable or "unavailable")]
     return check_estimator(algorithm.make)
@@ -296,7 +293,7 @@ def run(
             scheduler=scheduler,
             force=force,
             retry_failed=retry_failed,
-            report=progress_printer(len(plan.runs) if force else pending),
+            report=progress_printer(),
         )
         failed = store.runs().query("status == 'failed'")
         failed = failed[failed["key"].isin({s.key for s in plan.runs})]

@@ -70,6 +70,8 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
     """Fit, predict and score one run; any exception becomes a failed run with its traceback."""
     started = time.time()
     record = {"key": spec.key, "spec": _spec_record(spec), "versions": _versions()}
+    if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
+        sys.modules["torch"].set_num_threads(1)
     caught: list[warnings.WarningMessage] = []
     try:
         with (
@@ -305,7 +307,7 @@ def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
             yield
 
 
-def progress_printer(total: int, stream=sys.stderr) -> Callable[[StoredRun, Summary], None]:
+def progress_printer(stream=sys.stderr) -> Callable[[StoredRun, Summary], None]:
     """Build a progress display: a bar, runs done, failures and time left.
 
     On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
@@ -315,6 +317,7 @@ def progress_printer(total: int, stream=sys.stderr) -> Callable[[StoredRun, Summ
     live = stream.isatty()
 
     def show(result: StoredRun, summary: Summary) -> None:
+        total = summary.planned - summary.skipped
         finished = summary.done + summary.failed
         if (
             not live

@@ -142,7 +142,7 @@ class ResultStore:
             self._db.executemany("INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def statuses(self) -> dict[str, str]:
-        """Status (``done`` or ``failed``) of every stored run, by key."""
+        """Return the status (``done`` or ``failed``) of every stored run, by key."""
         return dict(self._db.execute("SELECT key, status FROM runs"))
 
     def write(self, run: StoredRun) -> None:
@@ -198,15 +198,15 @@ class ResultStore:
         self._db.execute("COMMIT")
 
     def plan(self) -> pd.DataFrame:
-        """Planned runs."""
+        """Return the planned runs."""
         return self._frame("SELECT * FROM plan")
 
     def runs(self) -> pd.DataFrame:
-        """Stored runs, one row each."""
+        """Return the stored runs, one row each."""
         return self._frame("SELECT * FROM runs")
 
     def measures(self, part: str = "test") -> pd.DataFrame:
-        """Measures of done runs in long form, with the run's identifying columns."""
+        """Return the measures of done runs in long form, with their runs' identifying columns."""
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
             f"SELECT m.key, {columns}, m.measure, m.grp, m.value "
@@ -215,7 +215,7 @@ class ResultStore:
         )
 
     def audits(self) -> pd.DataFrame:
-        """Audit results of done runs in long form, with the run's identifying columns."""
+        """Return the audits of done runs in long form, with their runs' identifying columns."""
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
             f"SELECT a.key, {columns}, a.audit, a.metric, a.grp, a.statistic, a.pvalue, "
@@ -223,7 +223,7 @@ class ResultStore:
         )
 
     def predictions(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Test row positions, predictions and scores (or None) of one run."""
+        """Return one run's test row positions, predictions and scores (or None)."""
         row = self._db.execute(
             "SELECT test_index, y_pred, scores FROM predictions WHERE key = ?", (key,)
         ).fetchone()

@@ -95,3 +95,28 @@ def test_dask_local_cluster_stores_the_same_results_as_loky(tmp_path):
             measures = store.measures().sort_values(["key", "measure", "group"])
             tables.append(measures.reset_index(drop=True))
     pd.testing.assert_frame_equal(tables[0], tables[1])
+
+
+def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
+    from faircompare.exceptions import FaircompareError
+    from faircompare.results.export import export
+
+    with ResultStore(tmp_path / "results") as store:
+        run_plan(small_plan(splits=1), store, Options())
+        written = export(store, tmp_path / "csv")
+        assert [p.name for p in written] == [
+            "runs.csv",
+            "measures.csv",
+            "measures_validation.csv",
+            "audits.csv",
+        ]
+        assert len(pd.read_csv(written[0])) == 3
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            with pytest.raises(
+                FaircompareError, match="Parquet export needs pyarrow: pip install pyarrow"
+            ):
+                export(store, tmp_path / "parquet", "parquet")
+        else:
+            assert all(p.exists() for p in export(store, tmp_path / "parquet", "parquet"))
