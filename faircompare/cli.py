@@ -213,6 +213,8 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 @click.option("--seed", type=click.IntRange(min=0), help="Base seed.")
 @click.option("--grid/--no-grid", default=None, help="Sweep the parameter grids.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per run.")
+@click.option("--audits/--no-audits", default=None, help="Audit each run with permutation tests.")
+@click.option("--permutations", type=click.IntRange(min=1), help="Permutations per audit test.")
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -238,6 +240,8 @@ def run(
     seed: int | None,
     grid: bool | None,
     timeout: float | None,
+    audits: bool | None,
+    permutations: int | None,
     jobs: int,
     backend: str,
     scheduler: str | None,
@@ -263,6 +267,8 @@ def run(
         tune=grid,
         timeout=timeout,
         plugins=str(plugins) if plugins else None,
+        audits=audits,
+        permutations=permutations,
     )
     plan = make_plan(config)
     for algorithm in plan.unavailable:
@@ -274,6 +280,8 @@ def run(
         plugins=config.plugins,
         cache=str(cache_dir) if cache_dir else None,
         mirror=str(data_dir) if data_dir else None,
+        audits=config.audits,
+        permutations=config.permutations,
     )
     for name, spec_path in {(s.dataset, s.dataset_spec) for s in plan.runs}:  # fetch once, first
         dataset = read_spec(spec_path) if spec_path else name

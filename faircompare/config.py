@@ -56,6 +56,10 @@ class BenchmarkConfig:
         Seconds after which a run is stopped and recorded as failed.
     plugins
         A folder of plugin files, or None.
+    audits
+        Whether to audit each run with permutation tests.
+    permutations
+        Permutations per audit test.
     """
 
     datasets: tuple[str, ...] = tuple(BUILTIN)
@@ -69,6 +73,8 @@ class BenchmarkConfig:
     seed: int = 0
     timeout: float = 600.0
     plugins: str | None = None
+    audits: bool = True
+    permutations: int = 1000
 
     def __post_init__(self) -> None:
         for name in ("datasets", "dataset_specs"):
@@ -80,7 +86,8 @@ class BenchmarkConfig:
         self._check()
 
     def _check(self) -> None:
-        kinds = {"grid": bool, "tune": bool, "splits": int, "seed": int}
+        kinds = {"grid": bool, "tune": bool, "audits": bool, "splits": int, "seed": int,
+                 "permutations": int}  # fmt: skip
         for name, kind in kinds.items():
             if not isinstance(getattr(self, name), kind):
                 raise ConfigError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
@@ -99,8 +106,9 @@ class BenchmarkConfig:
             check_choice(self.algorithms, ("all",), what="'algorithms' setting")
         if not self.datasets and not self.dataset_specs:
             raise ConfigError("the configuration names no dataset")
-        if self.splits < 1:
-            raise ConfigError(f"splits must be at least 1, got {self.splits}")
+        if self.splits < 1 or self.permutations < 1:
+            counts = f"{self.splits} and {self.permutations}"
+            raise ConfigError(f"splits and permutations must be at least 1, got {counts}")
         if self.seed < 0 or self.timeout <= 0:
             raise ConfigError(f"seed must be >= 0 and timeout > 0, got {self.seed}, {self.timeout}")
 

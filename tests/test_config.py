@@ -29,7 +29,7 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
         ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),
         ('sensitive = "some"\n', "unknown 'sensitive' setting 'some'; valid choices: all, first"),
         ('splits = "ten"\n', "splits must be a int, got 'ten'"),
-        ("splits = 0\n", "splits must be at least 1"),
+        ("splits = 0\n", "splits and permutations must be at least 1, got 0 and 1000"),
         ("splits = [\n", "cannot read configuration"),
     ],
 )

@@ -28,6 +28,7 @@ from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
 from faircompare._validation import check_choice
+from faircompare.audits.suite import permutation_audit
 from faircompare.benchmark.plan import RunSpec
 from faircompare.datasets import load_dataset, read_spec
 from faircompare.measures import evaluate
@@ -46,12 +47,14 @@ class RunTimeoutError(Exception):
 
 @dataclass(frozen=True)
 class Options:
-    """How workers run: the time limit, plugin folder and data locations (picklable)."""
+    """How workers run: time limit, plugins, data locations and audits (picklable)."""
 
     timeout: float = 600.0
     plugins: str | None = None
     cache: str | None = None
     mirror: str | None = None
+    audits: bool = True
+    permutations: int = 1000
 
 
 @dataclass
@@ -109,6 +112,12 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
     y_pred, scores = _predict(model, split)
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows("test", split, y_pred, scores)
+    audits = ()
+    if options.audits:
+        audits = permutation_audit(
+            split.y_test, y_pred, split.s_test, privileged=split.privileged, scores=scores,
+            permutations=options.permutations, rng=spec.seed,
+        )  # fmt: skip
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
@@ -122,6 +131,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
         "n_train": len(split.y_train),
         "n_test": len(split.y_test),
         "measures": tuple(measures),
+        "audits": tuple(audits),
         "test_index": split.test_index,
         "y_pred": y_pred,
         "scores": scores,

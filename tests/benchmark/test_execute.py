@@ -1,5 +1,6 @@
 """Executing plans: results, failures, time limits, resuming, and the Dask backend."""
 
+import json
 import textwrap
 
 import numpy as np
@@ -120,3 +121,23 @@ def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
                 export(store, tmp_path / "parquet", "parquet")
         else:
             assert all(p.exists() for p in export(store, tmp_path / "parquet", "parquet"))
+
+
+def test_every_run_is_audited_with_studentized_permutation_tests(tmp_path):
+    specs = small_plan(algorithms=("decision-tree", "zafar-fairness"), splits=1)
+    with ResultStore(tmp_path) as store:
+        run_plan(specs, store, Options(permutations=200))
+        audits = store.audits()
+    # Decision trees and Zafar's model have scores, so AUC is tested too: 5 metrics per run.
+    assert (
+        audits.groupby("key")["metric"].apply(set).tolist()
+        == [{"positive_rate", "TPR", "FPR", "accuracy", "AUC"}] * 2
+    )
+    details = audits["details"].map(json.loads)
+    tested = details.map(lambda d: "error" not in d)
+    assert (audits.loc[tested, "pvalue"] >= 1 / 201).all()  # (k + 1) / (B + 1) with B = 200
+    assert all(
+        d["holm_pvalue"] >= p
+        for d, p in zip(details[tested], audits.loc[tested, "pvalue"], strict=True)
+    )
+    assert details[tested].map(lambda d: d["permutations"]).eq(200).all()
