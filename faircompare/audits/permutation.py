@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from scipy.stats import binomtest
 
 from faircompare._validation import check_choice
@@ -216,26 +217,29 @@ def permutation_test(
 
 def _two_groups(y_true, y_pred, groups, group_a, group_b, scores):
     y, yhat = _binary(y_true, "y_true"), _binary(y_pred, "y_pred")
-    groups = np.asarray(groups)
-    if not len(y) == len(yhat) == len(groups):
+    codes, values = pd.factorize(groups if isinstance(groups, pd.Series) else np.asarray(groups))
+    if not len(y) == len(yhat) == len(codes):
         raise ValueError("y_true, y_pred and groups must have one entry per row")
-    present = list(dict.fromkeys(groups.tolist()))
-    check_choice(group_a, present, what="group")
+    present = [v.item() if isinstance(v, np.generic) else v for v in values]
+    code_a = present.index(check_choice(group_a, present, what="group"))
     if group_b is None:
-        keep, name_b = np.ones(len(y), bool), "rest"
+        keep, name_b = None, "rest"
     else:
-        check_choice(group_b, present, what="group")
-        keep, name_b = (groups == group_a) | (groups == group_b), str(group_b)
-    in_a = (groups == group_a)[keep]
+        code_b = present.index(check_choice(group_b, present, what="group"))
+        keep, name_b = (codes == code_a) | (codes == code_b), str(group_b)
+    in_a = codes == code_a
+    s = None if scores is None else np.asarray(scores, dtype=float)
+    if keep is not None:
+        y, yhat, in_a = y[keep], yhat[keep], in_a[keep]
+        s = None if s is None else s[keep]
     if in_a.all() or not in_a.any():
         raise ValueError("both groups need at least one row")
-    s = None if scores is None else np.asarray(scores, dtype=float)[keep]
-    return y[keep], yhat[keep], in_a, (str(group_a), name_b), s
+    return y, yhat, in_a, (str(group_a), name_b), s
 
 
 def _binary(values: Any, name: str) -> np.ndarray:
     array = np.asarray(values)
-    if not np.isin(array, (0, 1)).all():
+    if not ((array == 0) | (array == 1)).all():
         raise ValueError(f"{name} must hold 1 (positive) and 0 (other) only")
     return array.astype(np.int64)
 
@@ -339,20 +343,38 @@ def auc_and_variance(
     """AUC and DeLong variance of the rows flagged by each row of ``member``.
 
     ``member`` has shape (permutations, rows) with rows sorted by score; ``positive`` marks the
-    positive rows; ``starts`` are the first rows of the blocks of tied scores. Every positive in
-    a block has the same placement value (the share of the group's negatives below it, ties
-    counting one half), and likewise every negative, so per-block counts and cumulative sums
-    give the AUC (mean positive placement) and DeLong's variance S10 / n+ + S01 / n-.
+    positive rows; ``starts`` are the first rows of the blocks of tied scores.
     """
-    pos = np.add.reduceat((member & positive).astype(np.int32), starts, axis=1)
-    neg = np.add.reduceat((member & ~positive).astype(np.int32), starts, axis=1)
+    return _auc_from_blocks(*_block_counts(member, positive, starts))
+
+
+def _block_counts(member: np.ndarray, positive: np.ndarray, starts: np.ndarray):
+    """Members' positives and negatives in each block of tied scores (no reduction without ties)."""
+    pos, neg = (member & positive).astype(np.int32), (member & ~positive).astype(np.int32)
+    if len(starts) == member.shape[1]:
+        return pos, neg
+    return np.add.reduceat(pos, starts, axis=1), np.add.reduceat(neg, starts, axis=1)
+
+
+def _auc_from_blocks(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUC and DeLong variance from positives and negatives per block of tied scores.
+
+    Every positive in a block has the same placement value, the number of negatives below it
+    (ties counting one half) over n-, and every negative likewise the positives above it over
+    n+. The AUC is the mean positive placement; DeLong's variance is S10 / n+ + S01 / n-, with
+    S10 and S01 the sample variances of the positive and negative placements (§3.2).
+    """
     n_pos, n_neg = pos.sum(1), neg.sum(1)
+    below = np.cumsum(neg, axis=1) - 0.5 * neg  # negatives strictly below, plus half the ties
+    above = (n_pos[:, None] - np.cumsum(pos, axis=1)) + 0.5 * pos
     with np.errstate(divide="ignore", invalid="ignore"):
-        below = (np.cumsum(neg, axis=1) - neg + 0.5 * neg) / n_neg[:, None]
-        above = (n_pos[:, None] - np.cumsum(pos, axis=1) + 0.5 * pos) / n_pos[:, None]
-        auc = (pos * below).sum(1) / n_pos
-        s10 = ((pos * below**2).sum(1) - n_pos * auc**2) / (n_pos - 1)
-        s01 = ((neg * above**2).sum(1) - n_neg * auc**2) / (n_neg - 1)
+        auc = np.einsum("ij,ij->i", pos, below) / (n_pos * n_neg)
+        s10 = (np.einsum("ij,ij,ij->i", pos, below, below) / n_neg**2 - n_pos * auc**2) / (
+            n_pos - 1
+        )
+        s01 = (np.einsum("ij,ij,ij->i", neg, above, above) / n_pos**2 - n_neg * auc**2) / (
+            n_neg - 1
+        )
         return auc, s10 / n_pos + s01 / n_neg
 
 
@@ -360,10 +382,12 @@ def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
     order = np.argsort(scores, kind="stable")
     s, positive, a = scores[order], y[order] == 1, in_a[order]
     starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    all_pos, all_neg = _block_counts(np.ones((1, len(a)), bool), positive, starts)
 
     def statistic(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        auc_a, var_a = auc_and_variance(member, positive, starts)
-        auc_b, var_b = auc_and_variance(~member, positive, starts)
+        pos_a, neg_a = _block_counts(member, positive, starts)
+        auc_a, var_a = _auc_from_blocks(pos_a, neg_a)
+        auc_b, var_b = _auc_from_blocks(all_pos - pos_a, all_neg - neg_a)  # group B: the rest
         difference = auc_a - auc_b
         return difference, _ratio(difference, np.sqrt(var_a + var_b)) if studentize else difference
 
