@@ -1,0 +1,95 @@
+"""Figures of the permutation audits (DiCiccio et al. 2020, Fig. 1 and Fig. 2).
+
+- :func:`plot_pvalue_histogram`: p-values across simulations or runs; under the null they
+  should be uniform, and an excess near 0 shows an invalid test (Fig. 1).
+- :func:`threshold_curve` and :func:`plot_threshold_curve`: across decision thresholds, the
+  observed difference of a metric between two groups against the 95th percentile of the
+  permutation distribution of that difference (Fig. 2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # figures are written to files; no display is needed
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from faircompare.audits.permutation import permutation_test  # noqa: E402
+
+
+def threshold_curve(
+    y_true: Any,
+    scores: Any,
+    groups: Any,
+    *,
+    group_a: Any,
+    thresholds: Any,
+    metric: str = "positive_rate",
+    permutations: int = 1000,
+    rng: np.random.Generator | int | None = None,
+) -> pd.DataFrame:
+    """Observed difference and permutation 95th percentile of |difference|, per threshold.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``threshold``, ``observed`` (metric(A) - metric(B) when predicting 1 for scores
+        at or above the threshold), ``percentile_95`` (of |difference| under permutation) and
+        ``pvalue`` (of the studentized test).
+    """
+    rng = np.random.default_rng(rng)
+    scores = np.asarray(scores, dtype=float)
+    rows = []
+    for threshold in thresholds:
+        y_pred = (scores >= threshold).astype(int)
+        test = {"metric": metric, "group_a": group_a, "permutations": permutations, "rng": rng}
+        raw = permutation_test(y_true, y_pred, groups, studentize=False, **test)
+        studentized = permutation_test(y_true, y_pred, groups, **test)
+        rows.append(
+            {
+                "threshold": float(threshold),
+                "observed": raw.observed,
+                "percentile_95": float(np.quantile(np.abs(raw.null_distribution), 0.95)),
+                "pvalue": studentized.pvalue,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def plot_threshold_curve(curve: pd.DataFrame, ax: plt.Axes | None = None) -> plt.Figure:
+    """Plot |observed difference| and the permutation 95th percentile against the threshold."""
+    figure, ax = _axes(ax)
+    ax.plot(curve["threshold"], curve["observed"].abs(), marker="o", label="|observed difference|")
+    ax.plot(
+        curve["threshold"],
+        curve["percentile_95"],
+        linestyle="--",
+        label="permutation 95th percentile",
+    )
+    ax.set_xlabel("decision threshold")
+    ax.set_ylabel("difference between groups")
+    ax.legend(frameon=False)
+    return figure
+
+
+def plot_pvalue_histogram(pvalues: Any, ax: plt.Axes | None = None, bins: int = 20) -> plt.Figure:
+    """Histogram of p-values with the uniform density a valid test gives under the null."""
+    figure, ax = _axes(ax)
+    ax.hist(np.asarray(pvalues), bins=bins, range=(0, 1), density=True, color="#4477AA")
+    ax.axhline(1.0, color="black", linestyle="--", linewidth=1, label="uniform")
+    ax.set_xlabel("p-value")
+    ax.set_ylabel("density")
+    ax.legend(frameon=False)
+    return figure
+
+
+def _axes(ax: plt.Axes | None) -> tuple[plt.Figure, plt.Axes]:
+    if ax is not None:
+        return ax.figure, ax
+    figure, ax = plt.subplots(figsize=(5, 3.5), layout="constrained")
+    return figure, ax
