@@ -45,6 +45,12 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """Predict labels (1 positive, 0 other)."""
         raise NotImplementedError
 
+    def _fitted_features(self, X: Any) -> np.ndarray:
+        """Return ``X`` as a float matrix, refused unless it has the width seen in ``fit``."""
+        features = numeric_matrix(X, type(self).__name__)
+        check_fitted_width(features, self.n_features_in_, type(self).__name__)
+        return features
+
     def _sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
         """Check the sensitive attribute passed to ``predict`` by an algorithm that needs it."""
         if sensitive_features is None:

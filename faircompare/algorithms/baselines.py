@@ -21,7 +21,6 @@ from sklearn.tree import DecisionTreeClassifier
 from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
-    check_fitted_width,
     numeric_matrix,
 )
 
@@ -40,20 +39,15 @@ class _SklearnBaseline(FairEstimator):
         self.classes_ = np.array([0, 1])
         return self
 
-    def _features(self, X: Any) -> np.ndarray:
-        features = numeric_matrix(X, type(self).__name__)
-        check_fitted_width(features, self.n_features_in_, type(self).__name__)
-        return features
-
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict labels from the features alone."""
-        return self.model_.predict(self._features(X)).astype(np.int64)
+        return self.model_.predict(self._fitted_features(X)).astype(np.int64)
 
 
 class _ProbabilisticBaseline(_SklearnBaseline):
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""
-        return self.model_.predict_proba(self._features(X))
+        return self.model_.predict_proba(self._fitted_features(X))
 
 
 class SVM(_SklearnBaseline):
@@ -76,7 +70,7 @@ class SVM(_SklearnBaseline):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance to the separating surface; positive means label 1."""
-        return self.model_.decision_function(self._features(X))
+        return self.model_.decision_function(self._fitted_features(X))
 
 
 class DecisionTree(_ProbabilisticBaseline):
@@ -134,14 +128,14 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
-        return self.model_.decision_function(self._features(X))
+        return self.model_.decision_function(self._fitted_features(X))
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features.
 
         For p = sigmoid(w'(x - m)/sd + b), d loss / d x = (p - y) w / sd.
         """
-        features = self._features(X)
+        features = self._fitted_features(X)
         scaler, model = self.model_[0], self.model_[-1]
         p = model.predict_proba(scaler.transform(features))[:, 1]
         residual = p - binary_labels(y, len(features))

@@ -27,7 +27,6 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
     binary_sensitive,
-    check_fitted_width,
     numeric_matrix,
 )
 
@@ -154,8 +153,7 @@ class TwoNaiveBayes(FairEstimator):
         return self._log_ratio(X, s) + self._prior_log_odds(self.class_counts_)[s]
 
     def _inputs(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray]:
-        features = numeric_matrix(X, "TwoNaiveBayes")
-        check_fitted_width(features, self.n_features_in_, "TwoNaiveBayes")
+        features = self._fitted_features(X)
         s = self._sensitive_for_predict(X, sensitive_features)
         return features, binary_sensitive(s, len(features), "TwoNaiveBayes")
 

@@ -31,7 +31,6 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
     binary_sensitive,
-    check_fitted_width,
     numeric_matrix,
 )
 from faircompare.algorithms.linear import Design
@@ -89,8 +88,7 @@ class PrejudiceRemover(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1, with the weights of each row's group."""
-        features = numeric_matrix(X, "PrejudiceRemover")
-        check_fitted_width(features, self.n_features_in_, "PrejudiceRemover")
+        features = self._fitted_features(X)
         s = binary_sensitive(
             self._sensitive_for_predict(X, sensitive_features), len(features), "PrejudiceRemover"
         )

@@ -25,7 +25,6 @@ from faircompare._validation import check_choice
 from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
-    check_fitted_width,
     numeric_matrix,
 )
 
@@ -73,11 +72,6 @@ class _Reduction(FairEstimator):
         self.classes_ = np.array([0, 1])
         return self
 
-    def _features(self, X: Any) -> np.ndarray:
-        features = numeric_matrix(X, type(self).__name__)
-        check_fitted_width(features, self.n_features_in_, type(self).__name__)
-        return features
-
 
 class ExponentiatedGradientReduction(_Reduction):
     """fairlearn's exponentiated gradient: a randomised mixture of logistic regressions.
@@ -121,11 +115,13 @@ class ExponentiatedGradientReduction(_Reduction):
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Probability that the randomised classifier predicts each label."""
-        return self.model_._pmf_predict(self._features(X))
+        return self.model_._pmf_predict(self._fitted_features(X))
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Draw the randomised classifier's predictions (seeded by ``random_state``)."""
-        return self.model_.predict(self._features(X), random_state=self.random_state).astype(int)
+        return self.model_.predict(self._fitted_features(X), random_state=self.random_state).astype(
+            int
+        )
 
 
 class GridSearchReduction(_Reduction):
@@ -166,8 +162,8 @@ class GridSearchReduction(_Reduction):
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities of the chosen logistic regression."""
-        return self.model_.predict_proba(self._features(X))
+        return self.model_.predict_proba(self._fitted_features(X))
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict with the chosen logistic regression."""
-        return self.model_.predict(self._features(X)).astype(int)
+        return self.model_.predict(self._fitted_features(X)).astype(int)

@@ -36,7 +36,6 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
     binary_sensitive,
-    check_fitted_width,
     numeric_matrix,
 )
 from faircompare.algorithms.linear import Design
@@ -110,9 +109,7 @@ class _Zafar(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance theta'x; positive means label 1."""
-        features = numeric_matrix(X, type(self).__name__)
-        check_fitted_width(features, self.n_features_in_, type(self).__name__)
-        return self.design_(features) @ self.coef_
+        return self.design_(self._fitted_features(X)) @ self.coef_
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""
