@@ -86,8 +86,14 @@ class BenchmarkConfig:
         self._check()
 
     def _check(self) -> None:
-        kinds = {"grid": bool, "tune": bool, "audits": bool, "splits": int, "seed": int,
-                 "permutations": int}  # fmt: skip
+        kinds = {
+            "grid": bool,
+            "tune": bool,
+            "audits": bool,
+            "splits": int,
+            "seed": int,
+            "permutations": int,
+        }
         for name, kind in kinds.items():
             if not isinstance(getattr(self, name), kind):
                 raise ConfigError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")

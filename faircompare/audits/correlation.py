@@ -73,10 +73,12 @@ def correlation_test(
     observed_r = float(xc @ ec / (n * sx * se))
     statistic = float(statistics(ec[None, :])[0])
     chunk = max(1, _CHUNK // n)
-    null = np.concatenate([
-        statistics(rng.permuted(np.tile(ec, (min(chunk, permutations - start), 1)), axis=1))
-        for start in range(0, permutations, chunk)
-    ])  # fmt: skip
+    null = np.concatenate(
+        [
+            statistics(rng.permuted(np.tile(ec, (min(chunk, permutations - start), 1)), axis=1))
+            for start in range(0, permutations, chunk)
+        ]
+    )
     pvalue, interval = _pvalue(statistic, null, alternative)
     return PermutationTestResult(
         metric="pearson_correlation",

@@ -40,16 +40,28 @@ def permutation_audit(
     for metric in metrics:
         try:
             result = permutation_test(
-                y_true, y_pred, groups, metric=metric, group_a=privileged, scores=scores,
-                permutations=permutations, rng=rng,
-            )  # fmt: skip
+                y_true,
+                y_pred,
+                groups,
+                metric=metric,
+                group_a=privileged,
+                scores=scores,
+                permutations=permutations,
+                rng=rng,
+            )
             records.append(result.to_record())
         except ValueError as error:
             nan = float("nan")
             records.append(
-                {"audit": "permutation", "metric": metric, "group": "rest", "statistic": nan,
-                 "pvalue": nan, "details": {"error": str(error)}}
-            )  # fmt: skip
+                {
+                    "audit": "permutation",
+                    "metric": metric,
+                    "group": "rest",
+                    "statistic": nan,
+                    "pvalue": nan,
+                    "details": {"error": str(error)},
+                }
+            )
     tested = [i for i, r in enumerate(records) if not np.isnan(r["pvalue"])]
     for i, adjusted in zip(tested, holm([records[i]["pvalue"] for i in tested]), strict=True):
         records[i]["details"]["holm_pvalue"] = float(adjusted)

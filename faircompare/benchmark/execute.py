@@ -115,9 +115,14 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
     audits = ()
     if options.audits:
         audits = permutation_audit(
-            split.y_test, y_pred, split.s_test, privileged=split.privileged, scores=scores,
-            permutations=options.permutations, rng=spec.seed,
-        )  # fmt: skip
+            split.y_test,
+            y_pred,
+            split.s_test,
+            privileged=split.privileged,
+            scores=scores,
+            permutations=options.permutations,
+            rng=spec.seed,
+        )
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
@@ -178,17 +183,25 @@ def _dataset(name: str, spec_path: str | None, cache: str | None, mirror: str | 
 
 @lru_cache(maxsize=12)
 def _prepared_cached(
-    name: str, spec_path: str | None, cache: str | None, mirror: str | None, variant: str,
+    name: str,
+    spec_path: str | None,
+    cache: str | None,
+    mirror: str | None,
+    variant: str,
     attribute: str,
-) -> Prepared:  # fmt: skip
+) -> Prepared:
     return prepare(_dataset(name, spec_path, cache, mirror), variant, attribute)
 
 
 def _prepared(spec: RunSpec, options: Options) -> Prepared:
     return _prepared_cached(
-        spec.dataset, spec.dataset_spec, options.cache, options.mirror, spec.variant,
+        spec.dataset,
+        spec.dataset_spec,
+        options.cache,
+        options.mirror,
+        spec.variant,
         spec.sensitive_attribute,
-    )  # fmt: skip
+    )
 
 
 @lru_cache(maxsize=1)

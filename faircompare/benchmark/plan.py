@@ -58,9 +58,14 @@ class RunSpec:
     def key(self) -> str:
         """Stable identifier: a hash of the run's identifying fields."""
         identity = [
-            self.dataset, self.sensitive_attribute, self.variant, self.algorithm,
-            [list(pair) for pair in self.params], self.split_id, self.base_seed,
-        ]  # fmt: skip
+            self.dataset,
+            self.sensitive_attribute,
+            self.variant,
+            self.algorithm,
+            [list(pair) for pair in self.params],
+            self.split_id,
+            self.base_seed,
+        ]
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
 
     @property

@@ -134,10 +134,18 @@ class ResultStore:
     def record_plan(self, specs: Iterable[Any]) -> None:
         """Remember planned runs (idempotent), so that pending runs can be counted."""
         rows = [
-            (s.key, s.dataset, s.sensitive_attribute, s.variant, s.algorithm,
-             json.dumps(s.parameters), s.split_id, s.base_seed)
+            (
+                s.key,
+                s.dataset,
+                s.sensitive_attribute,
+                s.variant,
+                s.algorithm,
+                json.dumps(s.parameters),
+                s.split_id,
+                s.base_seed,
+            )
             for s in specs
-        ]  # fmt: skip
+        ]
         with self._transaction():
             self._db.executemany("INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -153,14 +161,29 @@ class ResultStore:
             self._db.execute(
                 f"INSERT INTO runs VALUES ({', '.join('?' * 21)})",
                 (
-                    run.key, spec["dataset"], spec["sensitive_attribute"], spec["variant"],
-                    spec["algorithm"], json.dumps(spec["params"]), spec["split_id"],
-                    spec["base_seed"], spec["seed"], run.status, run.error, run.traceback,
-                    timings.get("fit"), timings.get("predict"), timings.get("total"),
-                    run.started_at, run.finished_at, run.n_train, run.n_test,
-                    json.dumps(run.versions or {}), json.dumps(list(run.warnings)),
+                    run.key,
+                    spec["dataset"],
+                    spec["sensitive_attribute"],
+                    spec["variant"],
+                    spec["algorithm"],
+                    json.dumps(spec["params"]),
+                    spec["split_id"],
+                    spec["base_seed"],
+                    spec["seed"],
+                    run.status,
+                    run.error,
+                    run.traceback,
+                    timings.get("fit"),
+                    timings.get("predict"),
+                    timings.get("total"),
+                    run.started_at,
+                    run.finished_at,
+                    run.n_train,
+                    run.n_test,
+                    json.dumps(run.versions or {}),
+                    json.dumps(list(run.warnings)),
                 ),
-            )  # fmt: skip
+            )
             self._db.executemany(
                 "INSERT INTO measures VALUES (?, ?, ?, ?, ?)",
                 [(run.key, *row) for row in run.measures],
@@ -172,9 +195,13 @@ class ResultStore:
             if run.y_pred is not None:
                 self._db.execute(
                     "INSERT INTO predictions VALUES (?, ?, ?, ?)",
-                    (run.key, _pack(run.test_index, "int64"), _pack(run.y_pred, "int8"),
-                     _pack(run.scores, "float64")),
-                )  # fmt: skip
+                    (
+                        run.key,
+                        _pack(run.test_index, "int64"),
+                        _pack(run.y_pred, "int8"),
+                        _pack(run.scores, "float64"),
+                    ),
+                )
 
     def add_audits(self, key: str, rows: Iterable[tuple]) -> None:
         """Store audit rows of a stored run, replacing its earlier rows of the same audits."""
