@@ -18,7 +18,7 @@ import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -66,7 +66,6 @@ class Summary:
     done: int = 0
     failed: int = 0
     interrupted: bool = False
-    failures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def execute_run(spec: RunSpec, options: Options) -> StoredRun:
@@ -278,7 +277,7 @@ def run_plan(
     Returns
     -------
     Summary
-        Counts, failures, and whether the run was interrupted (Ctrl-C).
+        Counts, and whether the run was interrupted (Ctrl-C); failures are in the store.
     """
     check_choice(backend, BACKENDS, what="backend")
     store.record_plan(specs)
@@ -291,14 +290,12 @@ def run_plan(
             results = Parallel(return_as="generator_unordered")(
                 delayed(execute_run)(spec, options) for spec in todo
             )
-            labels = {spec.key: spec.label() for spec in todo}
             for result in results:
                 store.write(result)
                 if result.status == "done":
                     summary.done += 1
                 else:
                     summary.failed += 1
-                    summary.failures.append((labels[result.key], result.error or ""))
                 if report:
                     report(result, summary)
     except KeyboardInterrupt:

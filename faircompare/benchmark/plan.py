@@ -83,13 +83,6 @@ class RunSpec:
         """The parameter settings as a dict."""
         return dict(self.params)
 
-    def label(self) -> str:
-        """Describe the run in one short line."""
-        params = ", ".join(f"{k}={v}" for k, v in self.params)
-        algorithm = f"{self.algorithm}({params})" if params else self.algorithm
-        where = f"{self.dataset}/{self.sensitive_attribute}/{self.variant}"
-        return f"{where}/{algorithm}/split {self.split_id}"
-
 
 @dataclass(frozen=True)
 class Plan:
