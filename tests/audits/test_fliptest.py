@@ -103,3 +103,55 @@ def test_large_problems_reach_the_optimum_where_pots_default_limit_stops_early()
         _, log = ot.emd(weights, weights, matrix, log=True)  # POT's default iteration limit
     assert log["result_code"] != 1  # measured here: stops early, cost 38.32 instead of 38.06
     assert exact_transport(source, target).mean_cost < log["cost"] - 0.1
+
+
+def test_batched_map_keeps_proposition_2_and_measures_its_extra_cost():
+    from faircompare.audits.fliptest import transport
+
+    rng = np.random.default_rng(4)
+    source, target = rng.normal(size=(1200, 3)), rng.normal(0.5, 1, size=(1200, 3))
+    exact = transport(source, target)
+    batched = transport(source, target, max_exact=300, rng=1)  # four batches of 300
+    assert sorted(batched.counterparts) == list(range(1200))  # still a bijection
+    h_source, h_target = (source[:, 0] > 0).astype(int), (target[:, 0] > 0.5).astype(int)
+    result = fliptest(source, target, h_source, h_target, batched)
+    assert (result.sizes[0] == result.sizes[1]) == (h_source.sum() == h_target.sum())
+    # The approximation costs more than the optimum, but stays close (measured: 6% here).
+    assert exact.mean_cost < batched.mean_cost < 1.3 * exact.mean_cost
+
+
+def lipton_case_study(n_audit):
+    """Black et al. §5.3: Zafar's demographic-parity-constrained model on Lipton's data."""
+    from faircompare.algorithms.zafar import ZafarFairness
+    from faircompare.audits.fliptest import transport
+
+    features = ["work_experience", "hair_length"]
+    train = lipton_hiring(10_000, rng=0)
+    men_flag = (train.gender == "man").astype(int)
+    model = ZafarFairness(c=0.0).fit(train[features], train.hired, sensitive_features=men_flag)
+    audit = lipton_hiring(n_audit, rng=1)
+    women, men = audit[audit.gender == "woman"][features], audit[audit.gender == "man"][features]
+    h_women, h_men = model.predict(women), model.predict(men)
+    result = fliptest(women, men, h_women, h_men, transport(women, men, rng=0), features=features)
+    return h_women.mean(), h_men.mean(), result
+
+
+def check_case_study(n_audit):
+    women_rate, men_rate, result = lipton_case_study(n_audit)
+    # Nearly equal hiring rates (demographic parity), yet large flipsets in both directions.
+    assert abs(women_rate - men_rate) < 0.05
+    assert min(result.rates) > 0.1
+    top = result.report.query("rank_difference == 1").set_index("flipset")
+    # Hired women whose male counterparts were not: longer hair (the model's proxy for gender).
+    assert top.loc["F+", "feature"] == "hair_length" and top.loc["F+", "mean_difference"] > 1
+    # Rejected women whose counterparts were hired: less work experience.
+    assert top.loc["F-", "feature"] == "work_experience" and top.loc["F-", "mean_difference"] < -1
+
+
+def test_lipton_case_study_on_a_smaller_audit_set():
+    check_case_study(2_000)
+
+
+@pytest.mark.slow
+def test_lipton_case_study_as_in_the_paper():
+    check_case_study(10_000)  # 10,000 + 10,000 audited: the map is solved in two batches
