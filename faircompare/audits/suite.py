@@ -1,4 +1,4 @@
-"""The audits run on every benchmark run, from its stored test predictions."""
+"""The audits run on every benchmark run, from its test predictions."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from faircompare.audits.fliptest import TransportMap, fliptest, transport
 from faircompare.audits.permutation import holm, permutation_test
 
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
@@ -69,3 +70,58 @@ def permutation_audit(
         (r["audit"], r["metric"], r["group"], r["statistic"], r["pvalue"], json.dumps(r["details"]))
         for r in records
     ]
+
+
+def split_transport(
+    X_test: np.ndarray, groups: np.ndarray, privileged: Any, rng: np.random.Generator | int
+) -> TransportMap:
+    """Fit the FlipTest map of one split: unprivileged test rows to privileged ones.
+
+    Features are standardised over the test rows first, so no feature's scale dominates the
+    cost. The map depends on the data only, so one map serves every algorithm's audit.
+    """
+    features = _standardised(X_test)
+    unprivileged = groups != privileged
+    return transport(features[unprivileged], features[~unprivileged], rng=rng)
+
+
+def fliptest_audit(
+    X_test: np.ndarray,
+    y_pred: np.ndarray,
+    groups: np.ndarray,
+    *,
+    privileged: Any,
+    transport_map: TransportMap,
+    features: list[str],
+    top: int = 5,
+) -> list[tuple[str, str, str, float, float | None, str]]:
+    """FlipTest rows for the audits table: each flipset's rate, size and leading features."""
+    standard = _standardised(X_test)
+    unprivileged = groups != privileged
+    result = fliptest(
+        standard[unprivileged],
+        standard[~unprivileged],
+        y_pred[unprivileged],
+        y_pred[~unprivileged],
+        transport_map,
+        features=features,
+    )
+    rows = []
+    for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
+        report = result.report[result.report["flipset"] == name]
+        leading = report.nsmallest(top, "rank_difference")
+        features_by_difference = zip(leading["feature"], leading["mean_difference"], strict=True)
+        details = {
+            "size": size,
+            "source_size": int(unprivileged.sum()),
+            "mean_cost": transport_map.mean_cost,
+            "leading_features": dict(features_by_difference),
+        }
+        rows.append(("fliptest", name, "unprivileged", rate, None, json.dumps(details)))
+    return rows
+
+
+def _standardised(X: np.ndarray) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    spread = X.std(0)
+    return (X - X.mean(0)) / np.where(spread > 0, spread, 1.0)

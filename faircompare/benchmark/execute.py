@@ -28,7 +28,7 @@ from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
 from faircompare._validation import check_choice
-from faircompare.audits.suite import permutation_audit
+from faircompare.audits.suite import fliptest_audit, permutation_audit, split_transport
 from faircompare.benchmark.plan import RunSpec
 from faircompare.datasets import load_dataset, read_spec
 from faircompare.measures import evaluate
@@ -111,7 +111,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
     y_pred, scores = _predict(model, split)
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows("test", split, y_pred, scores)
-    audits = ()
+    audits = []
     if options.audits:
         audits = permutation_audit(
             split.y_test,
@@ -122,6 +122,15 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
             permutations=options.permutations,
             rng=spec.seed,
         )
+        if spec.variant != "original":  # transport needs numeric features
+            audits += fliptest_audit(
+                split.X_test.to_numpy(float),
+                y_pred,
+                split.s_test,
+                privileged=split.privileged,
+                transport_map=_transport(spec, options),
+                features=list(split.X_test.columns),
+            )
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
@@ -200,6 +209,38 @@ def _prepared(spec: RunSpec, options: Options) -> Prepared:
         options.mirror,
         spec.variant,
         spec.sensitive_attribute,
+    )
+
+
+@lru_cache(maxsize=4)
+def _transport_cached(
+    name: str,
+    spec_path: str | None,
+    cache: str | None,
+    mirror: str | None,
+    variant: str,
+    attribute: str,
+    split_id: int,
+    base_seed: int,
+):
+    prepared = _prepared_cached(name, spec_path, cache, mirror, variant, attribute)
+    split = make_split(prepared, split_id, base_seed=base_seed)
+    return split_transport(
+        split.X_test.to_numpy(float), split.s_test, split.privileged, rng=split.seed
+    )
+
+
+def _transport(spec: RunSpec, options: Options):
+    """Return the split's FlipTest map, computed once per worker for every algorithm."""
+    return _transport_cached(
+        spec.dataset,
+        spec.dataset_spec,
+        options.cache,
+        options.mirror,
+        spec.variant,
+        spec.sensitive_attribute,
+        spec.split_id,
+        spec.base_seed,
     )
 
 

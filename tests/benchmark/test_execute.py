@@ -127,7 +127,7 @@ def test_every_run_is_audited_with_studentized_permutation_tests(tmp_path):
     specs = small_plan(algorithms=("decision-tree", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
         run_plan(specs, store, Options(permutations=200))
-        audits = store.audits()
+        audits = store.audits().query("audit == 'permutation'").reset_index(drop=True)
     # Decision trees and Zafar's model have scores, so AUC is tested too: 5 metrics per run.
     assert (
         audits.groupby("key")["metric"].apply(set).tolist()
@@ -141,3 +141,18 @@ def test_every_run_is_audited_with_studentized_permutation_tests(tmp_path):
         for d, p in zip(details[tested], audits.loc[tested, "pvalue"], strict=True)
     )
     assert details[tested].map(lambda d: d["permutations"]).eq(200).all()
+
+
+def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
+    from faircompare.benchmark import execute
+
+    execute._transport_cached.cache_clear()
+    specs = small_plan(algorithms=("decision-tree", "calders", "zafar-fairness"), splits=1)
+    with ResultStore(tmp_path) as store:
+        run_plan(specs, store, Options(permutations=50))  # one process: its cache is visible
+        flips = store.audits().query("audit == 'fliptest'")
+    assert len(flips) == 2 * len(specs)  # F+ and F- for every run
+    assert set(flips["metric"]) == {"F+", "F-"}
+    assert flips["statistic"].between(0, 1).all()
+    info = execute._transport_cached.cache_info()
+    assert (info.misses, info.hits) == (1, len(specs) - 1)  # one map, reused by the others
