@@ -5,6 +5,9 @@
 - :func:`threshold_curve` and :func:`plot_threshold_curve`: across decision thresholds, the
   observed difference of a metric between two groups against the 95th percentile of the
   permutation distribution of that difference (Fig. 2).
+- :func:`plot_flipset_marginal`: a feature's distribution over a FlipTest flipset against its
+  distribution over the whole group (Black et al. Fig. 3-5).
+- :func:`plot_transparency_report`: the features that lead a flipset's transparency report.
 """
 
 from __future__ import annotations
@@ -85,6 +88,42 @@ def plot_pvalue_histogram(pvalues: Any, ax: plt.Axes | None = None, bins: int = 
     ax.set_xlabel("p-value")
     ax.set_ylabel("density")
     ax.legend(frameon=False)
+    return figure
+
+
+def plot_flipset_marginal(
+    values: Any, flipset: Any, feature: str, ax: plt.Axes | None = None, bins: int = 30
+) -> plt.Figure:
+    """Histogram of one feature over a flipset, against the group it is drawn from."""
+    figure, ax = _axes(ax)
+    values = np.asarray(values, dtype=float)
+    edges = np.histogram_bin_edges(values, bins=bins)
+    ax.hist(values, bins=edges, density=True, color="#BBBBBB", label="group")
+    ax.hist(
+        values[np.asarray(flipset, dtype=bool)],
+        bins=edges,
+        density=True,
+        histtype="step",
+        linewidth=2,
+        color="#EE6677",
+        label="flipset",
+    )
+    ax.set_xlabel(feature)
+    ax.set_ylabel("density")
+    ax.legend(frameon=False)
+    return figure
+
+
+def plot_transparency_report(
+    report: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: plt.Axes | None = None
+) -> plt.Figure:
+    """Bar chart of a flipset's leading features: mean difference x - G(x), ranked."""
+    figure, ax = _axes(ax)
+    rows = report[report["flipset"] == flipset].nsmallest(top, "rank_difference")[::-1]
+    colours = np.where(rows["mean_difference"] > 0, "#4477AA", "#EE6677")
+    ax.barh(rows["feature"], rows["mean_difference"], color=colours)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"mean of x - G(x) over {flipset}")
     return figure
 
 

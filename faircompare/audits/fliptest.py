@@ -195,3 +195,41 @@ def _report(difference: np.ndarray, names: list[str], flipset: str) -> pd.DataFr
     frame["rank_difference"] = frame["mean_difference"].abs().rank(ascending=False, method="first")
     frame["rank_sign"] = frame["mean_sign"].abs().rank(ascending=False, method="first")
     return frame
+
+
+def fliptest_by_label(
+    source: Any,
+    target: Any,
+    source_labels: Any,
+    target_labels: Any,
+    source_predictions: Any,
+    target_predictions: Any,
+    *,
+    features: list[str] | None = None,
+    cost: str = "sqeuclidean_l1",
+    rng: np.random.Generator | int | None = None,
+) -> dict[int, FlipTestResult]:
+    """Run the equalized-odds FlipTest (Black et al. §5.2.2): one map within each true label.
+
+    Mapping the positives of one group to the positives of the other (and the negatives to the
+    negatives) compares people with the same outcome; with equal sizes within a label, the
+    flipsets of label 1 balance exactly when the true positive counts are equal (equal
+    opportunity), and those of label 0 when the false positive counts are.
+
+    Returns
+    -------
+    dict
+        The flipsets and report for label 1 and for label 0.
+    """
+    rng = np.random.default_rng(rng)
+    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
+    labels_s, labels_t = np.asarray(source_labels), np.asarray(target_labels)
+    h_s, h_t = np.asarray(source_predictions), np.asarray(target_predictions)
+    results = {}
+    for label in (1, 0):
+        rows_s, rows_t = labels_s == label, labels_t == label
+        pairs = transport(source[rows_s], target[rows_t], cost=cost, rng=rng)
+        results[label] = fliptest(
+            source[rows_s], target[rows_t], h_s[rows_s], h_t[rows_t], pairs, features=features
+        )
+    return results

@@ -155,3 +155,33 @@ def test_lipton_case_study_on_a_smaller_audit_set():
 @pytest.mark.slow
 def test_lipton_case_study_as_in_the_paper():
     check_case_study(10_000)  # 10,000 + 10,000 audited: the map is solved in two batches
+
+
+def test_equalized_odds_variant_balances_within_labels_under_equal_opportunity():
+    from faircompare.audits.fliptest import fliptest_by_label
+
+    rng = np.random.default_rng(8)
+    source, target = rng.normal(size=(40, 2)), rng.normal(1, 1, size=(40, 2))
+    labels = np.repeat([1, 0], 20)  # 20 positives and 20 negatives in each group
+    h_source = np.r_[np.ones(12), np.zeros(8), np.ones(5), np.zeros(15)].astype(int)
+    h_target = np.r_[np.ones(12), np.zeros(8), np.ones(9), np.zeros(11)].astype(int)
+    results = fliptest_by_label(source, target, labels, labels, h_source, h_target)
+    # Equal true positive counts (12 and 12): label-1 flipsets balance. False positives differ
+    # (5 against 9): label-0 flipsets do not, by exactly the difference.
+    assert results[1].sizes[0] == results[1].sizes[1]
+    assert results[0].sizes[1] - results[0].sizes[0] == 9 - 5
+
+
+def test_fliptest_figures_render(tmp_path):
+    from faircompare.audits.figures import plot_flipset_marginal, plot_transparency_report
+
+    _, _, result = lipton_case_study(500)
+    audit = lipton_hiring(500, rng=1)
+    hair = audit[audit.gender == "woman"]["hair_length"]
+    for name, figure in (
+        ("marginal", plot_flipset_marginal(hair, result.positive, "hair_length")),
+        ("report", plot_transparency_report(result.report, "F-")),
+    ):
+        path = tmp_path / f"{name}.png"
+        figure.savefig(path)
+        assert path.stat().st_size > 5000
