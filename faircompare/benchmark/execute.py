@@ -122,7 +122,9 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
             permutations=options.permutations,
             rng=spec.seed,
         )
-        if spec.variant != "original":  # transport needs numeric features
+        unprivileged = np.asarray(split.s_test != split.privileged)
+        both_groups = 0 < unprivileged.sum() < len(unprivileged)
+        if spec.variant != "original" and both_groups:  # transport needs numeric features
             audits += fliptest_audit(
                 split.X_test.to_numpy(float),
                 y_pred,
