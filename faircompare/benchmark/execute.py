@@ -28,6 +28,7 @@ from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
 from faircompare._validation import check_choice
+from faircompare.audits.fliptest import TransportMap
 from faircompare.audits.suite import fliptest_audit, permutation_audit, split_transport
 from faircompare.benchmark.plan import RunSpec
 from faircompare.datasets import load_dataset, read_spec
@@ -191,20 +192,20 @@ def _dataset(name: str, spec_path: str | None, cache: str | None, mirror: str | 
     return load_dataset(read_spec(spec_path) if spec_path else name, cache=cache, mirror=mirror)
 
 
-@lru_cache(maxsize=12)
-def _prepared_cached(
-    name: str,
-    spec_path: str | None,
-    cache: str | None,
-    mirror: str | None,
-    variant: str,
-    attribute: str,
-) -> Prepared:
-    return prepare(_dataset(name, spec_path, cache, mirror), variant, attribute)
+@dataclass(frozen=True)
+class _DataKey:
+    """What identifies a prepared dataset in a worker's caches."""
+
+    name: str
+    spec_path: str | None
+    cache: str | None
+    mirror: str | None
+    variant: str
+    attribute: str
 
 
-def _prepared(spec: RunSpec, options: Options) -> Prepared:
-    return _prepared_cached(
+def _data_key(spec: RunSpec, options: Options) -> _DataKey:
+    return _DataKey(
         spec.dataset,
         spec.dataset_spec,
         options.cache,
@@ -214,36 +215,28 @@ def _prepared(spec: RunSpec, options: Options) -> Prepared:
     )
 
 
+@lru_cache(maxsize=12)
+def _prepared_cached(key: _DataKey) -> Prepared:
+    return prepare(
+        _dataset(key.name, key.spec_path, key.cache, key.mirror), key.variant, key.attribute
+    )
+
+
+def _prepared(spec: RunSpec, options: Options) -> Prepared:
+    return _prepared_cached(_data_key(spec, options))
+
+
 @lru_cache(maxsize=4)
-def _transport_cached(
-    name: str,
-    spec_path: str | None,
-    cache: str | None,
-    mirror: str | None,
-    variant: str,
-    attribute: str,
-    split_id: int,
-    base_seed: int,
-):
-    prepared = _prepared_cached(name, spec_path, cache, mirror, variant, attribute)
-    split = make_split(prepared, split_id, base_seed=base_seed)
+def _transport_cached(key: _DataKey, split_id: int, base_seed: int) -> TransportMap:
+    split = make_split(_prepared_cached(key), split_id, base_seed=base_seed)
     return split_transport(
         split.X_test.to_numpy(float), split.s_test, split.privileged, rng=split.seed
     )
 
 
-def _transport(spec: RunSpec, options: Options):
+def _transport(spec: RunSpec, options: Options) -> TransportMap:
     """Return the split's FlipTest map, computed once per worker for every algorithm."""
-    return _transport_cached(
-        spec.dataset,
-        spec.dataset_spec,
-        options.cache,
-        options.mirror,
-        spec.variant,
-        spec.sensitive_attribute,
-        spec.split_id,
-        spec.base_seed,
-    )
+    return _transport_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
 
 
 @lru_cache(maxsize=1)
