@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -72,38 +73,46 @@ def permutation_audit(
     ]
 
 
+@dataclass(frozen=True, eq=False)
+class FlipTestSetup:
+    """What one split's FlipTest audits share: the standardised groups and their map."""
+
+    source: np.ndarray
+    target: np.ndarray
+    transport_map: TransportMap
+
+
 def split_transport(
     X_test: np.ndarray, groups: np.ndarray, privileged: Any, rng: np.random.Generator | int
-) -> TransportMap:
+) -> FlipTestSetup:
     """Fit the FlipTest map of one split: unprivileged test rows to privileged ones.
 
     Features are standardised over the test rows first, so no feature's scale dominates the
-    cost. The map depends on the data only, so one map serves every algorithm's audit.
+    cost. The map depends on the data only, so one setup serves every algorithm's audit.
     """
     features = _standardised(X_test)
     unprivileged = groups != privileged
-    return transport(features[unprivileged], features[~unprivileged], rng=rng)
+    source, target = features[unprivileged], features[~unprivileged]
+    return FlipTestSetup(source, target, transport(source, target, rng=rng))
 
 
 def fliptest_audit(
-    X_test: np.ndarray,
+    setup: FlipTestSetup,
     y_pred: np.ndarray,
     groups: np.ndarray,
     *,
     privileged: Any,
-    transport_map: TransportMap,
     features: list[str],
     top: int = 5,
 ) -> list[tuple[str, str, str, float, float | None, str]]:
     """FlipTest rows for the audits table: each flipset's rate, size and leading features."""
-    standard = _standardised(X_test)
     unprivileged = groups != privileged
     result = fliptest(
-        standard[unprivileged],
-        standard[~unprivileged],
+        setup.source,
+        setup.target,
         y_pred[unprivileged],
         y_pred[~unprivileged],
-        transport_map,
+        setup.transport_map,
         features=features,
     )
     rows = []
@@ -113,8 +122,8 @@ def fliptest_audit(
         features_by_difference = zip(leading["feature"], leading["mean_difference"], strict=True)
         details = {
             "size": size,
-            "source_size": int(unprivileged.sum()),
-            "mean_cost": transport_map.mean_cost,
+            "source_size": len(setup.source),
+            "mean_cost": setup.transport_map.mean_cost,
             "leading_features": dict(features_by_difference),
         }
         rows.append(("fliptest", name, "unprivileged", rate, None, json.dumps(details)))

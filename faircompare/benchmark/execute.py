@@ -28,8 +28,12 @@ from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
 from faircompare._validation import check_choice
-from faircompare.audits.fliptest import TransportMap
-from faircompare.audits.suite import fliptest_audit, permutation_audit, split_transport
+from faircompare.audits.suite import (
+    FlipTestSetup,
+    fliptest_audit,
+    permutation_audit,
+    split_transport,
+)
 from faircompare.benchmark.plan import RunSpec
 from faircompare.datasets import load_dataset, read_spec
 from faircompare.measures import evaluate
@@ -127,11 +131,10 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
         both_groups = 0 < unprivileged.sum() < len(unprivileged)
         if spec.variant != "original" and both_groups:  # transport needs numeric features
             audits += fliptest_audit(
-                split.X_test.to_numpy(float),
+                _transport(spec, options),
                 y_pred,
                 split.s_test,
                 privileged=split.privileged,
-                transport_map=_transport(spec, options),
                 features=list(split.X_test.columns),
             )
     if spec.tune:  # parameters are chosen on data the test set never touched
@@ -156,10 +159,9 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
 
 def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
     algorithm = _registry(options.plugins)[spec.algorithm]
-    params = spec.parameters
-    if "random_state" in algorithm.make().get_params() and "random_state" not in params:
-        params["random_state"] = spec.seed % 2**31
-    model = algorithm.create(**params)
+    model = algorithm.create(**spec.parameters)
+    if "random_state" in model.get_params() and "random_state" not in spec.parameters:
+        model.set_params(random_state=spec.seed % 2**31)
     start = time.perf_counter()
     model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
     return model, time.perf_counter() - start
@@ -227,14 +229,14 @@ def _prepared(spec: RunSpec, options: Options) -> Prepared:
 
 
 @lru_cache(maxsize=4)
-def _transport_cached(key: _DataKey, split_id: int, base_seed: int) -> TransportMap:
+def _transport_cached(key: _DataKey, split_id: int, base_seed: int) -> FlipTestSetup:
     split = make_split(_prepared_cached(key), split_id, base_seed=base_seed)
     return split_transport(
         split.X_test.to_numpy(float), split.s_test, split.privileged, rng=split.seed
     )
 
 
-def _transport(spec: RunSpec, options: Options) -> TransportMap:
+def _transport(spec: RunSpec, options: Options) -> FlipTestSetup:
     """Return the split's FlipTest map, computed once per worker for every algorithm."""
     return _transport_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
 
