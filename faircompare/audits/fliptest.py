@@ -170,16 +170,45 @@ def fliptest(
     features
         Feature names for the report; defaults to column positions.
     """
-    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
+    target = np.asarray(target, dtype=float)
     counterparts = transport.counterparts
+    h_counterpart = np.asarray(target_predictions)[counterparts]
+    return flipsets(
+        source, target[counterparts], source_predictions, h_counterpart, features=features
+    )
+
+
+def flipsets(
+    source: Any,
+    counterparts: Any,
+    source_predictions: Any,
+    counterpart_predictions: Any,
+    *,
+    features: list[str] | None = None,
+) -> FlipTestResult:
+    """Flipsets and transparency report from each source row's counterpart G(x) (§4).
+
+    This is the form for maps that generate counterparts rather than pick target rows, such
+    as :class:`faircompare.audits.gan.GanTransport`; :func:`fliptest` calls it for exact maps.
+
+    Parameters
+    ----------
+    source, counterparts
+        Feature matrices of the source rows and of their counterparts, row for row.
+    source_predictions, counterpart_predictions
+        The classifier's predictions (1 or 0) on those rows.
+    features
+        Feature names for the report; defaults to column positions.
+    """
+    source, counterparts = np.asarray(source, dtype=float), np.asarray(counterparts, dtype=float)
     h = np.asarray(source_predictions).astype(bool)
-    h_counterpart = np.asarray(target_predictions).astype(bool)[counterparts]
+    h_counterpart = np.asarray(counterpart_predictions).astype(bool)
     positive, negative = h & ~h_counterpart, ~h & h_counterpart
-    difference = source - target[counterparts]
+    difference = source - counterparts
     names = features if features is not None else [str(j) for j in range(source.shape[1])]
-    flipsets = (("F+", positive), ("F-", negative))
+    masks = (("F+", positive), ("F-", negative))
     report = pd.concat(
-        [_report(difference[mask], names, label) for label, mask in flipsets], ignore_index=True
+        [_report(difference[mask], names, label) for label, mask in masks], ignore_index=True
     )
     return FlipTestResult(positive=positive, negative=negative, report=report)
 
