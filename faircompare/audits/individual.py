@@ -1,0 +1,533 @@
+"""Statistical inference for individual fairness (Maity, Xue, Yurochkin & Sun, ICLR 2021).
+
+An auditor moves every audit point (x, y) along the gradient flow of
+
+    l(f(x'), y) - lambda * d_x(x', x)^2                                  (§2, Eq. 2.6)
+
+for a fixed number of forward Euler steps (Eq. 2.8), where d_x is a *fair metric*: moves that
+the metric considers free (say, along a direction that encodes gender) should not change the
+model's loss. The ratio of the loss after the attack to the loss before is at least 1 (Eq. 3.2);
+its mean, the audit value, is tested against a tolerance delta (Eq. 3.3):
+
+- :func:`loss_ratio_test`: the one-sided lower confidence bound T_n = S_n - z_{1-alpha} V_n /
+  sqrt(n), rejecting fairness when T_n > delta (§3.1, Eq. 3.10), and the two-sided interval
+  (Eq. 3.6);
+- :func:`error_ratio_test`: the ratio of the 0-1 error rates after and before the attack, with
+  its delta-method bound T~_n (§3.2, Eq. 3.13; App. C).
+
+The attack is batched over all audit points at once. Gradients come from the model where it
+has them (``input_gradient``: analytic for linear models, autograd for torch models) and from
+a Gaussian-smoothing estimate otherwise (trees, naive Bayes, SVM, repaired pipelines), so every
+model can be audited; the result records which kind was used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize_scalar
+from scipy.special import expit
+from scipy.stats import norm
+from sklearn.linear_model import LogisticRegression
+
+PROBABILITY_FLOOR = 1e-3  # probabilities are clipped to [floor, 1 - floor] before the log-loss
+
+
+@dataclass(frozen=True, eq=False)
+class FairMetric:
+    """A fair metric d(x, x')^2 = (x - x')' Sigma (x - x') with a low-rank description.
+
+    Sigma = base * (I - D'D) + D' diag(weights) D, where the rows of ``directions`` (D) are
+    orthonormal. A sensitive-subspace metric has weights 0 along the sensitive directions and
+    base 1 elsewhere; an explicit metric gives every direction its weight. Distances and
+    gradients cost O(n d k) for k directions, never a d x d product.
+
+    Attributes
+    ----------
+    directions
+        Orthonormal rows spanning the directions with their own weights, shape (k, d).
+    weights
+        Weight of each direction, shape (k,).
+    base
+        Weight of every direction orthogonal to ``directions``.
+    """
+
+    directions: np.ndarray
+    weights: np.ndarray
+    base: float = 1.0
+
+    def squared(self, x: np.ndarray, x0: np.ndarray) -> np.ndarray:
+        """d(x, x0)^2 for each row."""
+        v = np.asarray(x, dtype=float) - np.asarray(x0, dtype=float)
+        along = v @ self.directions.T
+        rest = (v * v).sum(1) - (along * along).sum(1)
+        return self.base * rest + (along * along) @ self.weights
+
+    def gradient(self, x: np.ndarray, x0: np.ndarray) -> np.ndarray:
+        """Gradient of d(x, x0)^2 with respect to x, for each row: 2 Sigma (x - x0)."""
+        v = x - x0
+        along = v @ self.directions.T
+        return 2 * (
+            self.base * (v - along @ self.directions) + (along * self.weights) @ self.directions
+        )
+
+    def project(self, X: Any) -> np.ndarray:
+        """Remove the components of the rows along ``directions`` (the "project" baseline)."""
+        X = np.asarray(X, dtype=float)
+        return X - (X @ self.directions.T) @ self.directions
+
+
+def explicit_metric(
+    weights: Any, directions: Any | None = None, *, base: float = 0.0
+) -> FairMetric:
+    """Build a metric given by an expert: a weight per direction (default: per coordinate).
+
+    ``explicit_metric([0, 1])`` is Maity et al.'s simulation metric d^2 = (x_2 - x'_2)^2 (§4.1);
+    ``explicit_metric([0, 1], [[cos b, sin b], [-sin b, cos b]])`` its misspecified version, with
+    the discounted direction rotated by b (Fig. 1). ``directions`` are normalised; they must be
+    orthogonal. ``base`` weighs the directions not listed.
+    """
+    weights = np.asarray(weights, dtype=float)
+    directions = np.eye(len(weights)) if directions is None else np.asarray(directions, float)
+    directions = directions / np.linalg.norm(directions, axis=1, keepdims=True)
+    if len(weights) != len(directions) or not np.allclose(
+        directions @ directions.T, np.eye(len(directions))
+    ):
+        raise ValueError(
+            f"an explicit metric needs one weight per direction and orthogonal directions; got "
+            f"{len(weights)} weights for {len(directions)} directions"
+        )
+    return FairMetric(directions=directions, weights=weights, base=base)
+
+
+def sensitive_subspace_metric(X: Any, sensitive: Any, *, C: float = 1.0) -> FairMetric:
+    """Learn the sensitive-subspace metric of Yurochkin et al. (Maity et al. §4.2, App. F.2).
+
+    One logistic regression per sensitive attribute predicts it from the features; the span of
+    their coefficient vectors is the sensitive subspace H, and d(x, x')^2 = ||(I - P_H)(x - x')||^2
+    treats people who differ only along H as identical.
+
+    Parameters
+    ----------
+    X
+        Features (standardise them first, so that no feature's units set the subspace).
+    sensitive
+        One sensitive attribute per column (or a single 1-D attribute), any values.
+    C
+        Inverse regularisation strength of the logistic regressions.
+    """
+    X = np.asarray(X, dtype=float)
+    columns = np.asarray(sensitive).reshape(len(X), -1)
+    vectors = np.vstack([LogisticRegression(C=C, max_iter=1000).fit(X, c).coef_ for c in columns.T])
+    _, singular, rows = np.linalg.svd(vectors, full_matrices=False)
+    directions = rows[singular > 1e-10 * singular.max()]  # an orthonormal basis of their span
+    return FairMetric(directions=directions, weights=np.zeros(len(directions)), base=1.0)
+
+
+@dataclass(frozen=True, eq=False)
+class LossOracle:
+    """A model's per-row log-loss and its gradient, in the coordinates the attack moves in.
+
+    Attributes
+    ----------
+    loss
+        ``loss(X, y)``: the log-loss of each row.
+    gradient
+        ``gradient(X, y)``: its gradient with respect to each row.
+    kind
+        ``"analytic"``, ``"autograd"`` or ``"derivative-free"``.
+    """
+
+    loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    gradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    kind: str
+
+
+def model_oracle(
+    model: Any,
+    *,
+    sensitive_features: Any = None,
+    mean: Any = 0.0,
+    scale: Any = 1.0,
+    smoothing: float = 0.1,
+    directions: int = 8,
+    rng: np.random.Generator | int | None = None,
+) -> LossOracle:
+    """Build the loss oracle of a fitted classifier.
+
+    The attack moves points z; the model sees x = mean + scale * z (so the attack can run in
+    standardised coordinates while the model keeps its own). Models with ``input_gradient(X, y,
+    sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
+    default ``"analytic"``). Others get the gradient of their Gaussian-smoothed loss,
+    E[l(z + smoothing * u)] with u ~ N(0, I), estimated from ``directions`` antithetic pairs per
+    point and step (Nesterov & Spokoiny 2017): it exists for piecewise-constant models such as
+    trees, whose exact gradient is zero almost everywhere.
+
+    Probabilities come from ``predict_proba``, else the sigmoid of ``decision_function``, else
+    the hard predictions, clipped to [1e-3, 1 - 1e-3] before the log-loss.
+    """
+    mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
+    s = None if sensitive_features is None else np.asarray(sensitive_features)
+
+    def loss(Z: np.ndarray, y: np.ndarray, s: Any = s) -> np.ndarray:
+        p = np.clip(
+            _positive_probability(model, mean + scale * Z, s),
+            PROBABILITY_FLOOR,
+            1 - PROBABILITY_FLOOR,
+        )
+        return -np.where(y == 1, np.log(p), np.log1p(-p))
+
+    if hasattr(model, "input_gradient"):
+
+        def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
+
+        return LossOracle(loss, gradient, getattr(model, "gradient_kind", "analytic"))
+    rng = np.random.default_rng(rng)
+
+    def smoothed_gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        n, d = Z.shape
+        u = rng.standard_normal((directions, n, d))
+        shifted = np.concatenate([Z + smoothing * u, Z - smoothing * u]).reshape(-1, d)
+        repeat = lambda a: None if a is None else np.tile(a, 2 * directions)  # noqa: E731
+        values = loss(shifted, repeat(y), repeat(s)).reshape(2, directions, n)
+        slope = (values[0] - values[1]) / (2 * smoothing)
+        return np.einsum("kn,knd->nd", slope, u) / directions
+
+    return LossOracle(loss, smoothed_gradient, "derivative-free")
+
+
+def _positive_probability(model: Any, X: np.ndarray, s: Any) -> np.ndarray:
+    if hasattr(model, "predict_proba"):
+        return model.predict_proba(X, sensitive_features=s)[:, 1]
+    if hasattr(model, "decision_function"):
+        return expit(model.decision_function(X, sensitive_features=s))
+    return np.asarray(model.predict(X, sensitive_features=s), dtype=float)
+
+
+def logistic_oracle(coef: Any, intercept: Any) -> LossOracle:
+    """Build the exact oracle of a logistic model p = sigmoid(x'w + b), one (w, b) per row or shared."""
+    coef, intercept = np.asarray(coef, dtype=float), np.asarray(intercept, dtype=float)
+
+    def probability(X: np.ndarray) -> np.ndarray:
+        return expit(np.einsum("nd,nd->n", X, np.broadcast_to(coef, X.shape)) + intercept)
+
+    def loss(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        p = probability(X)
+        return -np.where(y == 1, np.log(p), np.log1p(-p))
+
+    def gradient(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return (probability(X) - y)[:, None] * coef
+
+    return LossOracle(loss, gradient, "analytic")
+
+
+def gradient_flow_attack(
+    oracle: LossOracle,
+    X: Any,
+    y: Any,
+    metric: FairMetric,
+    *,
+    lam: float = 50.0,
+    steps: int = 500,
+    step_size: float = 0.01,
+    decay: float = 0.0,
+    callback: Callable[[int, np.ndarray], None] | None = None,
+) -> np.ndarray:
+    """Move every audit point along the gradient flow of Eq. 2.6 by forward Euler (Eq. 2.8).
+
+    x_t = x_{t-1} + eps_t * grad[l(f(x_{t-1}), y) - lam * d(x_{t-1}, x_0)^2], with
+    eps_t = step_size / t**decay, for t = 1..steps, all points at once (App. D's Algorithm 1
+    loops over points). The defaults are the Adult audit's (App. F.4: lam 50, 500 steps of
+    0.01); the simulation uses lam 100, 400 steps, step 0.02 and decay 2/3 (App. E.3).
+    ``callback(t, x_t)`` sees every iterate (for the statistic against the number of steps).
+    """
+    origin = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    x = origin.copy()
+    for t in range(1, steps + 1):
+        ascent = oracle.gradient(x, y) - lam * metric.gradient(x, origin)
+        x = x + step_size / t**decay * ascent
+        if callback is not None:
+            callback(t, x)
+    return x
+
+
+@dataclass(frozen=True, eq=False)
+class LossRatioResult:
+    """The loss-ratio test of §3.1.
+
+    Attributes
+    ----------
+    ratios
+        l(f(Phi(x_i)), y_i) / l(f(x_i), y_i) for every audit point.
+    mean, std
+        S_n and V_n (Eq. 3.4).
+    lower_bound
+        T_n = S_n - z_{1-alpha} V_n / sqrt(n) (Eq. 3.10).
+    interval
+        The two-sided 1 - alpha confidence interval of the audit value (Eq. 3.6).
+    delta, alpha
+        Tolerance and level.
+    """
+
+    ratios: np.ndarray
+    mean: float
+    std: float
+    lower_bound: float
+    interval: tuple[float, float]
+    delta: float
+    alpha: float
+
+    @property
+    def reject(self) -> bool:
+        """Whether the audit rejects fairness: T_n > delta."""
+        return self.lower_bound > self.delta
+
+    @property
+    def pvalue(self) -> float:
+        """The p-value of H0: audit value <= delta (below alpha exactly when it rejects)."""
+        n = len(self.ratios)
+        return (
+            float(norm.sf(math.sqrt(n) * (self.mean - self.delta) / self.std))
+            if self.std > 0
+            else float(self.mean <= self.delta)
+        )
+
+
+def loss_ratio_test(
+    loss_before: Any, loss_after: Any, *, delta: float = 1.25, alpha: float = 0.05
+) -> LossRatioResult:
+    """Test H0: E[l(f(Phi(x)), y) / l(f(x), y)] <= delta (Maity et al. §3.1, Corollary 3.3)."""
+    ratios = np.asarray(loss_after, dtype=float) / np.asarray(loss_before, dtype=float)
+    n = len(ratios)
+    mean, std = float(ratios.mean()), float(ratios.std(ddof=1))
+    margin = std / math.sqrt(n)
+    half = norm.ppf(1 - alpha / 2) * margin
+    return LossRatioResult(
+        ratios=ratios,
+        mean=mean,
+        std=std,
+        lower_bound=mean - norm.ppf(1 - alpha) * margin,
+        interval=(mean - half, mean + half),
+        delta=delta,
+        alpha=alpha,
+    )
+
+
+@dataclass(frozen=True)
+class ErrorRatioResult:
+    """The error-rate-ratio test of §3.2 and App. C.
+
+    Attributes
+    ----------
+    error_before, error_after
+        B_n and A_n: the 0-1 error rates on the audit points and on their attacked versions.
+    ratio
+        S~_n = A_n / B_n (NaN when the model makes no error on the audit points).
+    lower_bound
+        T~_n of Eq. 3.13.
+    delta, alpha
+        Tolerance and level.
+    """
+
+    error_before: float
+    error_after: float
+    ratio: float
+    lower_bound: float
+    delta: float
+    alpha: float
+
+    @property
+    def reject(self) -> bool:
+        """Whether the audit rejects fairness: T~_n > delta."""
+        return bool(self.lower_bound > self.delta)
+
+
+def error_ratio_test(
+    wrong_before: Any, wrong_after: Any, *, delta: float = 1.25, alpha: float = 0.05
+) -> ErrorRatioResult:
+    """Test H0: E[l01(f(Phi(x)), y)] / E[l01(f(x), y)] <= delta (Eq. 3.11, 3.13).
+
+    The standard error is the delta method's for a ratio of means (Theorem C.1), with the
+    sample covariance of the (after, before) error indicators. Eq. C.1 writes their uncentred
+    second moment, but the proof needs a consistent estimate of the covariance Sigma (Eq. C.3),
+    which the uncentred moment is not; we use the covariance.
+    """
+    after, before = np.asarray(wrong_after, dtype=float), np.asarray(wrong_before, dtype=float)
+    n = len(after)
+    a, b = after.mean(), before.mean()
+    if b == 0:
+        return ErrorRatioResult(b, a, math.nan, math.nan, delta, alpha)
+    covariance = np.cov(after, before, ddof=0)
+    spread = a**2 * covariance[1, 1] + b**2 * covariance[0, 0] - 2 * a * b * covariance[0, 1]
+    bound = a / b - norm.ppf(1 - alpha) / b**2 * math.sqrt(max(spread, 0.0) / n)
+    return ErrorRatioResult(float(b), float(a), float(a / b), float(bound), delta, alpha)
+
+
+@dataclass(frozen=True, eq=False)
+class IndividualFairnessResult:
+    """One individual-fairness audit: both tests, the attacked points and how they were found.
+
+    Attributes
+    ----------
+    loss
+        The loss-ratio test (T_n).
+    error
+        The error-rate-ratio test (T~_n).
+    attacked
+        The audit points after the attack, Phi(x_i).
+    gradient
+        How the model's gradient was obtained: analytic, autograd or derivative-free.
+    settings
+        The attack's lam, steps, step_size and decay.
+    """
+
+    loss: LossRatioResult
+    error: ErrorRatioResult
+    attacked: np.ndarray
+    gradient: str
+    settings: dict[str, float] = field(default_factory=dict)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat record per test, for the audits table."""
+        shared = {"gradient": self.gradient, "n": len(self.loss.ratios), **self.settings}
+        loss, error = self.loss, self.error
+        return [
+            {
+                "metric": "loss-ratio",
+                "statistic": loss.lower_bound,
+                "pvalue": loss.pvalue,
+                "details": {
+                    "mean": loss.mean,
+                    "std": loss.std,
+                    "interval": list(loss.interval),
+                    "delta": loss.delta,
+                    "reject": loss.reject,
+                    **shared,
+                },
+            },
+            {
+                "metric": "error-ratio",
+                "statistic": error.lower_bound,
+                "pvalue": None,
+                "details": {
+                    "ratio": error.ratio,
+                    "error_before": error.error_before,
+                    "error_after": error.error_after,
+                    "delta": error.delta,
+                    "reject": error.reject,
+                    **shared,
+                },
+            },
+        ]
+
+
+def individual_fairness_test(
+    model: Any,
+    X: Any,
+    y: Any,
+    metric: FairMetric,
+    *,
+    sensitive_features: Any = None,
+    lam: float = 50.0,
+    steps: int = 500,
+    step_size: float = 0.01,
+    decay: float = 0.0,
+    delta: float = 1.25,
+    alpha: float = 0.05,
+    rng: np.random.Generator | int | None = None,
+) -> IndividualFairnessResult:
+    """Audit a classifier for individual fairness under a fair metric (Maity et al. App. D).
+
+    Parameters
+    ----------
+    model
+        A fitted classifier, or a :class:`LossOracle` (for an attack in other coordinates).
+    X, y
+        Audit points and labels, independent of the model's training data (Theorem 3.1).
+    metric
+        The fair metric, in the coordinates of ``X``.
+    sensitive_features
+        Passed to models that use them at prediction time (they stay fixed in the attack).
+    lam, steps, step_size, decay
+        The attack's settings (:func:`gradient_flow_attack`).
+    delta, alpha
+        Tolerance of H0 (1.25, the four-fifths rule, §3.2) and level.
+    rng
+        Seeds the derivative-free gradient estimate.
+    """
+    oracle = (
+        model
+        if isinstance(model, LossOracle)
+        else model_oracle(model, sensitive_features=sensitive_features, rng=rng)
+    )
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    settings = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
+    attacked = gradient_flow_attack(oracle, X, y, metric, **settings)
+    before, after = oracle.loss(X, y), oracle.loss(attacked, y)
+    # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
+    wrong_before, wrong_after = before > math.log(2), after > math.log(2)
+    return IndividualFairnessResult(
+        loss=loss_ratio_test(before, after, delta=delta, alpha=alpha),
+        error=error_ratio_test(wrong_before, wrong_after, delta=delta, alpha=alpha),
+        attacked=attacked,
+        gradient=oracle.kind,
+        settings=settings,
+    )
+
+
+def coefficient_grid(
+    X: Any,
+    y: Any,
+    metric: FairMetric,
+    theta1: Any,
+    theta2: Any,
+    *,
+    delta: float = 1.25,
+    alpha: float = 0.05,
+    **attack: float,
+) -> pd.DataFrame:
+    """T_n of two-feature logistic models over a grid of coefficients (Maity et al. Fig. 1).
+
+    Each model is p = sigmoid(b + theta1 x_1 + theta2 x_2) with the intercept b fitted by
+    maximum likelihood (App. E.2); all models are attacked together in one batch.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (theta1, theta2): ``statistic`` (T_n) and ``reject``.
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    grid = np.array([(a, b) for a in theta1 for b in theta2], dtype=float)
+    intercepts = np.array([_intercept(X @ w, y) for w in grid])
+    n = len(X)
+    coef = np.repeat(grid, n, axis=0)
+    oracle = logistic_oracle(coef, np.repeat(intercepts, n))
+    X_all, y_all = np.tile(X, (len(grid), 1)), np.tile(y, len(grid))
+    attacked = gradient_flow_attack(oracle, X_all, y_all, metric, **attack)
+    before = oracle.loss(X_all, y_all).reshape(len(grid), n)
+    after = oracle.loss(attacked, y_all).reshape(len(grid), n)
+    bounds = [
+        loss_ratio_test(b, a, delta=delta, alpha=alpha).lower_bound
+        for b, a in zip(before, after, strict=True)
+    ]
+    frame = pd.DataFrame(grid, columns=["theta1", "theta2"])
+    frame["statistic"] = bounds
+    frame["reject"] = frame["statistic"] > delta
+    return frame
+
+
+def _intercept(margin: np.ndarray, y: np.ndarray) -> float:
+    """Fit the maximum-likelihood intercept of a logistic model with a fixed linear part."""
+
+    def negative_log_likelihood(b: float) -> float:
+        z = margin + b
+        return float(np.sum(np.logaddexp(0, z) - y * z))
+
+    return float(minimize_scalar(negative_log_likelihood).x)
