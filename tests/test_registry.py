@@ -24,7 +24,15 @@ def test_builtins_and_entry_point_extras_are_registered():
         assert registry[name].source.startswith("entry point faircompare.algorithms.")
 
 
-@pytest.mark.parametrize("name", sorted(algorithms()))
+# Their default training takes thousands of steps; tests/algorithms/test_neural.py checks the
+# same contract with short training in the default run.
+NEURAL = {"neural-network", "project-network", "sensr"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if n in NEURAL else n for n in sorted(algorithms())],
+)
 def test_every_registered_algorithm_keeps_the_contract(name):
     algorithm = get_algorithm(name)
     if algorithm.make is None:

@@ -130,6 +130,12 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
         """Log-odds of label 1."""
         return self.model_.decision_function(self._fitted_features(X))
 
+    def logit_coefficients(self) -> tuple[np.ndarray, float]:
+        """Weights and intercept of the log-odds on the unstandardised features."""
+        scaler, model = self.model_[0], self.model_[-1]
+        coef = model.coef_[0] / scaler.scale_
+        return coef, float(model.intercept_[0] - coef @ scaler.mean_)
+
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features.
 

@@ -36,3 +36,11 @@ class Design:
         """
         residual = p - binary_labels(y, len(p))
         return residual[:, None] * np.atleast_2d(weights) / self.scale
+
+    def raw_coefficients(self, theta: np.ndarray) -> tuple[np.ndarray, float]:
+        """Weights and intercept of the log-odds on unstandardised features, from ``theta``.
+
+        theta'[(x - mean) / scale, 1] = x'(w / scale) + (b - (w / scale)'mean).
+        """
+        coef = theta[:-1] / self.scale
+        return coef, float(theta[-1] - coef @ self.mean)

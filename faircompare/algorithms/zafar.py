@@ -120,6 +120,10 @@ class _Zafar(FairEstimator):
         """Predict 1 where theta'x > 0; the sensitive attribute is not used."""
         return (self.decision_function(X) > 0).astype(np.int64)
 
+    def logit_coefficients(self) -> tuple[np.ndarray, float]:
+        """Weights and intercept of the log-odds on the unstandardised features."""
+        return self.design_.raw_coefficients(self.coef_)
+
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""
         return self.design_.input_gradient(self.predict_proba(X)[:, 1], y, self.coef_[:-1])

@@ -30,8 +30,11 @@ from threadpoolctl import threadpool_limits
 from faircompare._validation import check_choice
 from faircompare.audits.suite import (
     FlipTestSetup,
+    IndividualSetup,
     fliptest_audit,
+    individual_audit,
     permutation_audit,
+    split_fair_metric,
     split_transport,
 )
 from faircompare.benchmark.plan import RunSpec
@@ -137,6 +140,9 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
                 privileged=split.privileged,
                 features=list(split.X_test.columns),
             )
+        if spec.variant != "original":  # the attack moves numeric features
+            setup = _fair_metric(spec, options)
+            audits += individual_audit(setup, model, split.y_test, split.s_test, rng=spec.seed)
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
@@ -239,6 +245,17 @@ def _transport_cached(key: _DataKey, split_id: int, base_seed: int) -> FlipTestS
 def _transport(spec: RunSpec, options: Options) -> FlipTestSetup:
     """Return the split's FlipTest map, computed once per worker for every algorithm."""
     return _transport_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
+
+
+@lru_cache(maxsize=4)
+def _fair_metric_cached(key: _DataKey, split_id: int, base_seed: int) -> IndividualSetup:
+    split = make_split(_prepared_cached(key), split_id, base_seed=base_seed)
+    return split_fair_metric(split.X_test.to_numpy(float), split.s_test, rng=split.seed)
+
+
+def _fair_metric(spec: RunSpec, options: Options) -> IndividualSetup:
+    """Return the split's fair metric and audit rows, computed once per worker."""
+    return _fair_metric_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
 
 
 @lru_cache(maxsize=1)

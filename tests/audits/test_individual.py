@@ -39,7 +39,10 @@ def test_metric_distance_and_gradient_equal_the_dense_quadratic_form():
     rng = np.random.default_rng(0)
     directions = np.linalg.qr(rng.normal(size=(5, 2)))[0].T  # two orthonormal rows in R^5
     metric = explicit_metric([0.3, 2.0], directions, base=0.7)
-    sigma = 0.7 * (np.eye(5) - directions.T @ directions) + directions.T @ np.diag([0.3, 2.0]) @ directions
+    sigma = (
+        0.7 * (np.eye(5) - directions.T @ directions)
+        + directions.T @ np.diag([0.3, 2.0]) @ directions
+    )
     x, x0 = rng.normal(size=(4, 5)), rng.normal(size=(4, 5))
     v = x - x0
     np.testing.assert_allclose(metric.squared(x, x0), np.einsum("nd,de,ne->n", v, sigma, v))
@@ -87,19 +90,28 @@ def test_error_ratio_test_by_hand():
     spread = a**2 * cov_bb + b**2 * cov_aa - 2 * a * b * cov_ab
     assert result.ratio == 2.0
     assert result.lower_bound == pytest.approx(2.0 - norm.ppf(0.95) / b**2 * math.sqrt(spread / 8))
-    assert math.isnan(error_ratio_test(np.zeros(5), np.ones(5)).ratio)  # no errors before: undefined
+    assert math.isnan(
+        error_ratio_test(np.zeros(5), np.ones(5)).ratio
+    )  # no errors before: undefined
 
 
-def test_model_gradient_matches_the_exact_logistic_oracle():
+def test_linear_models_get_the_exact_oracle_in_attack_coordinates():
+    # The oracle of a model fitted on x, attacked in z = (x - m) / s, is the logistic oracle with
+    # w_z = w_x * s and b_z = b + w_x'm; its gradient equals the model's own input_gradient
+    # times s (chain rule), and its loss the log-loss of predict_proba.
     X, y = simulation(400, 0)
     model = LogisticRegressionBaseline(C=1e6).fit(X, y)
-    scaler, lr = model.model_[0], model.model_[-1]
-    coef = lr.coef_[0] / scaler.scale_
-    exact = logistic_oracle(coef, lr.intercept_[0] - coef @ scaler.mean_)
-    ours = model_oracle(model)
-    assert ours.kind == "analytic"
-    np.testing.assert_allclose(ours.gradient(X, y), exact.gradient(X, y), rtol=1e-6, atol=1e-10)
-    np.testing.assert_allclose(ours.loss(X, y), np.clip(exact.loss(X, y), None, -math.log(1e-3)), rtol=1e-6)
+    m, s = X.mean(0), X.std(0)
+    Z = (X - m) / s
+    oracle = model_oracle(model, mean=m, scale=s)
+    assert oracle.kind == "analytic" and oracle.linear is not None
+    np.testing.assert_allclose(
+        oracle.gradient(Z, y), model.input_gradient(X, y) * s, rtol=1e-8, atol=1e-12
+    )
+    p = np.clip(model.predict_proba(X)[:, 1], 1e-6, 1 - 1e-6)
+    np.testing.assert_allclose(
+        oracle.loss(Z, y), -np.where(y == 1, np.log(p), np.log1p(-p)), rtol=1e-8
+    )
 
 
 def test_derivative_free_gradient_estimates_the_smooth_gradient():
@@ -120,7 +132,9 @@ def test_trees_are_audited_with_the_derivative_free_gradient():
     X, y = simulation(400, 2)
     tree = DecisionTree(max_depth=3).fit(X, y)
     audit_X, audit_y = simulation(300, 3)
-    result = individual_fairness_test(tree, audit_X, audit_y, explicit_metric([0, 1]), lam=100, steps=50, step_size=0.02, rng=0)
+    result = individual_fairness_test(
+        tree, audit_X, audit_y, explicit_metric([0, 1]), lam=100, steps=50, step_size=0.005, rng=0
+    )
     assert result.gradient == "derivative-free"
     assert np.isfinite(result.loss.lower_bound) and (result.loss.ratios > 0).all()
 
@@ -156,7 +170,9 @@ def audit_ratios(theta, samples, n, seed):
     w = np.asarray(theta)
     oracle = logistic_oracle(w, _intercept(X @ w, y))
     audit_X, audit_y = simulation(samples * n, seed)
-    attacked = gradient_flow_attack(oracle, audit_X, audit_y, explicit_metric([0, 1]), **SIMULATION_ATTACK)
+    attacked = gradient_flow_attack(
+        oracle, audit_X, audit_y, explicit_metric([0, 1]), **SIMULATION_ATTACK
+    )
     return (oracle.loss(attacked, audit_y) / oracle.loss(audit_X, audit_y)).reshape(samples, n)
 
 
@@ -180,3 +196,26 @@ def test_rejection_rate_at_the_null_boundary_is_alpha():
     audit_value = audit_ratios([1.6, 0.0], samples=1, n=400_000, seed=1).mean()
     ratios = audit_ratios([1.6, 0.0], samples=600, n=2000, seed=2)
     assert abs(rejection_rate(ratios, delta=audit_value) - 0.05) <= 3 * math.sqrt(0.05 * 0.95 / 600)
+
+
+def test_reduced_attack_on_linear_models_equals_the_full_one():
+    # The linear-model attack runs in span{w, D}; the generic loop (forced by a callback) moves
+    # in all d coordinates (in single precision). Both must give the same points.
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 12))
+    y = (X[:, 0] - X[:, 3] + rng.normal(size=300) > 0).astype(int)
+    metric = sensitive_subspace_metric(X, np.column_stack([X[:, 3] > 0, X[:, 5] > 0]))
+    oracle = logistic_oracle(rng.normal(size=12), 0.3)
+    settings = {"lam": 50.0, "steps": 200, "step_size": 0.01}
+    reduced = gradient_flow_attack(oracle, X, y, metric, **settings)
+    full = gradient_flow_attack(oracle, X, y, metric, callback=lambda t, x: None, **settings)
+    np.testing.assert_allclose(reduced, full, atol=1e-4)
+    assert np.abs(reduced - X).max() > 0.1  # the attack did move the points
+
+
+def test_a_step_that_makes_euler_diverge_is_refused_with_the_largest_stable_one():
+    X, y = simulation(20, 0)
+    with pytest.raises(ValueError, match=r"step_size <= 0\.02"):
+        gradient_flow_attack(
+            logistic_oracle([1.0, 0.0], 0.0), X, y, explicit_metric([0, 1]), lam=50, step_size=0.05
+        )
