@@ -8,6 +8,9 @@
 - :func:`plot_flipset_marginal`: a feature's distribution over a FlipTest flipset against its
   distribution over the whole group (Black et al. Fig. 3-5).
 - :func:`plot_transparency_report`: the features that lead a flipset's transparency report.
+- :func:`plot_statistic_heatmap`: the individual-fairness statistic T_n over a grid of
+  logistic coefficients, with the rejection boundary T_n = delta (Maity et al. Fig. 1).
+- :func:`plot_statistic_by_steps`: T_n against the number of attack steps, log-log (Fig. 2).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from faircompare.audits.permutation import permutation_test  # noqa: E402
+
+# Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
+PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
 
 
 def threshold_curve(
@@ -124,6 +130,47 @@ def plot_transparency_report(
     ax.barh(rows["feature"], rows["mean_difference"], color=colours)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel(f"mean of x - G(x) over {flipset}")
+    return figure
+
+
+def plot_statistic_heatmap(
+    grid: pd.DataFrame, delta: float = 1.25, ax: plt.Axes | None = None
+) -> plt.Figure:
+    """Heatmap of T_n over (theta1, theta2), from :func:`~.individual.coefficient_grid`.
+
+    Blue below delta (fairness not rejected), red above; the black line is T_n = delta.
+    """
+    figure, ax = _axes(ax)
+    table = grid.pivot(index="theta2", columns="theta1", values="statistic")
+    theta1, theta2 = table.columns.to_numpy(), table.index.to_numpy()
+    values = np.log(table.to_numpy() / delta)  # diverging around delta, on a ratio scale
+    limit = float(np.nanmax(np.abs(values)))
+    mesh = ax.pcolormesh(theta1, theta2, values, cmap="RdBu_r", vmin=-limit, vmax=limit)
+    ax.contour(theta1, theta2, values, levels=[0.0], colors="black", linewidths=1.5)
+    colourbar = figure.colorbar(mesh, ax=ax)
+    colourbar.set_label(f"log(T_n / {delta})")
+    ax.set_xlabel("theta1")
+    ax.set_ylabel("theta2")
+    return figure
+
+
+def plot_statistic_by_steps(
+    curves: pd.DataFrame, delta: float = 1.25, ax: plt.Axes | None = None
+) -> plt.Figure:
+    """T_n against attack steps, one line per model, log-log (Maity et al. Fig. 2).
+
+    ``curves`` has columns ``model``, ``steps`` and ``statistic``
+    (see :func:`~.individual.statistic_by_steps`).
+    """
+    figure, ax = _axes(ax)
+    for (model, curve), colour in zip(curves.groupby("model", sort=False), PALETTE, strict=False):
+        ax.plot(curve["steps"], curve["statistic"], marker="o", color=colour, label=model)
+    ax.axhline(delta, color="black", linestyle="--", linewidth=1, label=f"delta = {delta}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("attack steps T")
+    ax.set_ylabel("T_n")
+    ax.legend(frameon=False)
     return figure
 
 

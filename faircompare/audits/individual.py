@@ -604,3 +604,33 @@ def _intercept(margin: np.ndarray, y: np.ndarray) -> float:
         return float(np.sum(np.logaddexp(0, z) - y * z))
 
     return float(minimize_scalar(negative_log_likelihood).x)
+
+
+def statistic_by_steps(
+    oracle: LossOracle,
+    X: Any,
+    y: Any,
+    metric: FairMetric,
+    checkpoints: Any,
+    *,
+    delta: float = 1.25,
+    alpha: float = 0.05,
+    **attack: float,
+) -> pd.DataFrame:
+    """T_n after each of ``checkpoints`` attack steps, from one run of the flow (Fig. 2).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``steps`` and ``statistic``.
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    before, wanted, rows = oracle.loss(X, y), set(checkpoints), []
+
+    def record(t: int, x: np.ndarray) -> None:
+        if t in wanted:
+            result = loss_ratio_test(before, oracle.loss(x, y), delta=delta, alpha=alpha)
+            rows.append((t, result.lower_bound))
+
+    gradient_flow_attack(oracle, X, y, metric, steps=max(wanted), callback=record, **attack)
+    return pd.DataFrame(rows, columns=["steps", "statistic"])

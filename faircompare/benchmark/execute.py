@@ -158,8 +158,11 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
         "measures": tuple(measures),
         "audits": tuple(audits),
         "test_index": split.test_index,
+        "y_true": split.y_test,
         "y_pred": y_pred,
         "scores": scores,
+        "groups": split.s_test,
+        "privileged": split.privileged,
     }
 
 

@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-SCHEMA_VERSION = "1"
+from faircompare.exceptions import FaircompareError
+
+SCHEMA_VERSION = "2"  # 2: predictions keep the true labels and groups
 DATABASE = "results.sqlite"
 _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id")
 
@@ -59,7 +61,8 @@ CREATE TABLE IF NOT EXISTS audits (
 );
 CREATE TABLE IF NOT EXISTS predictions (
     key TEXT PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
-    test_index BLOB NOT NULL, y_pred BLOB NOT NULL, scores BLOB
+    test_index BLOB NOT NULL, y_true BLOB NOT NULL, y_pred BLOB NOT NULL, scores BLOB,
+    groups BLOB NOT NULL, privileged TEXT NOT NULL
 );
 """
 
@@ -87,8 +90,38 @@ class StoredRun:
     measures: tuple[tuple[str, str, str, float], ...] = ()
     audits: tuple[tuple[str, str, str, float, float | None, str], ...] = ()
     test_index: np.ndarray | None = None
+    y_true: np.ndarray | None = None
     y_pred: np.ndarray | None = None
     scores: np.ndarray | None = None
+    groups: np.ndarray | None = None
+    privileged: Any = None
+
+
+@dataclass(frozen=True, eq=False)
+class Predictions:
+    """One run's test predictions, with what is needed to compute any measure again.
+
+    Attributes
+    ----------
+    test_index
+        Positions of the test rows in the prepared dataset.
+    y_true, y_pred, scores
+        Labels, predictions and scores (None when the model has none).
+    groups, privileged
+        The sensitive attribute of each test row and its privileged value.
+    """
+
+    test_index: np.ndarray
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    scores: np.ndarray | None
+    groups: np.ndarray
+    privileged: Any
+
+
+def _plain(value: Any) -> Any:
+    """Return a numpy scalar as the Python value JSON can hold."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _pack(array: np.ndarray | None, dtype: str) -> bytes | None:
@@ -120,6 +153,15 @@ class ResultStore:
         self._db.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
         )
+        (version,) = self._db.execute(
+            "SELECT value FROM meta WHERE name = 'schema_version'"
+        ).fetchone()
+        if version != SCHEMA_VERSION:
+            self._db.close()
+            raise FaircompareError(
+                f"{self.path} was written by an older faircompare (results schema {version}, "
+                f"this version reads {SCHEMA_VERSION}); use a new --results folder"
+            )
 
     def close(self) -> None:
         """Close the connection."""
@@ -194,12 +236,15 @@ class ResultStore:
             )
             if run.y_pred is not None:
                 self._db.execute(
-                    "INSERT INTO predictions VALUES (?, ?, ?, ?)",
+                    "INSERT INTO predictions VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         run.key,
                         _pack(run.test_index, "int64"),
+                        _pack(run.y_true, "int8"),
                         _pack(run.y_pred, "int8"),
                         _pack(run.scores, "float64"),
+                        zlib.compress(json.dumps(pd.Series(run.groups).tolist()).encode()),
+                        json.dumps(_plain(run.privileged)),
                     ),
                 )
 
@@ -249,14 +294,23 @@ class ResultStore:
             "a.details FROM audits a JOIN runs r USING (key) WHERE r.status = 'done'"
         )
 
-    def predictions(self, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """Return one run's test row positions, predictions and scores (or None)."""
+    def predictions(self, key: str) -> Predictions:
+        """Return one run's stored test predictions."""
         row = self._db.execute(
-            "SELECT test_index, y_pred, scores FROM predictions WHERE key = ?", (key,)
+            "SELECT test_index, y_true, y_pred, scores, groups, privileged FROM predictions "
+            "WHERE key = ?",
+            (key,),
         ).fetchone()
         if row is None:
             raise KeyError(f"no predictions stored for run {key}")
-        return _unpack(row[0], "int64"), _unpack(row[1], "int8"), _unpack(row[2], "float64")
+        return Predictions(
+            test_index=_unpack(row[0], "int64"),
+            y_true=_unpack(row[1], "int8"),
+            y_pred=_unpack(row[2], "int8"),
+            scores=_unpack(row[3], "float64"),
+            groups=np.array(json.loads(zlib.decompress(row[4]))),
+            privileged=json.loads(row[5]),
+        )
 
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
         frame = pd.read_sql_query(query, self._db, params=parameters)

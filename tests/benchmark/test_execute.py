@@ -156,3 +156,37 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     assert flips["statistic"].between(0, 1).all()
     info = execute._transport_cached.cache_info()
     assert (info.misses, info.hits) == (1, len(specs) - 1)  # one map, reused by the others
+
+
+@pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
+def test_stored_predictions_give_back_the_measures(tmp_path, load):
+    # The store keeps labels, groups and the privileged value with each run's predictions, so
+    # the analysis can compute any measure again (the §6.3 balanced re-sample does).
+    spec = small_plan()[0]
+    with ResultStore(tmp_path / "results") as store:
+        store.write(execute_run(spec, Options()))
+        stored = store.predictions(spec.key)
+        measures = store.measures().query("key == @spec.key")
+    again = evaluate(
+        stored.y_true,
+        stored.y_pred,
+        stored.groups,
+        privileged=stored.privileged,
+        scores=stored.scores,
+    )
+    merged = measures.merge(again, on=["measure", "group"], suffixes=("", "_again"))
+    assert len(merged) == len(again)
+    np.testing.assert_allclose(merged["value"], merged["value_again"], equal_nan=True)
+
+
+def test_a_store_of_an_older_schema_is_refused_with_a_clear_message(tmp_path):
+    import sqlite3
+
+    from faircompare.exceptions import FaircompareError
+
+    (tmp_path / "old").mkdir()
+    with sqlite3.connect(tmp_path / "old" / "results.sqlite") as db:
+        db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    with pytest.raises(FaircompareError, match="older faircompare.*new --results folder"):
+        ResultStore(tmp_path / "old")
