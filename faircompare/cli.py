@@ -16,6 +16,7 @@ import pandas as pd
 
 from faircompare import __version__
 from faircompare.algorithms.contract import Check, check_estimator
+from faircompare.analysis.report import write_report
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.execute import progress_printer
 from faircompare.config import PROFILES, load_config
@@ -213,7 +214,11 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 @click.option("--seed", type=click.IntRange(min=0), help="Base seed.")
 @click.option("--grid/--no-grid", default=None, help="Sweep the parameter grids.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per run.")
-@click.option("--audits/--no-audits", default=None, help="Audit each run with permutation tests.")
+@click.option(
+    "--audits/--no-audits",
+    default=None,
+    help="Audit each run (permutation tests, FlipTest, individual fairness).",
+)
 @click.option("--permutations", type=click.IntRange(min=1), help="Permutations per audit test.")
 @click.option(
     "--jobs",
@@ -227,6 +232,9 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 @_RESULTS
 @click.option("--force", is_flag=True, help="Redo runs already stored.")
 @click.option("--retry-failed", is_flag=True, help="Redo runs stored as failed.")
+@click.option(
+    "--report/--no-report", default=True, show_default=True, help="Write RESULTS/report at the end."
+)
 @_PLUGINS
 @_DATA_DIR
 @_CACHE_DIR
@@ -248,6 +256,7 @@ def run(
     results: Path,
     force: bool,
     retry_failed: bool,
+    report: bool,
     plugins: Path | None,
     data_dir: Path | None,
     cache_dir: Path | None,
@@ -255,7 +264,8 @@ def run(
     """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
 
     A rerun skips the runs already stored, so an interrupted benchmark resumes where it
-    stopped. The exit status is 1 when any planned run has failed.
+    stopped. At the end the report of the results folder is written and its path printed. The
+    exit status is 1 when any planned run has failed.
     """
     config = load_config(config_path, profile).overridden(
         datasets=datasets or None,
@@ -312,6 +322,9 @@ def run(
     if summary.interrupted:
         click.echo("interrupted: every finished run is stored; run again to resume", err=True)
         sys.exit(130)
+    if report:
+        click.echo("writing the report ...", err=True)
+        click.echo(f"report: {write_report(results)}")
     if len(failed):
         click.echo(f"{len(failed)} planned runs have failed:", err=True)
         for row in failed.head(_SHOWN_FAILURES).itertuples():
@@ -335,6 +348,16 @@ def status(results: Path) -> None:
     counts = counts.reindex(columns=["done", "failed", "pending"], fill_value=0)
     click.echo(counts.to_string())
     click.echo(f"total: {counts.sum().to_dict()}")
+
+
+@cli.command(name="report")
+@_RESULTS
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), help="[default: RESULTS/report]"
+)
+def report_command(results: Path, out: Path | None) -> None:
+    """Write the figures, tables and HTML report of a results folder."""
+    click.echo(write_report(results, out))
 
 
 @cli.command(name="export")

@@ -7,6 +7,7 @@ F.4's (lam 50, T = 500 steps of 0.01) in coordinates standardised over the test 
 1. CPU time of the batched attack on the whole test split for logistic regression (reduced to
    the span of w and the sensitive directions) and for the baseline network (autograd), against
    the authors' per-point loop (timed on a few hundred points and scaled, as printed).
+   Models without gradients (Reductions here) are audited on 1,000 random test rows.
 2. Maity et al. Table 1 on this split: balanced accuracy, T_n and T~_n with the decision, for
    the baseline network, Project, Reductions (exponentiated gradient, equalized odds, eps 0.03)
    and SenSR.
@@ -35,6 +36,7 @@ from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
 
 ATTACK = {"lam": 50.0, "steps": 500, "step_size": 0.01}
+DERIVATIVE_FREE_POINTS = 1000  # models audited without gradients: a random 1,000 test rows
 
 
 def per_point_loop(oracle, Z, y, metric, points: int) -> float:
@@ -85,9 +87,14 @@ def main() -> None:
         pred = model.predict(X_test, sensitive_features=split.s_test)
         balanced = np.mean([(pred[split.y_test == c] == c).mean() for c in (0, 1)])
         oracle = model_oracle(model, sensitive_features=split.s_test, mean=mean, scale=scale, rng=0)
+        rows = slice(None)
+        if oracle.kind == "derivative-free":  # 16 predictions per point and step: subsample
+            rows = np.random.default_rng(0).choice(len(Z), DERIVATIVE_FREE_POINTS, replace=False)
+            subset = split.s_test[rows]
+            oracle = model_oracle(model, sensitive_features=subset, mean=mean, scale=scale, rng=0)
         start = time.process_time()
         with threadpool_limits(1):
-            result = individual_fairness_test(oracle, Z, split.y_test, metric, **ATTACK)
+            result = individual_fairness_test(oracle, Z[rows], split.y_test[rows], metric, **ATTACK)
         cpu = time.process_time() - start
         print(
             f"{name:22s} {fit:6.1f} {balanced:7.3f} {result.loss.lower_bound:8.3f} "

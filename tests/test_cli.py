@@ -43,6 +43,8 @@ def test_benchmark_py_runs_fits_scores_and_stores_a_real_benchmark(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "4 runs planned, 4 not yet stored" in result.stdout
     assert "4 runs done and 0 failed in this session" in result.stdout
+    report = tmp_path / "report" / "report.html"
+    assert f"report: {report}" in result.stdout and report.stat().st_size > 10_000
     with ResultStore(tmp_path) as store:
         runs, measures = store.runs(), store.measures()
     assert set(runs["status"]) == {"done"} and set(runs["n_test"]) == {333}  # German: 1000 - 667

@@ -37,11 +37,16 @@ def tuned(store: ResultStore, by: str = "accuracy") -> pd.DataFrame:
     pandas.DataFrame
         The test measures (long form) of the chosen runs, with the column ``tuned_by``.
     """
+    return tuned_measures(store.measures("test"), store.measures("validation"), by)
+
+
+def tuned_measures(
+    test: pd.DataFrame, validation: pd.DataFrame, by: str = "accuracy"
+) -> pd.DataFrame:
+    """:func:`tuned` on the store's test and validation measure frames."""
     measure, score = CRITERIA[check_choice(by, CRITERIA, what="tuning criterion")]
-    validation = store.measures("validation")
     candidates = validation[(validation["measure"] == measure) & (validation["group"] == "")]
     candidates = candidates.assign(score=score(candidates["value"])).dropna(subset="score")
     ordered = candidates.sort_values([*_RUN, "score", "params"], kind="stable")
     chosen = ordered.groupby(_RUN, sort=False).head(1)["key"]
-    test = store.measures("test")
     return test[test["key"].isin(chosen)].assign(tuned_by=by).reset_index(drop=True)

@@ -1,0 +1,201 @@
+"""Figures of the analyses, in one colour-blind-safe style (Friedler et al. Fig. 2-9).
+
+Every function returns a matplotlib Figure; :func:`save` writes it as PDF, SVG and PNG under
+one name. Algorithms keep the same colour and marker in every figure of a report
+(:func:`algorithm_styles`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # figures are written to files; no display is needed
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+from scipy.cluster.hierarchy import leaves_list, linkage  # noqa: E402
+from scipy.spatial.distance import squareform  # noqa: E402
+
+from faircompare.audits.figures import PALETTE  # noqa: E402
+
+FORMATS = ("pdf", "svg", "png")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+Style = dict[str, str]
+
+
+def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
+    """Give each algorithm a colour and a marker: 7 x 7, so 49 algorithms stay distinct."""
+    names = sorted(set(algorithms))
+    return {
+        name: {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[(i // len(PALETTE)) % 7]}
+        for i, name in enumerate(names)
+    }
+
+
+def save(figure: plt.Figure, folder: str | Path, name: str) -> list[Path]:
+    """Write ``figure`` as ``folder/name.pdf``, ``.svg`` and ``.png``, then close it."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"{name}.{fmt}" for fmt in FORMATS]
+    for path in paths:
+        figure.savefig(path, dpi=150 if path.suffix == ".png" else None)
+    plt.close(figure)
+    return paths
+
+
+def plot_correlations(matrix: pd.DataFrame, title: str = "") -> plt.Figure:
+    """Heatmap of measure correlations, rows and columns ordered by clustering (Fig. 3).
+
+    Measures are clustered by average linkage on the distance 1 - r, so measures that move
+    together (DI and CV, say) end up next to each other.
+    """
+    matrix = matrix.dropna(how="all").dropna(axis=1, how="all")
+    order = _cluster_order(matrix)
+    ordered = matrix.iloc[order, order]
+    size = 2.5 + 0.22 * len(ordered)
+    figure, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
+    image = ax.imshow(ordered.to_numpy(), cmap="RdBu", vmin=-1, vmax=1)
+    ax.set_xticks(range(len(ordered)), ordered.columns, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(ordered)), ordered.index, fontsize=7)
+    figure.colorbar(image, ax=ax, shrink=0.6, label="correlation")
+    ax.set_title(title)
+    return figure
+
+
+def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
+    if len(matrix) < 3:
+        return np.arange(len(matrix))
+    distance = 1 - matrix.fillna(0).to_numpy()
+    np.fill_diagonal(distance, 0)
+    distance = (distance + distance.T) / 2
+    return leaves_list(linkage(squareform(distance.clip(min=0), checks=False), "average"))
+
+
+def plot_runs(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+    filled: pd.Series | None = None,
+) -> plt.Figure:
+    """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False."""
+    figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
+    for algorithm, runs in frame.groupby("algorithm"):
+        style = styles[algorithm]
+        solid = filled.loc[runs.index] if filled is not None else pd.Series(True, runs.index)
+        for is_solid, part in runs.groupby(solid):
+            ax.scatter(
+                part[x], part[y], marker=style["marker"], s=28,
+                facecolors=style["color"] if is_solid else "none", edgecolors=style["color"],
+                label=algorithm if is_solid or not solid.any() else None,
+            )  # fmt: skip
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(title)
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return figure
+
+
+def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str = "") -> plt.Figure:
+    """Accuracy against the fairness gap per run, with the Pareto front.
+
+    Filled markers are runs whose demographic-parity gap is significant after Holm's
+    correction (:func:`~faircompare.analysis.tidy.tradeoff`); hollow ones are not.
+    """
+    figure = plot_runs(frame, "gap", "accuracy", styles, title=title, filled=frame["significant"])
+    ax = figure.axes[0]
+    front = frame[frame["pareto"]].sort_values("gap")
+    ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=1,
+            label="Pareto front")  # fmt: skip
+    ax.set_xlabel("fairness gap |measure - ideal| (filled: significant after Holm)")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return figure
+
+
+def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> plt.Figure:
+    """Plot a measure under numerical (x) and numerical+binary (y), a point per split (Fig. 2)."""
+    figure = plot_runs(pairs, "numerical", "numerical+binary", styles, title=measure)
+    ax = figure.axes[0]
+    low = np.nanmin(pairs[["numerical", "numerical+binary"]].to_numpy())
+    high = np.nanmax(pairs[["numerical", "numerical+binary"]].to_numpy())
+    ax.plot([low, high], [low, high], color="#BBBBBB", linewidth=1, zorder=0)
+    return figure
+
+
+def plot_stability(
+    summary: pd.DataFrame, x: str, y: str, styles: dict[str, Style], *, title: str = ""
+) -> plt.Figure:
+    """One rectangle per algorithm: centred on the mean, sides one standard deviation (Fig. 7)."""
+    figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
+    table = summary.pivot_table(index="algorithm", columns="measure", values=["mean", "sd"])
+    for algorithm, row in table.iterrows():
+        colour = styles[algorithm]["color"]
+        width, height = row[("sd", x)], row[("sd", y)]
+        corner = (row[("mean", x)] - width / 2, row[("mean", y)] - height / 2)
+        ax.add_patch(Rectangle(corner, width, height, facecolor=colour, alpha=0.35,
+                               edgecolor=colour, label=algorithm))  # fmt: skip
+    ax.autoscale_view()
+    ax.set_xlabel(f"{x} (mean +/- sd over splits)")
+    ax.set_ylabel(f"{y} (mean +/- sd over splits)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return figure
+
+
+def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> plt.Figure:
+    """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8)."""
+    figure, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
+    runs = sweep[sweep["algorithm"] == algorithm]
+    values = pd.to_numeric(runs["value"], errors="coerce")
+    points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24)
+    figure.colorbar(points, ax=ax, label=runs["parameter"].iloc[0])
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(algorithm)
+    return figure
+
+
+def plot_attributes(wide: pd.DataFrame, measure: str) -> plt.Figure:
+    """Plot a measure per algorithm for each sensitive attribute, a point per split (Fig. 9)."""
+    algorithms = sorted(wide["algorithm"].unique())
+    attributes = sorted(wide["sensitive_attribute"].unique())
+    figure, ax = plt.subplots(figsize=(max(6, 0.6 * len(algorithms)), 4), layout="constrained")
+    width = 0.8 / len(attributes)
+    for j, (attribute, colour) in enumerate(zip(attributes, PALETTE, strict=False)):
+        for i, algorithm in enumerate(algorithms):
+            values = wide.loc[
+                (wide["algorithm"] == algorithm) & (wide["sensitive_attribute"] == attribute),
+                measure,
+            ]
+            ax.scatter(np.full(len(values), i - 0.4 + (j + 0.5) * width), values, s=14,
+                       color=colour, label=attribute if i == 0 else None)  # fmt: skip
+    ax.set_xticks(range(len(algorithms)), algorithms, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel(measure)
+    ax.legend(title="sensitive attribute", fontsize=7, frameon=False)
+    return figure
+
+
+def plot_audit_shares(
+    outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = ""
+) -> plt.Figure:
+    """Share of splits rejecting each audit, per algorithm (grouped horizontal bars)."""
+    table = outcomes.groupby("algorithm")[list(columns)].mean()
+    figure, ax = plt.subplots(figsize=(6.5, 0.8 + 0.35 * len(table) * max(1, len(columns)) / 2),
+                              layout="constrained")  # fmt: skip
+    height = 0.8 / len(columns)
+    for j, (column, colour) in enumerate(zip(columns, PALETTE, strict=False)):
+        positions = np.arange(len(table)) - 0.4 + (j + 0.5) * height
+        ax.barh(positions, table[column], height=height, color=colour, label=column)
+    ax.set_yticks(range(len(table)), table.index, fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of splits")
+    ax.set_title(title)
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return figure

@@ -1,0 +1,300 @@
+"""The benchmark report: every figure and table of a results folder, and one HTML page.
+
+:func:`write_report` reads only the results store and writes, under its output folder:
+
+- ``figures/<name>.pdf|svg|png``: stability, tradeoff and audit figures per dataset, attribute
+  and variant; measure correlations (plain and balanced, §6.3); preprocessing comparisons (§5.1);
+  parameter sweeps (§7.2); sensitive attributes (§7.3); audit p-values;
+- ``tables/<name>.csv|tex``: measures (mean ± sd over splits) and audit outcomes per dataset,
+  attribute and variant; the correlations;
+- ``report.html``: one self-contained page (figures embedded) with the run summary and failures.
+
+Names are ``<kind>-<dataset>-<attribute>-<variant>`` (lower case, other characters as ``-``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from faircompare.analysis import figures, tables, tidy
+from faircompare.audits.figures import plot_pvalue_histogram, plot_transparency_report
+from faircompare.exceptions import FaircompareError
+from faircompare.results import DATABASE, ResultStore
+
+STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
+PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
+SWEEP_VARIANT = "numerical+binary"
+
+
+@dataclass
+class _Section:
+    title: str
+    parts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Writer:
+    """Writes figures and tables under ``out`` and collects the page's sections."""
+
+    out: Path
+    sections: list[_Section] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    def section(self, title: str) -> None:
+        self.sections.append(_Section(title))
+
+    def text(self, text: str) -> None:
+        self.sections[-1].parts.append(f"<p>{html.escape(text)}</p>")
+
+    def figure(self, figure: plt.Figure, name: str, caption: str) -> None:
+        paths = figures.save(figure, self.out / "figures", name)
+        self.files += paths
+        png = base64.b64encode(paths[-1].read_bytes()).decode()
+        self.sections[-1].parts.append(
+            f'<figure><img src="data:image/png;base64,{png}" alt="{html.escape(caption)}">'
+            f"<figcaption>{html.escape(caption)} (<code>figures/{name}.pdf|svg|png</code>)"
+            "</figcaption></figure>"
+        )
+
+    def table(
+        self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
+    ) -> None:
+        self.files += tables.write_table(
+            table, self.out / "tables", name, numbers=numbers, caption=caption
+        )
+        self.sections[-1].parts.append(
+            f"<h3>{html.escape(caption)}</h3>"
+            + table.to_html(na_rep="", float_format="{:.3f}".format, border=0)
+            + f"<p class=files><code>tables/{name}.csv|tex</code></p>"
+        )
+
+
+def write_report(results: str | Path, out: str | Path | None = None) -> Path:
+    """Write the report of a results folder; return the path of ``report.html``.
+
+    Parameters
+    ----------
+    results
+        The results folder (holding ``results.sqlite``).
+    out
+        Where to write; default ``results/report``.
+    """
+    results = Path(results)
+    if not (results / DATABASE).exists():
+        raise FaircompareError(f"no results in {results}: run the benchmark first")
+    writer = _Writer(Path(out) if out is not None else results / "report")
+    with ResultStore(results) as store:
+        runs, measures, audits = store.runs(), store.measures(), store.audits()
+        validation = store.measures("validation")
+        balanced = tidy.balanced_measures(store) if len(measures) else measures
+    writer.section("Summary")
+    _summary(writer, runs)
+    if len(measures):
+        # One style per name across the report, tuned and pooled variants included.
+        names = measures["algorithm"].unique()
+        styles = figures.algorithm_styles(
+            [*names, *(f"{n}-accuracy" for n in names), *(f"{n} (grid)" for n in names)]
+        )
+        for (dataset, attribute, variant), part in measures.groupby(
+            ["dataset", "sensitive_attribute", "variant"]
+        ):
+            chosen = audits[
+                (audits["dataset"] == dataset)
+                & (audits["sensitive_attribute"] == attribute)
+                & (audits["variant"] == variant)
+            ]
+            where = (dataset, attribute, variant)
+            tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
+            _configuration(writer, part, tuning, chosen, styles, where)
+        _correlations(writer, measures, balanced)
+        _preprocessing(writer, measures, styles)
+        _sweeps(writer, measures)
+        _attributes(writer, measures)
+        _audit_figures(writer, audits)
+    page = writer.out / "report.html"
+    page.write_text(_page(writer.sections, results), encoding="utf-8")
+    return page
+
+
+def slug(*parts: str) -> str:
+    """Make a file name from parts: lower case, anything but letters and digits as ``-``."""
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
+    counts = runs.groupby(["dataset", "status"]).size().unstack(fill_value=0)
+    done, failed = (runs["status"] == "done").sum(), (runs["status"] == "failed").sum()
+    writer.text(
+        f"{len(runs)} runs stored: {done} done, {failed} failed; "
+        f"{runs['algorithm'].nunique()} algorithms on {runs['dataset'].nunique()} datasets, "
+        f"{runs['split_id'].nunique()} splits."
+    )
+    writer.sections[-1].parts.append(counts.to_html(border=0))
+    if len(runs):
+        versions = json.loads(runs["versions"].iloc[0] or "{}")
+        writer.text("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())))
+    writer.section("Failures")
+    failures = runs[runs["status"] == "failed"]
+    if failures.empty:
+        writer.text("No run failed.")
+        return
+    shown = failures[[*tidy.CONFIGURATION, "split_id", "error"]].reset_index(drop=True)
+    writer.table(shown, "failures", "Failed runs")
+
+
+def _configuration(
+    writer: _Writer,
+    measures: pd.DataFrame,
+    validation: pd.DataFrame | None,
+    audits: pd.DataFrame,
+    styles: dict[str, figures.Style],
+    where: tuple[str, str, str],
+) -> None:
+    dataset, attribute, variant = where
+    name, label = slug(dataset, attribute, variant), f"{dataset}, {attribute}, {variant}"
+    writer.section(label)
+    summary = tidy.stability(tidy.representative(measures, validation), tables.KEY_MEASURES)
+    writer.table(
+        tables.measure_table(summary),
+        f"measures-{name}",
+        f"Measures, mean ± sd over splits: {label}",
+        numbers=summary,
+    )
+    if len(audits):
+        outcomes = tidy.audit_outcomes(audits)
+        writer.table(
+            tables.audit_table(outcomes),
+            f"audits-{name}",
+            f"Audits: share of splits rejecting (FlipTest: mean rates): {label}",
+            numbers=outcomes,
+        )
+        shares = [c for c in outcomes.columns if c.startswith(("permutation", "individual loss"))]
+        if shares:
+            figure = figures.plot_audit_shares(outcomes, shares, title=label)
+            writer.figure(figure, f"audits-{name}", f"Share of splits rejecting: {label}")
+    x, y = STABILITY_AXES
+    figure = figures.plot_stability(summary, x, y, styles, title=label)
+    writer.figure(figure, f"stability-{name}", f"Stability over splits (Fig. 7): {label}")
+    frame = tidy.tradeoff(measures, audits)
+    figure = figures.plot_tradeoff(frame, styles, title=f"{label}: accuracy vs DIbinary gap")
+    writer.figure(figure, f"tradeoff-{name}", f"Tradeoff and Pareto front: {label}")
+
+
+def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFrame) -> None:
+    writer.section("Measure correlations (§6.3)")
+    frames = []
+    for sample, source in (("all", measures), ("balanced", balanced)):
+        for method in ("pearson", "spearman"):
+            correlations = tidy.measure_correlations(source, method=method, by=("variant",))
+            frames.append(correlations.assign(sample=sample, method=method))
+        for variant, part in frames[-2].groupby("variant"):  # Pearson of this sample
+            figure = figures.plot_correlations(
+                tidy.correlation_matrix(part), title=f"{variant}, {sample} runs"
+            )
+            caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
+            writer.figure(figure, slug("correlation", sample, variant), caption)
+    pooled = pd.concat(frames, ignore_index=True)
+    path = writer.out / "tables" / "correlations.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pooled.to_csv(path, index=False)
+    writer.files.append(path)
+    writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
+
+
+def _preprocessing(
+    writer: _Writer, measures: pd.DataFrame, styles: dict[str, figures.Style]
+) -> None:
+    pairs = {m: tidy.preprocessing_comparison(measures, m) for m in PREPROCESSING_MEASURES}
+    if all(p.empty for p in pairs.values()):
+        return
+    writer.section("Preprocessing: numerical vs numerical+binary (§5.1)")
+    for measure, frame in pairs.items():
+        for (dataset, attribute), part in frame.groupby(["dataset", "sensitive_attribute"]):
+            figure = figures.plot_preprocessing(part, f"{measure}: {dataset}, {attribute}", styles)
+            name = slug("preprocessing", dataset, attribute, measure)
+            writer.figure(figure, name, f"{measure} under both variants: {dataset}, {attribute}")
+
+
+def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
+    sweep = tidy.parameter_sweep(measures[measures["variant"] == SWEEP_VARIANT])
+    if sweep.empty:
+        return
+    writer.section("Parameter sweeps (§7.2)")
+    keys = ["dataset", "sensitive_attribute", "algorithm"]
+    for (dataset, attribute, algorithm), part in sweep.groupby(keys):
+        figure = figures.plot_sweep(part, "DIbinary", "accuracy", algorithm)
+        name = slug("sweep", dataset, attribute, algorithm)
+        writer.figure(figure, name, f"{algorithm} over its parameter: {dataset}, {attribute}")
+
+
+def _attributes(writer: _Writer, measures: pd.DataFrame) -> None:
+    wide = tidy.runs_wide(measures[measures["params"] == "{}"])
+    several = wide.groupby("dataset")["sensitive_attribute"].nunique()
+    if not (several > 1).any():
+        return
+    writer.section("Several sensitive attributes (§7.3)")
+    for dataset in several[several > 1].index:
+        part = wide[(wide["dataset"] == dataset) & (wide["variant"] == SWEEP_VARIANT)]
+        if part.empty:
+            continue
+        figure = figures.plot_attributes(part, "CV")
+        writer.figure(figure, slug("attributes", dataset), f"CV by sensitive attribute: {dataset}")
+
+
+def _audit_figures(writer: _Writer, audits: pd.DataFrame) -> None:
+    if audits.empty:
+        return
+    writer.section("Audits")
+    parity = audits[(audits["audit"] == "permutation") & (audits["metric"] == "positive_rate")]
+    if len(parity):
+        figure = plot_pvalue_histogram(parity["pvalue"].dropna())
+        caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
+        writer.figure(figure, "pvalues-demographic-parity", caption)
+    flips = audits[(audits["audit"] == "fliptest") & (audits["metric"] == "F+")]
+    if len(flips):
+        run = flips.loc[flips["statistic"].idxmax()]
+        leading = json.loads(run["details"])["leading_features"]
+        report = pd.DataFrame(
+            {"flipset": "F+", "feature": list(leading), "mean_difference": list(leading.values())}
+        ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
+        figure = plot_transparency_report(report)
+        where = f"{run['dataset']}, {run['sensitive_attribute']}, {run['algorithm']}"
+        caption = f"Transparency report of the largest F+ ({run['statistic']:.1%}): {where}"
+        writer.figure(figure, "fliptest-largest-flipset", caption)
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem;
+       color: #222; }
+h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ccc; margin-top: 2.5rem; }
+table { border-collapse: collapse; font-size: 0.8rem; margin: 0.5rem 0; }
+th, td { padding: 0.2rem 0.6rem; text-align: right; border-bottom: 1px solid #eee; }
+figure { margin: 1rem 0; } img { max-width: 100%; } figcaption { font-size: 0.85rem; }
+nav li { font-size: 0.9rem; } .files { font-size: 0.75rem; color: #666; }
+"""
+
+
+def _page(sections: list[_Section], results: Path) -> str:
+    anchors = [slug(s.title) or f"section-{i}" for i, s in enumerate(sections)]
+    contents = "".join(
+        f'<li><a href="#{a}">{html.escape(s.title)}</a></li>'
+        for a, s in zip(anchors, sections, strict=True)
+    )
+    body = "".join(
+        f'<section id="{a}"><h2>{html.escape(s.title)}</h2>{"".join(s.parts)}</section>'
+        for a, s in zip(anchors, sections, strict=True)
+    )
+    title = f"faircompare report: {html.escape(str(results))}"
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+        f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"
+        f"<nav><ul>{contents}</ul></nav>{body}</body></html>\n"
+    )

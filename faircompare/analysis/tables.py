@@ -1,0 +1,99 @@
+"""Paper-ready tables: algorithms by key measures (mean ± sd over splits) and audit outcomes.
+
+Each table is written as CSV (numbers) and as a LaTeX ``booktabs`` tabular (formatted text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
+
+
+def measure_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Algorithms by measures, "mean ± sd", from :func:`~.tidy.stability` of one configuration.
+
+    Rows are algorithms (with their parameters when not the defaults).
+    """
+    rows = summary.assign(
+        algorithm=_label(summary),
+        cell=summary["mean"].map("{:.3f}".format) + " ± " + summary["sd"].map("{:.3f}".format),
+    )
+    table = rows.pivot(index="algorithm", columns="measure", values="cell")
+    order = [m for m in KEY_MEASURES if m in table.columns] + sorted(
+        set(table.columns) - set(KEY_MEASURES)
+    )
+    return table[order].rename_axis(index=None, columns=None)
+
+
+def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
+    """Algorithms by audit outcomes (share of splits rejecting, FlipTest rates), rounded."""
+    columns = [c for c in outcomes.columns if c not in _CONFIGURATION]
+    table = outcomes.assign(algorithm=_label(outcomes)).set_index("algorithm")[columns]
+    return table.round(3).rename_axis(index=None)
+
+
+_CONFIGURATION = ("dataset", "sensitive_attribute", "variant", "algorithm", "params")
+
+
+def _label(frame: pd.DataFrame) -> pd.Series:
+    params = frame["params"].where(frame["params"] != "{}", "")
+    return (frame["algorithm"] + " " + params).str.strip()
+
+
+def to_latex(table: pd.DataFrame, *, caption: str = "") -> str:
+    """Format a table as a LaTeX ``booktabs`` tabular, special characters escaped."""
+    columns = ["", *map(str, table.columns)]
+    lines = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        rf"\begin{{tabular}}{{l{'r' * len(table.columns)}}}",
+        r"\toprule",
+        " & ".join(_escape(c) for c in columns) + r" \\",
+        r"\midrule",
+    ]
+    for index, row in table.iterrows():
+        cells = [_escape(str(index))] + [_escape(_cell(v)) for v in row]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines.append(rf"\caption{{{_escape(caption)}}}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return "" if pd.isna(value) else f"{value:.3f}"
+    return str(value)
+
+
+def _escape(text: str) -> str:
+    replacements = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                    "^": r"\textasciicircum{}", "±": r"$\pm$"}  # fmt: skip
+    return "".join(replacements.get(character, character) for character in text)
+
+
+def write_table(
+    table: pd.DataFrame,
+    folder: str | Path,
+    name: str,
+    *,
+    numbers: pd.DataFrame | None = None,
+    caption: str = "",
+) -> Sequence[Path]:
+    """Write ``folder/name.tex`` from ``table`` and ``folder/name.csv`` from ``numbers``.
+
+    ``numbers`` (default: ``table``) is the unformatted data behind the table, so the CSV keeps
+    means and standard deviations as numbers.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    csv, tex = folder / f"{name}.csv", folder / f"{name}.tex"
+    (table if numbers is None else numbers).to_csv(csv, index=numbers is None)
+    tex.write_text(to_latex(table, caption=caption), encoding="utf-8")
+    return csv, tex

@@ -1,0 +1,267 @@
+"""Tidy analyses of stored results: pure functions from the store's frames to DataFrames.
+
+They follow Friedler et al. (2019): measure correlations across runs (§6.3, with the balanced
+re-sample), stability over splits (§7.1), fairness-accuracy tradeoffs with their Pareto front,
+the numerical against numerical+binary comparison (§5.1), parameter sweeps (§7.2), and the audit
+outcomes of every configuration. Inputs are the long frames of the store's ``measures()`` and
+``audits()``.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from faircompare.analysis.tuning import tuned_measures
+from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
+from faircompare.results import ResultStore
+
+CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "params"]
+RUN = ["key", *CONFIGURATION, "split_id"]
+
+
+def runs_wide(measures: pd.DataFrame) -> pd.DataFrame:
+    """One row per run and one column per aggregate measure (per-group values left out)."""
+    aggregate = measures[measures["group"] == ""]
+    wide = aggregate.pivot(index=RUN, columns="measure", values="value")
+    return wide.rename_axis(columns=None).reset_index()
+
+
+def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One setting per algorithm, as Friedler et al. report them (§7).
+
+    An algorithm's runs with default parameters; for an algorithm run only over its grid, the
+    setting tuned for accuracy on validation data per split (renamed ``<algorithm>-accuracy``,
+    the paper's name) when the runs were tuned, else all its grid runs together (renamed
+    ``<algorithm> (grid)``).
+    """
+    defaults = measures[measures["params"] == "{}"]
+    swept = measures[~measures["algorithm"].isin(defaults["algorithm"])]
+    if swept.empty:
+        return defaults
+    chosen = tuned_measures(swept, validation, "accuracy") if validation is not None else swept
+    tuned = validation is not None and len(chosen)
+    chosen = chosen if tuned else swept
+    suffix = "-accuracy" if tuned else " (grid)"
+    chosen = chosen.assign(algorithm=chosen["algorithm"] + suffix, params="{}")
+    return pd.concat([defaults, chosen[measures.columns]], ignore_index=True)
+
+
+def measure_correlations(
+    measures: pd.DataFrame,
+    *,
+    method: str = "pearson",
+    by: Sequence[str] = ("dataset", "variant"),
+    names: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Correlations between measures across runs (Friedler et al. §6.3, Fig. 3).
+
+    Parameters
+    ----------
+    measures
+        Long measures frame.
+    method
+        ``"pearson"`` or ``"spearman"``.
+    by
+        Columns to compute separate correlations for; ``()`` pools every run.
+    names
+        Measures to correlate; default every aggregate measure.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``by...``, ``measure_a``, ``measure_b`` and ``correlation``.
+    """
+    wide = runs_wide(measures)
+    names = list(names) if names is not None else sorted(set(wide.columns) - set(RUN))
+    groups = wide.groupby(list(by)) if by else [((), wide)]
+    frames = []
+    for key, part in groups:
+        matrix = part[names].corr(method=method)
+        long = matrix.rename_axis(index="measure_a", columns="measure_b").stack()
+        frame = long.rename("correlation").reset_index()
+        for column, value in zip(by, key if isinstance(key, tuple) else (key,), strict=True):
+            frame.insert(0, column, value)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def correlation_matrix(correlations: pd.DataFrame) -> pd.DataFrame:
+    """Pivot one group of :func:`measure_correlations` into its square matrix."""
+    return correlations.pivot(index="measure_a", columns="measure_b", values="correlation")
+
+
+def balanced_measures(
+    store: ResultStore, *, size: int = 1000, rng: np.random.Generator | int | None = 0
+) -> pd.DataFrame:
+    """Measures of every run on a balanced re-sample of its test predictions (§6.3).
+
+    Each run's test rows are drawn with replacement into ``size`` rows: half positive and half
+    negative labels, and within each half, half privileged and half not. Runs whose test split
+    lacks one of the four cells are left out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A long measures frame, like the store's.
+    """
+    rng = np.random.default_rng(rng)
+    runs = store.runs().query("status == 'done'")
+    frames = []
+    for run in runs.itertuples():
+        stored = store.predictions(run.key)
+        privileged = stored.groups == stored.privileged
+        cells = [
+            np.flatnonzero((stored.y_true == y) & (privileged == p))
+            for y in (1, 0)
+            for p in (True, False)
+        ]
+        if min(len(c) for c in cells) == 0:
+            continue
+        rows = np.concatenate([rng.choice(c, size // 4) for c in cells])
+        scores = None if stored.scores is None else stored.scores[rows]
+        with warnings.catch_warnings():  # undefined measures are NaN, as in the store
+            warnings.simplefilter("ignore", UndefinedMeasureWarning)
+            frame = evaluate(
+                stored.y_true[rows], stored.y_pred[rows], stored.groups[rows],
+                privileged=stored.privileged, scores=scores,
+            )  # fmt: skip
+        frames.append(frame.assign(**{c: getattr(run, c) for c in RUN}))
+    return pd.concat(frames, ignore_index=True)[[*RUN, "measure", "group", "value"]]
+
+
+def stability(
+    measures: pd.DataFrame,
+    names: Sequence[str] = ("accuracy", "DIbinary", "CV"),
+    *,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Mean, standard deviation and a t confidence interval over splits (§7.1, Fig. 7).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration and measure: ``splits``, ``mean``, ``sd``, ``ci_low``,
+        ``ci_high``.
+    """
+    wide = runs_wide(measures)
+    long = wide.melt(id_vars=RUN, value_vars=list(names), var_name="measure")
+    summary = (
+        long.groupby([*CONFIGURATION, "measure"])["value"]
+        .agg(splits="count", mean="mean", sd="std")
+        .reset_index()
+    )
+    half = stats.t.ppf(0.5 + confidence / 2, (summary["splits"] - 1).clip(lower=1))
+    half = half * summary["sd"] / np.sqrt(summary["splits"])
+    return summary.assign(ci_low=summary["mean"] - half, ci_high=summary["mean"] + half)
+
+
+def tradeoff(
+    measures: pd.DataFrame,
+    audits: pd.DataFrame,
+    *,
+    accuracy: str = "accuracy",
+    fairness: str = "DIbinary",
+    audit_metric: str = "positive_rate",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Accuracy against a fairness measure per run, with significance and the Pareto front.
+
+    ``gap`` is the fairness measure's distance from its ideal value; ``significant`` says
+    whether the run's permutation test of ``audit_metric`` (demographic parity by default)
+    rejects after Holm's correction across the run's tests; ``pareto`` marks the runs that no
+    other run of the same dataset, attribute and variant beats on both accuracy and gap.
+    """
+    wide = runs_wide(measures)
+    frame = wide[[*RUN, accuracy, fairness]].rename(
+        columns={accuracy: "accuracy", fairness: "fairness"}
+    )
+    frame["gap"] = (frame["fairness"] - MEASURES[fairness].ideal).abs()
+    tests = audits[(audits["audit"] == "permutation") & (audits["metric"] == audit_metric)]
+    holm = tests.set_index("key")["details"].map(lambda d: json.loads(d).get("holm_pvalue"))
+    frame["significant"] = frame["key"].map(holm.astype(float) < alpha).fillna(False).astype(bool)
+    frame["pareto"] = False
+    for _, part in frame.groupby(["dataset", "sensitive_attribute", "variant"]):
+        frame.loc[part.index, "pareto"] = _non_dominated(part)
+    return frame
+
+
+def _non_dominated(points: pd.DataFrame) -> pd.Series:
+    """Whether each row has no other row with accuracy >= and gap <=, one of them strictly."""
+    accuracy, gap = points["accuracy"].to_numpy(), points["gap"].to_numpy()
+    at_least = (accuracy[None, :] >= accuracy[:, None]) & (gap[None, :] <= gap[:, None])
+    better = (accuracy[None, :] > accuracy[:, None]) | (gap[None, :] < gap[:, None])
+    dominated = (at_least & better).any(axis=1)
+    return pd.Series(~dominated & ~np.isnan(accuracy) & ~np.isnan(gap), index=points.index)
+
+
+def preprocessing_comparison(measures: pd.DataFrame, measure: str = "accuracy") -> pd.DataFrame:
+    """Pair a measure under the numerical and numerical+binary variants, split by split (§5.1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, attribute, algorithm, params, split) run under both variants,
+        with columns ``numerical`` and ``numerical+binary``.
+    """
+    wide = runs_wide(measures)
+    variants = wide[wide["variant"].isin(["numerical", "numerical+binary"])]
+    keys = ["dataset", "sensitive_attribute", "algorithm", "params", "split_id"]
+    paired = variants.pivot_table(index=keys, columns="variant", values=measure, dropna=False)
+    paired = paired.reindex(columns=["numerical", "numerical+binary"])
+    return paired.dropna().rename_axis(columns=None).reset_index()
+
+
+def parameter_sweep(
+    measures: pd.DataFrame, names: Sequence[str] = ("accuracy", "DIbinary")
+) -> pd.DataFrame:
+    """Measures of every swept parameter value, run by run (§7.2, Fig. 8).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Runs with parameters: ``parameter`` and ``value`` (the swept one; several parameters
+        are joined), and the measures in ``names``.
+    """
+    wide = runs_wide(measures)
+    swept = wide[wide["params"] != "{}"].copy()
+    params = swept["params"].map(json.loads)
+    swept["parameter"] = params.map(lambda p: ", ".join(p))
+    swept["value"] = params.map(lambda p: next(iter(p.values())) if len(p) == 1 else json.dumps(p))
+    return swept[[*RUN, "parameter", "value", *names]]
+
+
+def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Share of splits whose audits reject, per configuration.
+
+    Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``;
+    the individual-fairness test when T_n exceeds delta. FlipTest contributes the mean rates of
+    F+ and F-.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration; columns ``splits`` and one per outcome.
+    """
+    details = audits["details"].map(json.loads)
+    permutation = audits["audit"] == "permutation"
+    rejects = pd.Series(np.nan, index=audits.index)
+    holm = details[permutation].map(lambda d: d.get("holm_pvalue", np.nan))
+    rejects[permutation] = (holm.astype(float) < alpha).astype(float)
+    individual = audits["audit"] == "individual"
+    rejects[individual] = details[individual].map(lambda d: float(d["reject"]))
+    outcome = np.where(
+        audits["audit"] == "fliptest",
+        audits["metric"].radd("FlipTest ") + " rate",
+        audits["audit"] + " " + audits["metric"],
+    )
+    value = np.where(audits["audit"] == "fliptest", audits["statistic"], rejects)
+    frame = audits[[*CONFIGURATION, "split_id"]].assign(outcome=outcome, value=value)
+    table = frame.pivot_table(index=CONFIGURATION, columns="outcome", values="value")
+    splits = frame.groupby(CONFIGURATION)["split_id"].nunique().rename("splits")
+    return table.join(splits).rename_axis(columns=None).reset_index()

@@ -1,0 +1,183 @@
+"""The analyses and the report, built from a small real benchmark run."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.patches import Rectangle
+from scipy import stats
+
+from faircompare.analysis import figures, tables, tidy
+from faircompare.analysis.report import slug, write_report
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.config import BenchmarkConfig
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+CONFIG = BenchmarkConfig(
+    datasets=("ricci", "german"),
+    variants=("numerical", "numerical+binary"),
+    algorithms=("logistic-regression", "decision-tree", "zafar-fairness"),
+    grid=True,
+    splits=2,
+    permutations=200,
+)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results")
+    with ResultStore(folder) as store:
+        summary = run_plan(make_plan(CONFIG).runs, store, Options(permutations=200), jobs=2)
+    assert summary.failed == 0
+    return folder
+
+
+@pytest.fixture(scope="module")
+def frames(results):
+    with ResultStore(results) as store:
+        return store.measures(), store.audits()
+
+
+@pytest.fixture(scope="module")
+def report(results, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    return write_report(results, out)
+
+
+def test_report_writes_every_expected_file(report, frames):
+    measures, _ = frames
+    out = report.parent
+    expected = ["report.html", "tables/correlations.csv", "figures/pvalues-demographic-parity.png"]
+    for dataset, attribute in (("ricci", "Race"), ("german", "sex")):
+        for variant in ("numerical", "numerical+binary"):
+            name = slug(dataset, attribute, variant)
+            expected += [
+                f"tables/{kind}-{name}.{ext}"
+                for kind in ("measures", "audits")
+                for ext in ("csv", "tex")
+            ]
+            expected += [
+                f"figures/{kind}-{name}.{ext}"
+                for kind in ("stability", "tradeoff", "audits")
+                for ext in ("pdf", "svg", "png")
+            ]
+        for measure in ("accuracy", "DIbinary"):
+            expected.append(f"figures/{slug('preprocessing', dataset, attribute, measure)}.pdf")
+        expected.append(f"figures/{slug('sweep', dataset, attribute, 'zafar-fairness')}.svg")
+    for sample in ("all", "balanced"):
+        expected += [
+            f"figures/{slug('correlation', sample, v)}.png"
+            for v in ("numerical", "numerical+binary")
+        ]
+    missing = [
+        name for name in expected if not (out / name).is_file() or (out / name).stat().st_size == 0
+    ]
+    assert missing == []
+    page = report.read_text()
+    assert page.count('<img src="data:image/png;base64,') == len(
+        list((out / "figures").glob("*.png"))
+    )
+
+
+def test_correlation_matrix_equals_pandas(report, frames):
+    # One row per run, one column per aggregate measure, then DataFrame.corr: computed directly.
+    measures, _ = frames
+    written = pd.read_csv(report.parent / "tables" / "correlations.csv")
+    for variant in ("numerical", "numerical+binary"):
+        aggregate = measures[(measures["group"] == "") & (measures["variant"] == variant)]
+        direct = aggregate.pivot_table(
+            index="key", columns="measure", values="value", dropna=False
+        ).corr()
+        ours = tidy.correlation_matrix(
+            tidy.measure_correlations(measures, by=("variant",)).query("variant == @variant")
+        )
+        pd.testing.assert_frame_equal(
+            ours.loc[direct.index, direct.columns], direct, check_names=False
+        )
+        stored = written.query("variant == @variant and sample == 'all' and method == 'pearson'")
+        stored = stored.pivot(index="measure_a", columns="measure_b", values="correlation")
+        pd.testing.assert_frame_equal(
+            stored.loc[direct.index, direct.columns], direct, check_names=False
+        )
+
+
+def test_stability_has_a_t_interval_and_one_rectangle_per_algorithm(frames):
+    measures, _ = frames
+    german = measures[measures["dataset"] == "german"]
+    defaults = german[german["params"] == "{}"]
+    # zafar-fairness ran over its grid only (no tuning here): its grid runs are pooled.
+    summary = tidy.stability(tidy.representative(german), ("accuracy", "CV"))
+    assert set(summary["algorithm"]) == {
+        "logistic-regression",
+        "decision-tree",
+        "zafar-fairness (grid)",
+    }
+    row = summary.query(
+        "variant == 'numerical+binary' and algorithm == 'decision-tree' and measure == 'accuracy'"
+    ).iloc[0]
+    values = tidy.runs_wide(defaults).query(
+        "variant == 'numerical+binary' and algorithm == 'decision-tree'"
+    )["accuracy"]
+    half = stats.t.ppf(0.975, len(values) - 1) * values.std() / np.sqrt(len(values))
+    assert (row["splits"], row["mean"], row["sd"]) == (
+        2,
+        pytest.approx(values.mean()),
+        pytest.approx(values.std()),
+    )
+    assert row["ci_high"] - row["mean"] == pytest.approx(half)
+    one = summary[summary["variant"] == "numerical+binary"]
+    styles = figures.algorithm_styles(one["algorithm"])
+    figure = figures.plot_stability(one, "CV", "accuracy", styles)
+    rectangles = [p for p in figure.axes[0].patches if isinstance(p, Rectangle)]
+    assert len(rectangles) == one["algorithm"].nunique() == 3
+
+
+def test_tradeoff_flags_significance_from_the_audits_and_the_pareto_front(frames):
+    measures, audits = frames
+    frame = tidy.tradeoff(measures, audits)
+    parity = audits.query("audit == 'permutation' and metric == 'positive_rate'").set_index("key")
+    holm = parity["details"].map(lambda d: json.loads(d)["holm_pvalue"])
+    expected = frame["key"].map(holm < 0.05)
+    assert (frame["significant"] == expected).all()
+    assert frame["significant"].any() and not frame["significant"].all()
+    for _, part in frame.groupby(["dataset", "sensitive_attribute", "variant"]):
+        front = part[part["pareto"]]
+        assert len(front) >= 1
+        for _, other in part.iterrows():  # nothing beats a front run on both counts
+            beats = (other["accuracy"] > front["accuracy"]) & (other["gap"] < front["gap"])
+            assert not beats.any()
+
+
+def test_pareto_front_by_hand():
+    points = pd.DataFrame({"accuracy": [0.9, 0.8, 0.85, 0.7], "gap": [0.3, 0.1, 0.3, 0.05]})
+    # (0.85, 0.3) is beaten by (0.9, 0.3); the other three trade accuracy for gap.
+    assert tidy._non_dominated(points).tolist() == [True, True, False, True]
+
+
+def test_balanced_resample_of_perfect_predictions_has_parity(results):
+    # With every prediction right, each of the four (label, group) cells holds 250 rows of the
+    # balanced sample, so both groups have positive rate 1/2: DI = 1 and accuracy = 1 (§6.3).
+    with ResultStore(results) as store:
+        key = store.runs()["key"].iloc[0]
+        stored = store.predictions(key)
+        perfect = type(stored)(
+            stored.test_index, stored.y_true, stored.y_true, None, stored.groups, stored.privileged
+        )
+        store.predictions = lambda k: perfect
+        store.runs = lambda: pd.DataFrame(
+            {"key": [key], "status": ["done"], **{c: ["x"] for c in tidy.RUN[1:]}}
+        )
+        balanced = tidy.balanced_measures(store, size=1000)
+    values = balanced.query("group == ''").set_index("measure")["value"]
+    assert values["accuracy"] == 1.0 and values["DIbinary"] == 1.0 and values["CV"] == 1.0
+
+
+def test_latex_table_uses_booktabs_and_escapes():
+    table = pd.DataFrame({"accuracy": ["0.812 ± 0.004"], "DI_binary": [0.5]}, index=["feldman-svm"])
+    latex = tables.to_latex(table, caption="50% of runs")
+    assert r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
+    assert r"feldman-svm & 0.812 $\pm$ 0.004 & 0.500 \\" in latex
+    assert r"DI\_binary" in latex and r"50\% of runs" in latex
