@@ -25,16 +25,22 @@ from faircompare.audits.figures import PALETTE  # noqa: E402
 
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
 Style = dict[str, str]
 
 
 def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
-    """Give each algorithm a colour and a marker: 7 x 7, so 49 algorithms stay distinct."""
+    """Give each algorithm a colour and a marker (a hatch for areas): 7 x 7 stay distinct."""
     names = sorted(set(algorithms))
-    return {
-        name: {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[(i // len(PALETTE)) % 7]}
-        for i, name in enumerate(names)
-    }
+    styles = {}
+    for i, name in enumerate(names):
+        kind = (i // len(PALETTE)) % len(MARKERS)
+        styles[name] = {
+            "color": PALETTE[i % len(PALETTE)],
+            "marker": MARKERS[kind],
+            "hatch": HATCHES[kind],
+        }
+    return styles
 
 
 def save(figure: plt.Figure, folder: str | Path, name: str) -> list[Path]:
@@ -136,11 +142,12 @@ def plot_stability(
     figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
     table = summary.pivot_table(index="algorithm", columns="measure", values=["mean", "sd"])
     for algorithm, row in table.iterrows():
-        colour = styles[algorithm]["color"]
+        style = styles[algorithm]
         width, height = row[("sd", x)], row[("sd", y)]
         corner = (row[("mean", x)] - width / 2, row[("mean", y)] - height / 2)
-        ax.add_patch(Rectangle(corner, width, height, facecolor=colour, alpha=0.35,
-                               edgecolor=colour, label=algorithm))  # fmt: skip
+        ax.add_patch(Rectangle(corner, width, height, facecolor=style["color"], alpha=0.4,
+                               edgecolor=style["color"], hatch=style["hatch"],
+                               label=algorithm))  # fmt: skip
     ax.autoscale_view()
     ax.set_xlabel(f"{x} (mean +/- sd over splits)")
     ax.set_ylabel(f"{y} (mean +/- sd over splits)")
@@ -187,12 +194,12 @@ def plot_audit_shares(
 ) -> plt.Figure:
     """Share of splits rejecting each audit, per algorithm (grouped horizontal bars)."""
     table = outcomes.groupby("algorithm")[list(columns)].mean()
-    figure, ax = plt.subplots(figsize=(6.5, 0.8 + 0.35 * len(table) * max(1, len(columns)) / 2),
-                              layout="constrained")  # fmt: skip
-    height = 0.8 / len(columns)
+    height = 1.2 + 0.2 * len(table) * max(1.0, len(columns) / 3)
+    figure, ax = plt.subplots(figsize=(6.5, height), layout="constrained")
+    bar = 0.8 / len(columns)
     for j, (column, colour) in enumerate(zip(columns, PALETTE, strict=False)):
-        positions = np.arange(len(table)) - 0.4 + (j + 0.5) * height
-        ax.barh(positions, table[column], height=height, color=colour, label=column)
+        positions = np.arange(len(table)) - 0.4 + (j + 0.5) * bar
+        ax.barh(positions, table[column], height=bar, color=colour, label=column)
     ax.set_yticks(range(len(table)), table.index, fontsize=7)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of splits")

@@ -161,15 +161,19 @@ def _configuration(
     dataset, attribute, variant = where
     name, label = slug(dataset, attribute, variant), f"{dataset}, {attribute}, {variant}"
     writer.section(label)
-    summary = tidy.stability(tidy.representative(measures, validation), tables.KEY_MEASURES)
+    chosen = tidy.representative(measures, validation)
+    summary = tidy.stability(chosen, tables.KEY_MEASURES)
     writer.table(
         tables.measure_table(summary),
         f"measures-{name}",
         f"Measures, mean ± sd over splits: {label}",
         numbers=summary,
     )
-    if len(audits):
-        outcomes = tidy.audit_outcomes(audits)
+    names = chosen.drop_duplicates("key").set_index("key")["algorithm"]
+    chosen_audits = audits[audits["key"].isin(names.index)]
+    if len(chosen_audits):
+        chosen_audits = chosen_audits.assign(algorithm=chosen_audits["key"].map(names), params="{}")
+        outcomes = tidy.audit_outcomes(chosen_audits)
         writer.table(
             tables.audit_table(outcomes),
             f"audits-{name}",
