@@ -200,18 +200,29 @@ def model_oracle(
             return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
 
         return LossOracle(loss, gradient, getattr(model, "gradient_kind", "analytic"))
-    rng = np.random.default_rng(rng)
+    gradient = _smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
+    return LossOracle(loss, gradient, "derivative-free")
 
-    def smoothed_gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+
+def _smoothed_gradient(
+    loss: Callable[..., np.ndarray],
+    s: np.ndarray | None,
+    smoothing: float,
+    directions: int,
+    rng: np.random.Generator,
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Antithetic Gaussian-smoothing estimate of the loss gradient, all points in one batch."""
+
+    def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
         n, d = Z.shape
         u = rng.standard_normal((directions, n, d))
         shifted = np.concatenate([Z + smoothing * u, Z - smoothing * u]).reshape(-1, d)
-        repeat = lambda a: None if a is None else np.tile(a, 2 * directions)  # noqa: E731
-        values = loss(shifted, repeat(y), repeat(s)).reshape(2, directions, n)
+        copies = None if s is None else np.tile(s, 2 * directions)
+        values = loss(shifted, np.tile(y, 2 * directions), copies).reshape(2, directions, n)
         slope = (values[0] - values[1]) / (2 * smoothing)
         return np.einsum("kn,knd->nd", slope, u) / directions
 
-    return LossOracle(loss, smoothed_gradient, "derivative-free")
+    return gradient
 
 
 def clipped_log_loss(p: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -158,6 +158,32 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     assert (info.misses, info.hits) == (1, len(specs) - 1)  # one map, reused by the others
 
 
+def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path):
+    from faircompare.benchmark import execute
+
+    execute._fair_metric_cached.cache_clear()
+    specs = small_plan(
+        algorithms=("decision-tree", "logistic-regression", "zafar-fairness"), splits=1
+    )
+    with ResultStore(tmp_path) as store:
+        run_plan(specs, store, Options(permutations=50))
+        individual = store.audits().query("audit == 'individual'")
+    assert len(individual) == 2 * len(specs)  # T_n and T~_n for every run
+    by_algorithm = individual.set_index("algorithm")
+    kinds = (
+        by_algorithm["details"].map(lambda d: json.loads(d)["gradient"]).groupby(level=0).first()
+    )
+    assert kinds.to_dict() == {
+        "decision-tree": "derivative-free",
+        "logistic-regression": "analytic",
+        "zafar-fairness": "analytic",
+    }
+    loss = individual.query("metric == 'loss-ratio'")
+    assert (loss["statistic"].notna() & loss["pvalue"].between(0, 1)).all()
+    info = execute._fair_metric_cached.cache_info()
+    assert (info.misses, info.hits) == (1, len(specs) - 1)  # one metric, reused by the others
+
+
 @pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
 def test_stored_predictions_give_back_the_measures(tmp_path, load):
     # The store keeps labels, groups and the privileged value with each run's predictions, so
