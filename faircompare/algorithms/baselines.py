@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 from sklearn.base import ClassifierMixin
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -71,6 +73,38 @@ class SVM(_SklearnBaseline):
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance to the separating surface; positive means label 1."""
         return self.model_.decision_function(self._fitted_features(X))
+
+    @property
+    def gradient_kind(self) -> str | None:
+        """``"analytic"`` for the RBF and linear kernels, else None."""
+        return "analytic" if self.kernel in ("rbf", "linear") else None
+
+    def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Gradient of the log-loss of sigmoid(f(x)) in x, f the decision function.
+
+        For the RBF kernel, f(x) = sum_i c_i exp(-gamma ||z - s_i||^2) + b on standardised z,
+        so grad_z f = -2 gamma sum_i c_i K(z, s_i) (z - s_i); the linear kernel's is w. Other
+        kernels have none (``gradient_kind`` is None; the audit then estimates it).
+        """
+        if self.gradient_kind is None:
+            raise NotImplementedError(f"no analytic gradient for the {self.kernel!r} kernel")
+        scaler, svc = self.model_[0], self.model_[-1]
+        Z = scaler.transform(self._fitted_features(X))
+        if self.kernel == "linear":
+            slope = np.broadcast_to(svc.coef_[0], Z.shape)
+        else:
+            gamma = 1.0 / (Z.shape[1] * self.training_variance_)  # gamma="scale", as fitted
+            kernel = rbf_kernel(Z, svc.support_vectors_, gamma=gamma) * svc.dual_coef_[0]
+            slope = -2 * gamma * (kernel.sum(1)[:, None] * Z - kernel @ svc.support_vectors_)
+        residual = expit(svc.decision_function(Z)) - binary_labels(y, len(Z))
+        return residual[:, None] * slope / scaler.scale_
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> SVM:
+        """Fit on standardised features; keep their variance, which sets gamma="scale"."""
+        super().fit(X, y)
+        features = numeric_matrix(X, type(self).__name__)
+        self.training_variance_ = float(self.model_[0].transform(features).var())
+        return self
 
 
 class DecisionTree(_ProbabilisticBaseline):

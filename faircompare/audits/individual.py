@@ -171,10 +171,10 @@ def model_oracle(
     The attack moves points z; the model sees x = mean + scale * z (so the attack can run in
     standardised coordinates while the model keeps its own). Models with ``input_gradient(X, y,
     sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
-    default ``"analytic"``). Others get the gradient of their Gaussian-smoothed loss,
-    E[l(z + smoothing * u)] with u ~ N(0, I), estimated from ``directions`` antithetic pairs per
-    point and step (Nesterov & Spokoiny 2017): it exists for piecewise-constant models such as
-    trees, whose exact gradient is zero almost everywhere.
+    default ``"analytic"``; None when this instance has none). Others get the gradient of their
+    Gaussian-smoothed loss, E[l(z + smoothing * u)] with u ~ N(0, I), estimated from
+    ``directions`` antithetic pairs per point and step (Nesterov & Spokoiny 2017): it exists
+    for piecewise-constant models such as trees, whose exact gradient is zero almost everywhere.
 
     Models with ``logit_coefficients()`` (log-odds x'w + b, the same for everyone) get the
     exact :func:`logistic_oracle`, which the attack runs in a low-dimensional span; models with
@@ -194,12 +194,13 @@ def model_oracle(
     def loss(Z: np.ndarray, y: np.ndarray, s: Any = s) -> np.ndarray:
         return clipped_log_loss(_positive_probability(model, mean + scale * Z, s), y)
 
-    if hasattr(model, "input_gradient"):
+    kind = getattr(model, "gradient_kind", "analytic") if hasattr(model, "input_gradient") else None
+    if kind is not None:
 
         def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
             return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
 
-        return LossOracle(loss, gradient, getattr(model, "gradient_kind", "analytic"))
+        return LossOracle(loss, gradient, kind)
     gradient = _smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
     return LossOracle(loss, gradient, "derivative-free")
 

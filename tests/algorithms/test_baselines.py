@@ -51,3 +51,30 @@ def test_a_model_refuses_features_of_another_width(biased):
     model = DecisionTree().fit(X, y)
     with pytest.raises(AlgorithmInputError, match="fitted on 5 features but got 4"):
         model.predict(X.iloc[:, :4])
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_svm_input_gradient_equals_finite_differences(kernel):
+    # The audit's loss for an SVM is the log-loss of sigmoid(decision function); its analytic
+    # gradient must match central differences of that loss.
+    from scipy.special import expit
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(2.0, 3.0, size=(150, 3))
+    y = (X[:, 0] - X[:, 1] + rng.normal(size=150) > 0).astype(int)
+    model = SVM(kernel=kernel).fit(X, y)
+    assert model.gradient_kind == "analytic"
+
+    def loss(points):
+        p = expit(model.decision_function(points))
+        return -np.where(y[:20] == 1, np.log(p), np.log1p(-p))
+
+    h, points = 1e-5, X[:20]
+    finite = np.column_stack(
+        [(loss(points + h * e) - loss(points - h * e)) / (2 * h) for e in np.eye(3)]
+    )
+    np.testing.assert_allclose(model.input_gradient(points, y[:20]), finite, rtol=1e-4, atol=1e-7)
+
+
+def test_svm_with_another_kernel_has_no_analytic_gradient():
+    assert SVM(kernel="poly").gradient_kind is None
