@@ -78,3 +78,23 @@ def test_svm_input_gradient_equals_finite_differences(kernel):
 
 def test_svm_with_another_kernel_has_no_analytic_gradient():
     assert SVM(kernel="poly").gradient_kind is None
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_svm_decision_values_equal_libsvm(kernel):
+    # Our BLAS evaluation of the decision function against scikit-learn's (libsvm) on the same
+    # fitted model, in several row blocks.
+    from faircompare.algorithms import baselines
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=300) > 0).astype(int)
+    model = SVM(kernel=kernel).fit(X, y)
+    Z = model.model_[0].transform(X)
+    expected = model.model_[-1].decision_function(Z)
+    saved, baselines._KERNEL_BLOCK = baselines._KERNEL_BLOCK, 10_000  # blocks of a few dozen rows
+    try:
+        np.testing.assert_allclose(model.decision_function(X), expected, rtol=1e-9, atol=1e-9)
+    finally:
+        baselines._KERNEL_BLOCK = saved
+    np.testing.assert_array_equal(model.predict(X), model.model_.predict(X))
