@@ -323,8 +323,7 @@ def run(
         click.echo("interrupted: every finished run is stored; run again to resume", err=True)
         sys.exit(130)
     if report:
-        click.echo("writing the report ...", err=True)
-        click.echo(f"report: {write_report(results)}")
+        click.echo(f"report: {write_report(results, progress=_progress)}")
     if len(failed):
         click.echo(f"{len(failed)} planned runs have failed:", err=True)
         for row in failed.head(_SHOWN_FAILURES).itertuples():
@@ -357,7 +356,7 @@ def status(results: Path) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
-    click.echo(write_report(results, out))
+    click.echo(write_report(results, out, progress=_progress))
 
 
 @cli.command(name="export")

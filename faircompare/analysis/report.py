@@ -18,6 +18,7 @@ import base64
 import html
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,10 +46,12 @@ class _Writer:
     """Writes figures and tables under ``out`` and collects the page's sections."""
 
     out: Path
+    progress: Callable[[str], None] | None = None
     sections: list[_Section] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
 
     def section(self, title: str) -> None:
+        if self.progress is not None:
+            self.progress(f"report: {title}")
         self.sections.append(_Section(title))
 
     def text(self, text: str) -> None:
@@ -56,7 +59,6 @@ class _Writer:
 
     def figure(self, figure: plt.Figure, name: str, caption: str) -> None:
         paths = figures.save(figure, self.out / "figures", name)
-        self.files += paths
         png = base64.b64encode(paths[-1].read_bytes()).decode()
         self.sections[-1].parts.append(
             f'<figure><img src="data:image/png;base64,{png}" alt="{html.escape(caption)}">'
@@ -67,9 +69,7 @@ class _Writer:
     def table(
         self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
     ) -> None:
-        self.files += tables.write_table(
-            table, self.out / "tables", name, numbers=numbers, caption=caption
-        )
+        tables.write_table(table, self.out / "tables", name, numbers=numbers, caption=caption)
         self.sections[-1].parts.append(
             f"<h3>{html.escape(caption)}</h3>"
             + table.to_html(na_rep="", float_format="{:.3f}".format, border=0)
@@ -77,7 +77,12 @@ class _Writer:
         )
 
 
-def write_report(results: str | Path, out: str | Path | None = None) -> Path:
+def write_report(
+    results: str | Path,
+    out: str | Path | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
     """Write the report of a results folder; return the path of ``report.html``.
 
     Parameters
@@ -86,11 +91,13 @@ def write_report(results: str | Path, out: str | Path | None = None) -> Path:
         The results folder (holding ``results.sqlite``).
     out
         Where to write; default ``results/report``.
+    progress
+        Called with a line as each section starts (the command line prints them).
     """
     results = Path(results)
     if not (results / DATABASE).exists():
         raise FaircompareError(f"no results in {results}: run the benchmark first")
-    writer = _Writer(Path(out) if out is not None else results / "report")
+    writer = _Writer(Path(out) if out is not None else results / "report", progress)
     with ResultStore(results) as store:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
@@ -106,12 +113,8 @@ def write_report(results: str | Path, out: str | Path | None = None) -> Path:
         for (dataset, attribute, variant), part in measures.groupby(
             ["dataset", "sensitive_attribute", "variant"]
         ):
-            chosen = audits[
-                (audits["dataset"] == dataset)
-                & (audits["sensitive_attribute"] == attribute)
-                & (audits["variant"] == variant)
-            ]
             where = (dataset, attribute, variant)
+            chosen = audits[audits["key"].isin(part["key"])]
             tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
             _configuration(writer, part, tuning, chosen, styles, where)
         _correlations(writer, measures, balanced)
@@ -209,7 +212,6 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFram
     path = writer.out / "tables" / "correlations.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
     pooled.to_csv(path, index=False)
-    writer.files.append(path)
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
 
 
