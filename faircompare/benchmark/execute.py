@@ -76,10 +76,25 @@ class Summary:
     interrupted: bool = False
 
 
+# loky shuts down a worker whose memory grew 300 MB past its size after the first task, taking
+# it for a leak. The per-split caches below (datasets, transport maps, fair metrics; bounded by
+# their lru sizes) and torch's import grow it legitimately, and a restart throws them away.
+_WORKER_MEMORY_GROWTH = 2 * 2**30
+
+
+def _allow_worker_caches() -> None:
+    """Raise loky's leak bound in this worker (it reads the module constant at every check)."""
+    from joblib.externals.loky import process_executor
+
+    bound = getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", _WORKER_MEMORY_GROWTH)
+    process_executor._MAX_MEMORY_LEAK_SIZE = max(bound, _WORKER_MEMORY_GROWTH)
+
+
 def execute_run(spec: RunSpec, options: Options) -> StoredRun:
     """Fit, predict and score one run; any exception becomes a failed run with its traceback."""
     started = time.time()
     record = {"key": spec.key, "spec": _spec_record(spec), "versions": _versions()}
+    _allow_worker_caches()
     if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
         sys.modules["torch"].set_num_threads(1)
     caught: list[warnings.WarningMessage] = []
