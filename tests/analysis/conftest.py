@@ -17,7 +17,7 @@ CONFIG = BenchmarkConfig(
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results")
     with ResultStore(folder) as store:
@@ -26,13 +26,13 @@ def results(tmp_path_factory):
     return folder
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def frames(results):
     with ResultStore(results) as store:
         return store.measures(), store.audits()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def report(results, tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     return write_report(results, out)
