@@ -206,3 +206,23 @@ def plot_audit_shares(
     ax.set_title(title)
     ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return figure
+
+
+def plot_individual_statistics(
+    audits: pd.DataFrame, styles: dict[str, Style], delta: float = 1.25
+) -> plt.Figure:
+    """Plot T_n of every run per algorithm, with delta, on a log scale (Maity et al. §3.1)."""
+    loss = audits[(audits["audit"] == "individual") & (audits["metric"] == "loss-ratio")]
+    algorithms = sorted(loss["algorithm"].unique())
+    figure, ax = plt.subplots(figsize=(max(6, 0.5 * len(algorithms)), 4), layout="constrained")
+    for i, algorithm in enumerate(algorithms):
+        values = loss.loc[loss["algorithm"] == algorithm, "statistic"].clip(lower=1e-3)
+        style = styles[algorithm]
+        ax.scatter(np.full(len(values), i), values, s=14, color=style["color"],
+                   marker=style["marker"])  # fmt: skip
+    ax.axhline(delta, color="black", linestyle="--", linewidth=1, label=f"delta = {delta}")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(algorithms)), algorithms, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("T_n (one point per run)")
+    ax.legend(frameon=False)
+    return figure

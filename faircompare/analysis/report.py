@@ -23,10 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from faircompare.analysis import figures, tables, tidy
-from faircompare.audits.figures import plot_pvalue_histogram, plot_transparency_report
+from faircompare.audits.figures import (
+    plot_pvalue_histogram,
+    plot_threshold_curve,
+    plot_transparency_report,
+    threshold_curve,
+)
 from faircompare.exceptions import FaircompareError
 from faircompare.results import DATABASE, ResultStore
 
@@ -99,9 +105,17 @@ def write_report(
         raise FaircompareError(f"no results in {results}: run the benchmark first")
     writer = _Writer(Path(out) if out is not None else results / "report", progress)
     with ResultStore(results) as store:
-        runs, measures, audits = store.runs(), store.measures(), store.audits()
-        validation = store.measures("validation")
-        balanced = tidy.balanced_measures(store) if len(measures) else measures
+        _write_sections(writer, store)
+    page = writer.out / "report.html"
+    page.write_text(_page(writer.sections, results), encoding="utf-8")
+    return page
+
+
+def _write_sections(writer: _Writer, store: ResultStore) -> None:
+    """Write every section's figures and tables, in page order."""
+    runs, measures, audits = store.runs(), store.measures(), store.audits()
+    validation = store.measures("validation")
+    balanced = tidy.balanced_measures(store) if len(measures) else measures
     writer.section("Summary")
     _summary(writer, runs)
     if len(measures):
@@ -121,10 +135,7 @@ def write_report(
         _preprocessing(writer, measures, styles)
         _sweeps(writer, measures)
         _attributes(writer, measures)
-        _audit_figures(writer, audits)
-    page = writer.out / "report.html"
-    page.write_text(_page(writer.sections, results), encoding="utf-8")
-    return page
+        _audit_figures(writer, store, audits, styles)
 
 
 def slug(*parts: str) -> str:
@@ -255,15 +266,22 @@ def _attributes(writer: _Writer, measures: pd.DataFrame) -> None:
         writer.figure(figure, slug("attributes", dataset), f"CV by sensitive attribute: {dataset}")
 
 
-def _audit_figures(writer: _Writer, audits: pd.DataFrame) -> None:
+def _audit_figures(
+    writer: _Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, figures.Style]
+) -> None:
     if audits.empty:
         return
     writer.section("Audits")
+    if (audits["audit"] == "individual").any():
+        figure = figures.plot_individual_statistics(audits, styles)
+        caption = "Individual-fairness statistic T_n of every run (Maity et al. §3.1)"
+        writer.figure(figure, "individual-statistics", caption)
     parity = audits[(audits["audit"] == "permutation") & (audits["metric"] == "positive_rate")]
     if len(parity):
         figure = plot_pvalue_histogram(parity["pvalue"].dropna())
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
         writer.figure(figure, "pvalues-demographic-parity", caption)
+        _threshold_curve(writer, store, parity)
     flips = audits[(audits["audit"] == "fliptest") & (audits["metric"] == "F+")]
     if len(flips):
         run = flips.loc[flips["statistic"].idxmax()]
@@ -275,6 +293,26 @@ def _audit_figures(writer: _Writer, audits: pd.DataFrame) -> None:
         where = f"{run['dataset']}, {run['sensitive_attribute']}, {run['algorithm']}"
         caption = f"Transparency report of the largest F+ ({run['statistic']:.1%}): {where}"
         writer.figure(figure, "fliptest-largest-flipset", caption)
+
+
+def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) -> None:
+    """DiCiccio et al. Fig. 2 for the scored run with the largest demographic-parity gap."""
+    for key in parity.sort_values("pvalue")["key"]:
+        stored = store.predictions(key)
+        if stored.scores is None:
+            continue
+        thresholds = np.quantile(stored.scores, np.linspace(0.05, 0.95, 10))
+        curve = threshold_curve(
+            stored.y_true, stored.scores, stored.groups, group_a=stored.privileged,
+            thresholds=thresholds, permutations=200, rng=0,
+        )  # fmt: skip
+        run = parity.set_index("key").loc[key]
+        where = f"{run['dataset']}, {run['sensitive_attribute']}, {run['algorithm']}"
+        caption = (
+            f"Positive-rate gap across thresholds against the permutation 95th percentile: {where}"
+        )
+        writer.figure(plot_threshold_curve(curve), "threshold-curve", caption)
+        return
 
 
 _STYLE = """

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.data
 def test_report_writes_every_expected_file(report, frames):
     measures, _ = frames
     out = report.parent
-    expected = ["report.html", "tables/correlations.csv", "figures/pvalues-demographic-parity.png"]
+    expected = ["report.html", "tables/correlations.csv", "figures/pvalues-demographic-parity.png",
+                "figures/threshold-curve.svg", "figures/individual-statistics.pdf",
+                "figures/fliptest-largest-flipset.png"]  # fmt: skip
     for dataset, attribute in (("ricci", "Race"), ("german", "sex")):
         for variant in ("numerical", "numerical+binary"):
             name = slug(dataset, attribute, variant)
