@@ -79,7 +79,8 @@ def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
     distance = 1 - matrix.fillna(0).to_numpy()
     np.fill_diagonal(distance, 0)
     distance = (distance + distance.T) / 2
-    return leaves_list(linkage(squareform(distance.clip(min=0), checks=False), "average"))
+    condensed = squareform(distance.clip(min=0), checks=False)
+    return leaves_list(linkage(condensed, "average", optimal_ordering=True))
 
 
 def plot_runs(
