@@ -12,6 +12,7 @@ CONFIG = BenchmarkConfig(
     variants=("numerical", "numerical+binary"),
     algorithms=("logistic-regression", "decision-tree", "zafar-fairness"),
     grid=True,
+    tune=True,  # validation runs: algorithms run over a grid are reported tuned, as in the paper
     splits=2,
     permutations=200,
 )
