@@ -12,11 +12,10 @@ F.4's (lam 50, T = 500 steps of 0.01) in coordinates standardised over the test 
    the baseline network, Project, Reductions (exponentiated gradient, equalized odds, eps 0.03)
    and SenSR.
 
-    python perf/individual_attack.py [--data-dir ../shared/data/fairness-comparison-raw]
+    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/individual_attack.py
 """
 
 import argparse
-import os
 import time
 
 import numpy as np
@@ -50,11 +49,7 @@ def per_point_loop(oracle, Z, y, metric, points: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", help="raw-data mirror (sets FAIRCOMPARE_DATA_MIRROR)")
-    args = parser.parse_args()
-    if args.data_dir:
-        os.environ["FAIRCOMPARE_DATA_MIRROR"] = args.data_dir
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     torch.set_num_threads(1)
     dataset = load_dataset("adult")
     by_sex = prepare(dataset, "numerical+binary", "sex")

@@ -4,11 +4,10 @@ The RBF SVM of the benchmark on Adult (split 0, race, numerical+binary): decisio
 10,054 test rows by ``SVC.decision_function`` (libsvm, one row at a time) and by the support
 vectors in BLAS blocks (``faircompare.algorithms.baselines.SVM``), with the largest difference.
 
-    python perf/svm_decision.py [--data-dir ../shared/data/fairness-comparison-raw]
+    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_decision.py
 """
 
 import argparse
-import os
 import time
 
 import numpy as np
@@ -19,11 +18,7 @@ from faircompare.preprocessing import make_split, prepare
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", help="raw-data mirror (sets FAIRCOMPARE_DATA_MIRROR)")
-    args = parser.parse_args()
-    if args.data_dir:
-        os.environ["FAIRCOMPARE_DATA_MIRROR"] = args.data_dir
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     split = make_split(prepare(load_dataset("adult"), "numerical+binary", "race"), 0)
     model = SVM().fit(split.X_train, split.y_train)
     X = split.X_test.to_numpy(float)
