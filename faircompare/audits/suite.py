@@ -167,8 +167,7 @@ def split_fair_metric(
 ) -> IndividualSetup:
     """Learn a split's sensitive-subspace metric and draw its audit rows (once per split)."""
     X = np.asarray(X_test, dtype=float)
-    mean, spread = X.mean(0), X.std(0)
-    scale = np.where(spread > 0, spread, 1.0)
+    mean, scale = _standardisation(X)
     Z = (X - mean) / scale
     metric = sensitive_subspace_metric(Z, s_test)
     rng = np.random.default_rng(rng)
@@ -202,7 +201,13 @@ def individual_audit(
     ]
 
 
+def _standardisation(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column means and standard deviations (1 for constant columns)."""
+    spread = X.std(0)
+    return X.mean(0), np.where(spread > 0, spread, 1.0)
+
+
 def _standardised(X: np.ndarray) -> np.ndarray:
     X = np.asarray(X, dtype=float)
-    spread = X.std(0)
-    return (X - X.mean(0)) / np.where(spread > 0, spread, 1.0)
+    mean, scale = _standardisation(X)
+    return (X - mean) / scale
