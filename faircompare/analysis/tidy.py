@@ -44,10 +44,10 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
     swept = measures[~measures["algorithm"].isin(defaults["algorithm"])]
     if swept.empty:
         return defaults
-    chosen = tuned_measures(swept, validation, "accuracy") if validation is not None else swept
-    tuned = validation is not None and len(chosen)
-    chosen = chosen if tuned else swept
-    suffix = "-accuracy" if tuned else " (grid)"
+    tuned = tuned_measures(swept, validation, "accuracy") if validation is not None else None
+    chosen, suffix = (
+        (tuned, "-accuracy") if tuned is not None and len(tuned) else (swept, " (grid)")
+    )
     chosen = chosen.assign(algorithm=chosen["algorithm"] + suffix, params="{}")
     return pd.concat([defaults, chosen[measures.columns]], ignore_index=True)
 
