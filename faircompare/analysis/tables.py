@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from faircompare.analysis.tidy import CONFIGURATION
+
 KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
 
 
@@ -31,12 +33,9 @@ def measure_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
     """Algorithms by audit outcomes (share of splits rejecting, FlipTest rates), rounded."""
-    columns = [c for c in outcomes.columns if c not in _CONFIGURATION]
+    columns = [c for c in outcomes.columns if c not in CONFIGURATION]
     table = outcomes.assign(algorithm=_label(outcomes)).set_index("algorithm")[columns]
     return table.round(3).rename_axis(index=None)
-
-
-_CONFIGURATION = ("dataset", "sensitive_attribute", "variant", "algorithm", "params")
 
 
 def _label(frame: pd.DataFrame) -> pd.Series:
