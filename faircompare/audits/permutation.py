@@ -395,14 +395,27 @@ def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
     null = []
     chunk = max(1, _CHUNK // len(a))
     for start in range(0, b, chunk):
-        member = np.tile(a, (min(chunk, b - start), 1))
-        if within_outcome:
-            for rows in (positive, ~positive):
-                member[:, rows] = rng.permuted(member[:, rows], axis=1)
-        else:
-            member = rng.permuted(member, axis=1)
+        member = shuffled_membership(
+            np.tile(a, (min(chunk, b - start), 1)), positive, within_outcome, rng
+        )
         null.append(statistic(member)[1])
     return observed[0], observed_statistic[0], np.concatenate(null)
+
+
+def shuffled_membership(
+    member: np.ndarray, positive: np.ndarray, within_outcome: bool, rng: np.random.Generator
+) -> np.ndarray:
+    """Shuffle group membership along the last axis (rows), within each outcome if asked.
+
+    ``member`` marks group A's rows (one row of marks per permutation when 2-D); ``positive``
+    marks the rows with outcome 1. The input is left unchanged.
+    """
+    if not within_outcome:
+        return rng.permuted(member, axis=-1)
+    member = member.copy()
+    for rows in (positive, ~positive):
+        member[..., rows] = rng.permuted(member[..., rows], axis=-1)
+    return member
 
 
 # --- Algorithm 1: any metric, bootstrap variances -------------------------------------------
@@ -436,13 +449,7 @@ def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, n_boot
     observed, statistic = studentized(in_a)
     null = np.empty(b)
     for i in range(b):
-        member = in_a.copy()
-        if within_outcome:
-            for rows in (y == 1, y == 0):
-                member[rows] = rng.permutation(member[rows])
-        else:
-            member = rng.permutation(member)
-        null[i] = studentized(member)[1]
+        null[i] = studentized(shuffled_membership(in_a, y == 1, within_outcome, rng))[1]
     return observed, statistic, null
 
 

@@ -21,6 +21,7 @@ from faircompare.audits.permutation import (
     _draw_group_cells,
     _proportion_statistic,
     auc_and_variance,
+    shuffled_membership,
 )
 
 
@@ -93,12 +94,7 @@ def test_hypergeometric_draws_match_row_shuffling(within_outcome):
     drawn = _draw_group_cells(cells, mine, within_outcome, 4000, rng)
     shuffled = np.empty_like(drawn)
     for i in range(len(shuffled)):
-        member = in_a.copy()
-        if within_outcome:
-            for rows in (y == 1, y == 0):
-                member[rows] = rng.permutation(member[rows])
-        else:
-            member = rng.permutation(member)
+        member = shuffled_membership(in_a, y == 1, within_outcome, rng)  # explicit row shuffling
         shuffled[i] = np.bincount(2 * y[member] + yhat[member], minlength=4)
     for metric in ("FNR", "positive_rate", "accuracy"):
         a = _proportion_statistic(drawn, cells - drawn, metric, "pooled")[1]
