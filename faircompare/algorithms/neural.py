@@ -135,10 +135,8 @@ class NeuralNetwork(FairEstimator):
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""
         features = self._fitted_features(X)
-        Z = torch.as_tensor(self._standardised(features), dtype=torch.float32).requires_grad_()
-        targets = torch.as_tensor(binary_labels(y, len(features)), dtype=torch.float32)
-        (grad,) = torch.autograd.grad(self._pointwise_loss(Z, targets).sum(), Z)
-        return grad.double().numpy() / self.scale_
+        labels = binary_labels(y, len(features))
+        return self.loss_oracle().gradient(features, labels).astype(float)
 
     def loss_oracle(self, mean: Any = 0.0, scale: Any = 1.0) -> LossOracle:
         """Build the individual-fairness oracle for points z whose features are mean + scale * z.
