@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from faircompare.datasets.expressions import evaluate
 from faircompare.datasets.spec import DatasetSpec
 from faircompare.exceptions import SpecError
 
@@ -112,9 +113,9 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
         split = pd.Series(np.where(values >= rule.at, rule.above, rule.below), index=frame.index)
         frame[column] = split.where(values.notna())
     for column, expression in spec.derive.items():
-        frame[column] = _evaluate(frame, expression, where)
+        frame[column] = evaluate(frame, expression, where=where)
     for expression in spec.filters:
-        frame = frame[_evaluate(frame, expression, where).astype(bool)]
+        frame = frame[evaluate(frame, expression, where=where).astype(bool)]
 
     kept = spec.keep if spec.keep is not None else frame.columns
     wanted = list(dict.fromkeys([*kept, *spec.sensitive, spec.label]))
@@ -144,13 +145,6 @@ def _require(frame: pd.DataFrame, columns, where: str, field: str) -> None:
             f"{where}: column(s) {absent} named in the spec's {field!r} are not in the data; "
             f"its columns are: {', '.join(map(str, frame.columns))}"
         )
-
-
-def _evaluate(frame: pd.DataFrame, expression: str, where: str) -> pd.Series:
-    try:
-        return frame.eval(expression)
-    except Exception as error:  # pandas raises many types for a bad expression
-        raise SpecError(f"{where}: cannot evaluate {expression!r}: {error}") from error
 
 
 def _encode_label(label: pd.Series, spec: DatasetSpec, where: str) -> np.ndarray:

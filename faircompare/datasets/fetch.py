@@ -3,6 +3,11 @@
 Each file is looked up first in the cache, then in a local mirror directory, then at its
 canonical URL. A copy or download goes to a temporary file beside the cache entry, is verified,
 and only then moved into place, so the cache never holds a partial or corrupted file.
+
+File names are plain names (no folder, no ``..``, not absolute) and every path is checked to
+stay inside its directory after links are resolved, so a dataset spec can neither read nor write
+outside the cache and the mirror. A cached file that fails its checksum is replaced by a
+verified copy, never deleted: if no source gives one, it stays as it was.
 """
 
 from __future__ import annotations
@@ -47,6 +52,44 @@ def mirror_dir(path: str | Path | None = None) -> Path | None:
     """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_DATA_MIRROR``, else None."""
     path = path or os.environ.get(MIRROR_ENV)
     return Path(path) if path else None
+
+
+def confined(folder: Path, name: str) -> Path:
+    """Return ``folder / name``, refusing any name that could leave ``folder``.
+
+    Parameters
+    ----------
+    folder
+        The directory the file must stay in.
+    name
+        A plain file name: no path separator, not ``.`` or ``..``, not absolute.
+
+    Returns
+    -------
+    Path
+        The path inside ``folder``.
+
+    Raises
+    ------
+    DataFetchError
+        If ``name`` is not a plain file name, or the path resolves (through a link) outside
+        ``folder``.
+    """
+    plain = (
+        name not in ("", ".", "..")
+        and Path(name).name == name
+        and "/" not in name
+        and "\\" not in name
+    )
+    if not plain:
+        raise DataFetchError(
+            f"data file name {name!r} must be a plain file name (no folder, no '..'), "
+            f"since it names a file inside {folder}"
+        )
+    path = folder / name
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise DataFetchError(f"{path} is a link that leads outside {folder}; refusing to use it")
+    return path
 
 
 def sha256_of(path: Path) -> str:
@@ -95,21 +138,22 @@ def fetch_file(
     Raises
     ------
     DataFetchError
-        When no source gives a file with the expected digest; the message lists every source
-        tried, why it failed, and how to provide the file.
+        When no source gives a file with the expected digest (the message lists every source
+        tried, why it failed, and how to provide the file), or ``name`` is not a plain file
+        name inside the cache and the mirror.
     """
     home = cache_dir(cache)
-    target = home / name
+    target = confined(home, name)
     if target.exists():
         if sha256_of(target) == sha256:
             return target
         warnings.warn(
-            f"cached {target} does not match its SHA-256; fetching it again", stacklevel=2
+            f"cached {target} does not match its SHA-256; fetching a verified copy to replace it",
+            stacklevel=2,
         )
-        target.unlink()
 
     mirror_path = mirror_dir(mirror)
-    sources: list[str | Path] = [mirror_path / name] if mirror_path else []
+    sources: list[str | Path] = [confined(mirror_path, name)] if mirror_path else []
     sources += [url] if url else []
     failures = []
     for source in sources:

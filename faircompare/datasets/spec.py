@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from faircompare.datasets.expressions import check_expression
 from faircompare.exceptions import SpecError
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -71,9 +72,11 @@ class DatasetSpec:
     thresholds
         Numeric columns replaced by one of two values (see :class:`Threshold`).
     derive
-        New or replaced columns computed by pandas expressions, ``{column: expression}``.
+        New or replaced columns computed by expressions, ``{column: expression}``.
     filters
-        Row filters as pandas query expressions; a row is kept when all hold.
+        Row filters as expressions; a row is kept when all hold. Expressions are data, not
+        code: columns, literals, comparisons, ``in`` lists, arithmetic and boolean operators
+        only (see :mod:`faircompare.datasets.expressions`).
     description
         One line describing the data, for listings.
     """
@@ -128,10 +131,20 @@ class DatasetSpec:
             )
         if self.keep is not None and (dropped := set(self.categorical) - set(self.keep)):
             raise SpecError(f"{where}: categorical features {sorted(dropped)} are not in 'keep'")
+        if self.url is not None and Path(self.file).name != self.file:
+            raise SpecError(
+                f"{where}: with a 'url', 'file' names the file in the data cache and must be a "
+                f"plain file name (no folder, no '..'), got {self.file!r}"
+            )
         if self.url is not None and self.sha256 is None:
             raise SpecError(f"{where}: a 'url' needs the file's 'sha256' so downloads are verified")
         if self.sha256 is not None and not _SHA256.fullmatch(self.sha256):
             raise SpecError(f"{where}: 'sha256' must be 64 lowercase hex digits: {self.sha256!r}")
+        for expression in (*self.derive.values(), *self.filters):
+            try:
+                check_expression(expression)
+            except SpecError as error:
+                raise SpecError(f"{where}: {error}") from error
 
     @property
     def combined(self) -> str | None:

@@ -123,3 +123,34 @@ def test_a_missing_file_on_the_server_is_reported(cache, server):
     _, base = server
     with pytest.raises(DataFetchError, match="404"):
         fetch_file("data.csv", DIGEST, base + "data.csv", cache=cache)
+
+
+@pytest.mark.parametrize("name", ["../victim.txt", "sub/data.csv", "/tmp/absolute.csv", "..", ""])
+def test_a_name_that_leaves_the_cache_is_refused_before_anything_is_touched(
+    name, cache, mirror, tmp_path
+):
+    victim = tmp_path / "victim.txt"  # ../victim.txt from the cache and from the mirror
+    victim.write_text("keep me")
+    with pytest.raises(DataFetchError, match="must be a plain file name"):
+        fetch_file(name, DIGEST, None, cache=cache, mirror=mirror)
+    assert victim.read_text() == "keep me"  # today's main deleted it on a checksum mismatch
+    assert sorted(p.name for p in cache.iterdir()) == []
+
+
+def test_a_link_out_of_the_cache_is_refused(cache, tmp_path):
+    outside = tmp_path / "outside.csv"
+    outside.write_text("not data")
+    cache.mkdir()
+    (cache / "data.csv").symlink_to(outside)
+    with pytest.raises(DataFetchError, match="leads outside"):
+        fetch_file("data.csv", DIGEST, None, cache=cache)
+    assert outside.read_text() == "not data"
+
+
+def test_a_corrupted_cached_file_is_kept_when_no_source_can_replace_it(cache, mirror):
+    fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror)
+    (cache / "data.csv").write_bytes(b"mine\n")
+    (mirror / "data.csv").unlink()
+    with pytest.warns(UserWarning), pytest.raises(DataFetchError):
+        fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror)
+    assert (cache / "data.csv").read_bytes() == b"mine\n"

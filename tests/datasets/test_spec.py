@@ -161,3 +161,43 @@ def test_cleaning_rules_apply_in_order(tmp_path):
     assert frame["occupation"].tolist() == ["office", "nurse", "office", "nurse"]
     assert frame["income"].tolist() == ["high", "high", "low", "high"]
     assert frame["flag"].tolist() == [True, False, False, True]
+
+
+@pytest.mark.parametrize(
+    "expression, construct",
+    [
+        ("income.to_csv('x.csv') or True", "function call"),
+        ("__import__('os').system('true')", "function call"),
+        ("income.values", "attribute access"),
+        ("income[0] > 1", "subscript"),
+        ("(lambda: 1)()", "function call"),
+    ],
+)
+def test_code_in_a_spec_expression_is_refused_before_it_runs(tmp_path, expression, construct):
+    spec = SPEC.replace("[privileged]", f"filters = [{expression!r}]\n\n[privileged]")
+    with pytest.raises(SpecError, match=f"uses (a )?{construct}, which a dataset spec may not"):
+        read_spec(write(tmp_path, spec))
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_derived_columns_are_checked_too():
+    with pytest.raises(SpecError, match="attribute access"):
+        DatasetSpec(name="d", file="d.csv", label="y", positive_label=1, sensitive=("s",),
+                    privileged={"s": 1}, derive={"y": "x.values"})  # fmt: skip
+
+
+def test_plain_expressions_with_quoted_columns_still_work(tmp_path):
+    csv = "job,income,sex,repaid-flag\nclerk,10,male,1\nnurse,12,female,0\nclerk,9,female,1\n"
+    spec = SPEC.replace('label = "repaid"', 'label = "repaid"\nfilters = ["income >= 9 and '
+                        '`repaid-flag` in [0, 1] and ~(job == \'driver\')"]\n'
+                        'derive = { repaid = "`repaid-flag` * 2 == 2" }').replace(
+        'positive_label = "yes"', "positive_label = true")  # fmt: skip
+    dataset = load_dataset(read_spec(write(tmp_path, spec, csv)))
+    assert dataset.y.tolist() == [1, 0, 1]
+
+
+def test_a_url_spec_names_a_plain_file_in_the_cache():
+    with pytest.raises(SpecError, match="plain file name"):
+        DatasetSpec(name="d", file="../victim.txt", label="y", positive_label=1,
+                    sensitive=("s",), privileged={"s": 1}, url="http://127.0.0.1/x",
+                    sha256="0" * 64)  # fmt: skip
