@@ -24,7 +24,7 @@ from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
 from faircompare.registry import Algorithm, algorithms, get_algorithm, load_plugin_file
-from faircompare.results import DATABASE, ResultStore
+from faircompare.results import ResultStore
 from faircompare.results.export import FORMATS, export
 
 _SHOWN_FAILURES = 20
@@ -65,7 +65,8 @@ _SPECS = click.option(
     "specs",
     multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A TOML specification of your own dataset (repeatable).",
+    help="A TOML specification of your own dataset (repeatable); with `run` and no --dataset, "
+    "only these datasets are run.",
 )
 
 
@@ -268,7 +269,8 @@ def run(
     exit status is 1 when any planned run has failed.
     """
     config = load_config(config_path, profile).overridden(
-        datasets=datasets or None,
+        # --spec alone runs the user's data only; --dataset adds built-ins to it
+        datasets=datasets or (() if specs else None),
         dataset_specs=tuple(map(str, specs)) or None,
         algorithms=algorithm_names or None,
         splits=splits,
@@ -340,7 +342,7 @@ def run(
 @_RESULTS
 def status(results: Path) -> None:
     """Count done, failed and pending runs per dataset and algorithm."""
-    with _existing_store(results) as store:
+    with ResultStore(results, readonly=True) as store:
         plan, runs = store.plan(), store.runs()
     table = plan.merge(runs[["key", "status"]], on="key", how="left").fillna({"status": "pending"})
     counts = table.groupby(["dataset", "algorithm", "status"]).size().unstack(fill_value=0)
@@ -367,7 +369,7 @@ def report_command(results: Path, out: Path | None) -> None:
 )
 def export_command(results: Path, fmt: str, out: Path | None) -> None:
     """Write runs, measures and audits as CSV or Parquet files."""
-    with _existing_store(results) as store:
+    with ResultStore(results, readonly=True) as store:
         for path in export(store, out or results / "export", fmt):
             click.echo(path)
 
@@ -376,12 +378,6 @@ def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpe
     """Return the named built-ins and the user specs; all built-ins when neither is given."""
     chosen = [BUILTIN[name] for name in datasets] + [read_spec(path) for path in specs]
     return chosen or list(BUILTIN.values())
-
-
-def _existing_store(results: Path) -> ResultStore:
-    if not (results / DATABASE).exists():
-        raise FaircompareError(f"no results in {results}: run the benchmark first")
-    return ResultStore(results)
 
 
 def _progress(line: str) -> None:

@@ -31,11 +31,15 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         Parameter values swept for tradeoff curves; each value is its own run.
     uses_sensitive_at_predict
         Whether ``predict`` needs ``sensitive_features`` (for example, one model per group).
+    version
+        The algorithm's version: change it when a change to the code changes its results, so
+        that runs stored by the earlier version are recomputed rather than reused.
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {}
     uses_sensitive_at_predict: ClassVar[bool] = False
+    version: ClassVar[str] = "1"
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
         """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute."""

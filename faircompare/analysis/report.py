@@ -33,8 +33,7 @@ from faircompare.audits.figures import (
     plot_transparency_report,
     threshold_curve,
 )
-from faircompare.exceptions import FaircompareError
-from faircompare.results import DATABASE, ResultStore
+from faircompare.results import ResultStore
 
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
 PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
@@ -101,10 +100,8 @@ def write_report(
         Called with a line as each section starts (the command line prints them).
     """
     results = Path(results)
-    if not (results / DATABASE).exists():
-        raise FaircompareError(f"no results in {results}: run the benchmark first")
     writer = _Writer(Path(out) if out is not None else results / "report", progress)
-    with ResultStore(results) as store:
+    with ResultStore(results, readonly=True) as store:
         _write_sections(writer, store)
     page = writer.out / "report.html"
     page.write_text(_page(writer.sections, results), encoding="utf-8")

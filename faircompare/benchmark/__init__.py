@@ -1,6 +1,13 @@
 """The benchmark harness: plan the runs, execute them in parallel, store every result."""
 
-from faircompare.benchmark.execute import BACKENDS, Options, Summary, execute_run, run_plan
+from faircompare.benchmark.execute import (
+    BACKENDS,
+    Options,
+    StaleResultsError,
+    Summary,
+    execute_run,
+    run_plan,
+)
 from faircompare.benchmark.plan import Plan, RunSpec, make_plan
 
 __all__ = [
@@ -8,6 +15,7 @@ __all__ = [
     "Options",
     "Plan",
     "RunSpec",
+    "StaleResultsError",
     "Summary",
     "execute_run",
     "make_plan",

@@ -4,8 +4,11 @@ Parallelism goes through joblib: ``loky`` processes on this machine, or a Dask (
 Each worker runs with BLAS pinned to one thread, and loads and prepares each dataset once. A run
 that raises is recorded with its traceback; a run that exceeds the time limit is stopped (by
 SIGALRM, in the worker's main thread: loky and sequential runs; Dask and Ray run tasks in
-threads, where the limit cannot interrupt) and recorded as failed. Nothing is lost when the
-coordinator is interrupted or killed: every finished run is already committed.
+threads, where the limit cannot interrupt) and recorded as failed. An audit that fails is
+recorded with its error beside the run's measures, which are kept. Nothing is lost when the
+coordinator is interrupted (Ctrl-C or SIGTERM) or killed: every finished run is already
+committed. A stored run is reused only when it was computed from the same inputs (data, rules,
+algorithm version, audit settings); one results folder has one writer at a time.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import threading
 import time
 import traceback
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -39,6 +43,7 @@ from faircompare.audits.suite import (
 )
 from faircompare.benchmark.plan import RunSpec
 from faircompare.datasets import load_dataset, read_spec
+from faircompare.exceptions import FaircompareError
 from faircompare.measures import evaluate
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
 from faircompare.registry import algorithms
@@ -51,6 +56,10 @@ _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlea
 
 class RunTimeoutError(Exception):
     """A run exceeded the benchmark's time limit."""
+
+
+class StaleResultsError(FaircompareError):
+    """Stored runs that were computed from other inputs than the planned ones."""
 
 
 @dataclass(frozen=True)
@@ -134,30 +143,9 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
     y_pred, scores = _predict(model, split)
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows("test", split, y_pred, scores)
-    audits = []
-    if options.audits:
-        audits = permutation_audit(
-            split.y_test,
-            y_pred,
-            split.s_test,
-            privileged=split.privileged,
-            scores=scores,
-            permutations=options.permutations,
-            rng=spec.seed,
-        )
-        unprivileged = np.asarray(split.s_test != split.privileged)
-        both_groups = 0 < unprivileged.sum() < len(unprivileged)
-        if spec.variant != "original" and both_groups:  # transport needs numeric features
-            audits += fliptest_audit(
-                _transport(spec, options),
-                y_pred,
-                split.s_test,
-                privileged=split.privileged,
-                features=list(split.X_test.columns),
-            )
-        if spec.variant != "original":  # the attack moves numeric features
-            setup = _fair_metric(spec, options)
-            audits += individual_audit(setup, model, split.y_test, split.s_test, rng=spec.seed)
+    audits, audit_errors = (
+        _audit(spec, options, split, model, y_pred, scores) if options.audits else ([], {})
+    )
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
@@ -172,6 +160,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
         "n_test": len(split.y_test),
         "measures": tuple(measures),
         "audits": tuple(audits),
+        "audit_errors": audit_errors,
         "test_index": split.test_index,
         "y_true": split.y_test,
         "y_pred": y_pred,
@@ -179,6 +168,48 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
         "groups": split.s_test,
         "privileged": split.privileged,
     }
+
+
+def _audit(
+    spec: RunSpec, options: Options, split: Split, model: Any, y_pred: np.ndarray, scores
+) -> tuple[list[tuple], dict[str, str]]:
+    """Run each audit that applies; one that raises is recorded and the others go on."""
+    unprivileged = np.asarray(split.s_test != split.privileged)
+    both_groups = 0 < unprivileged.sum() < len(unprivileged)
+    numeric = spec.variant != "original"  # transport and attack move numeric features
+    audits: dict[str, Callable[[], list[tuple]]] = {
+        "permutation": lambda: permutation_audit(
+            split.y_test,
+            y_pred,
+            split.s_test,
+            privileged=split.privileged,
+            scores=scores,
+            permutations=options.permutations,
+            rng=spec.seed,
+        ),
+    }
+    if numeric and both_groups:
+        audits["fliptest"] = lambda: fliptest_audit(
+            _transport(spec, options),
+            y_pred,
+            split.s_test,
+            privileged=split.privileged,
+            features=list(split.X_test.columns),
+        )
+    if numeric:
+        audits["individual"] = lambda: individual_audit(
+            _fair_metric(spec, options), model, split.y_test, split.s_test, rng=spec.seed
+        )
+    rows: list[tuple] = []
+    errors: dict[str, str] = {}
+    for name, audit in audits.items():
+        try:
+            rows += audit()
+        except RunTimeoutError:
+            raise
+        except Exception as error:  # the model fitted: keep its measures, record the audit's error
+            errors[name] = f"{type(error).__name__}: {error}"
+    return rows, errors
 
 
 def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
@@ -286,8 +317,8 @@ def _versions() -> dict[str, str]:
 
 
 def _spec_record(spec: RunSpec) -> dict[str, Any]:
-    record = {k: v for k, v in asdict(spec).items() if k not in ("params", "tune")}
-    return record | {"params": spec.parameters, "seed": spec.seed}
+    record = {k: v for k, v in asdict(spec).items() if k not in ("params", "tune", "inputs")}
+    return record | {"params": spec.parameters, "seed": spec.seed, "inputs": dict(spec.inputs)}
 
 
 def _distinct(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
@@ -333,7 +364,7 @@ def run_plan(
         The planned runs.
     store
         Where results go; runs already stored as done (and, unless ``retry_failed``, as failed)
-        are skipped.
+        are skipped, provided they were computed from the same inputs.
     options
         Worker options.
     jobs
@@ -350,30 +381,93 @@ def run_plan(
     Returns
     -------
     Summary
-        Counts, and whether the run was interrupted (Ctrl-C); failures are in the store.
+        Counts, and whether the run was interrupted (Ctrl-C or SIGTERM); failures are in the
+        store.
+
+    Raises
+    ------
+    StaleResultsError
+        Unless ``force``, if a planned run is stored but was computed from other inputs (its
+        dataset's content or rules, the algorithm's version, the audit or validation settings,
+        faircompare's version); the message names each change and the number of runs.
+    StoreError
+        If another process is writing to the same results folder.
     """
     check_choice(backend, BACKENDS, what="backend")
-    store.record_plan(specs)
-    stored = store.statuses()
-    redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
-    todo = [s for s in specs if s.key not in stored or stored[s.key] in redo]
-    summary = Summary(planned=len(specs), skipped=len(specs) - len(todo))
-    try:
-        with _backend(backend, jobs, scheduler):
-            results = Parallel(return_as="generator_unordered")(
-                delayed(execute_run)(spec, options) for spec in todo
-            )
-            for result in results:
-                store.write(result)
-                if result.status == "done":
-                    summary.done += 1
-                else:
-                    summary.failed += 1
-                if report:
-                    report(result, summary)
-    except KeyboardInterrupt:
-        summary.interrupted = True
+    with store.claim():
+        if not force:
+            _refuse_stale(specs, store)
+        store.record_plan(specs)
+        stored = store.statuses()
+        redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
+        todo = [s for s in specs if s.key not in stored or stored[s.key] in redo]
+        summary = Summary(planned=len(specs), skipped=len(specs) - len(todo))
+        try:
+            with _backend(backend, jobs, scheduler), _sigterm_interrupts():
+                results = Parallel(return_as="generator_unordered")(
+                    delayed(execute_run)(spec, options) for spec in todo
+                )
+                for result in results:
+                    store.write(result)
+                    if result.status == "done":
+                        summary.done += 1
+                    else:
+                        summary.failed += 1
+                    if report:
+                        report(result, summary)
+        except KeyboardInterrupt:
+            summary.interrupted = True
     return summary
+
+
+def _refuse_stale(specs: tuple[RunSpec, ...], store: ResultStore) -> None:
+    """Raise :class:`StaleResultsError` naming what changed if a stored run's inputs differ."""
+    stored = store.inputs()
+    changes: Counter[tuple[str, str, str]] = Counter()
+    stale = 0
+    for spec in specs:
+        before = stored.get(spec.key)
+        if before is None:
+            continue
+        now = dict(spec.inputs)
+        changed = [
+            name for name in sorted(now.keys() | before.keys()) if before.get(name) != now.get(name)
+        ]
+        stale += bool(changed)
+        for name in changed:
+            what = {
+                "data": f"data of dataset {spec.dataset!r}",
+                "algorithm": f"version of {spec.algorithm}",
+            }.get(name, name)
+            changes[what, before.get(name, "none"), now.get(name, "none")] += 1
+    if not stale:
+        return
+    lines = "\n".join(
+        f"  - {what}: {old} -> {new} ({count} runs)"
+        for (what, old, new), count in sorted(changes.items())
+    )
+    raise StaleResultsError(
+        f"{stale} planned runs are stored in {store.path} but were computed from other inputs:\n"
+        f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs, or pass "
+        "another --results folder to keep both."
+    )
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while runs execute, so workers are stopped and nothing is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager

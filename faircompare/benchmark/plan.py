@@ -5,6 +5,11 @@ preprocessing variant for one sensitive attribute. Its key is a hash of exactly 
 so a rerun recognises the runs already stored, and its seeds derive from the base seed: the
 split's from the dataset and split number (shared by every algorithm, as the paired design
 needs), the algorithm's from the run key.
+
+What the run's results also depend on, its *inputs* (the dataset's content and cleaning rules,
+the algorithm's version, the audit and validation settings, faircompare's version), travel with
+it and are stored beside its results: a rerun whose inputs differ from the stored ones is never
+silently reused (see :func:`faircompare.benchmark.run_plan`).
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from faircompare import __version__
 from faircompare._validation import check_choice
 from faircompare.config import BenchmarkConfig, ConfigError
-from faircompare.datasets import DatasetSpec, get_spec, read_spec
+from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.preprocessing import VARIANTS, split_seed
 from faircompare.registry import Algorithm, algorithms
 
@@ -42,6 +48,11 @@ class RunSpec:
     tune
         Whether to also score the run on a validation part of the training data (recorded
         output, not identity: it is not part of the key).
+    inputs
+        What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
+        dataset's fingerprint), ``algorithm`` (its version), ``audits``, ``validation`` and
+        ``faircompare`` (the package version). Not part of the key: a stored run whose inputs
+        differ is stale, and is reported rather than reused.
     """
 
     dataset: str
@@ -53,6 +64,7 @@ class RunSpec:
     base_seed: int
     dataset_spec: str | None = None
     tune: bool = False
+    inputs: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -116,6 +128,9 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         unavailable = ()
     datasets = [(get_spec(name), None) for name in config.datasets]
     datasets += [(read_spec(path), str(path)) for path in config.dataset_specs]
+    _check_names(datasets)
+    _check_attributes([spec for spec, _ in datasets], config)
+    data = {spec.name: fingerprint(spec) for spec, _ in datasets}
     runs = [
         RunSpec(
             dataset=spec.name,
@@ -126,7 +141,8 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             split_id=split_id,
             base_seed=config.seed,
             dataset_spec=spec_path,
-            tune=config.tune and len(grid) > 1,
+            tune=tune,
+            inputs=_inputs(data[spec.name], algorithm, config, tune),
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -134,6 +150,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         for algorithm in chosen
         for variant in _variants(algorithm, config)
         for grid in [_grid(algorithm, config)]
+        for tune in [config.tune and len(grid) > 1]
         for params in grid
     ]
     if not runs:
@@ -142,6 +159,40 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             "attributes exist for the chosen algorithms and datasets"
         )
     return Plan(tuple(runs), unavailable)
+
+
+def _inputs(
+    data: str, algorithm: Algorithm, config: BenchmarkConfig, tune: bool
+) -> tuple[tuple[str, str], ...]:
+    audits = f"on, {config.permutations} permutations" if config.audits else "off"
+    return (
+        ("algorithm", str(getattr(algorithm.estimator_class, "version", "1"))),
+        ("audits", audits),
+        ("data", data),
+        ("faircompare", __version__),
+        ("validation", "yes" if tune else "no"),
+    )
+
+
+def _check_names(datasets: list[tuple[DatasetSpec, str | None]]) -> None:
+    seen: dict[str, str] = {}
+    for spec, path in datasets:
+        source = path or "the built-in datasets"
+        if spec.name in seen:
+            raise ConfigError(
+                f"two datasets are called {spec.name!r} (from {seen[spec.name]} and {source}): "
+                "give your dataset spec another 'name'"
+            )
+        seen[spec.name] = source
+
+
+def _check_attributes(specs: list[DatasetSpec], config: BenchmarkConfig) -> None:
+    """Refuse a named sensitive attribute that none of the planned datasets has."""
+    if isinstance(config.sensitive, str):
+        return
+    valid = list(dict.fromkeys(a for spec in specs for a in spec.sensitive_attributes))
+    for attribute in config.sensitive:
+        check_choice(attribute, valid, what="sensitive attribute")
 
 
 def _attributes(spec: DatasetSpec, config: BenchmarkConfig) -> tuple[str, ...]:

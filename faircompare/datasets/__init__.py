@@ -8,7 +8,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 from faircompare._validation import check_choice
@@ -25,6 +28,7 @@ __all__ = [
     "Threshold",
     "cache_dir",
     "fetch_raw",
+    "fingerprint",
     "get_spec",
     "load_dataset",
     "mirror_dir",
@@ -53,13 +57,41 @@ def fetch_raw(
         return fetch_file(
             spec.file, spec.sha256, spec.url, cache=cache, mirror=mirror, report=report
         )
-    path = Path(spec.file)
-    if not path.is_file():
-        raise SpecError(f"dataset {spec.name!r}: data file {path} does not exist")
+    path = _local_file(spec)
     if spec.sha256 is not None and (actual := sha256_of(path)) != spec.sha256:
         raise SpecError(
             f"dataset {spec.name!r}: {path} has sha256 {actual}, but the spec expects {spec.sha256}"
         )
+    return path
+
+
+def fingerprint(spec: DatasetSpec) -> str:
+    """Return a digest of what a dataset's cleaned frame depends on: its raw file and its rules.
+
+    Two specs have the same fingerprint exactly when they read a file with the same content and
+    clean it by the same rules, wherever the file lies; the results store compares fingerprints
+    so that runs computed from other data are never reused.
+
+    Parameters
+    ----------
+    spec
+        The dataset's specification; a local file without ``sha256`` is hashed.
+
+    Returns
+    -------
+    str
+        A 16-digit hex digest.
+    """
+    rules = {k: v for k, v in asdict(spec).items() if k not in ("file", "url", "description")}
+    content = spec.sha256 if spec.sha256 is not None else sha256_of(_local_file(spec))
+    text = json.dumps([rules, content], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _local_file(spec: DatasetSpec) -> Path:
+    path = Path(spec.file)
+    if not path.is_file():
+        raise SpecError(f"dataset {spec.name!r}: data file {path} does not exist")
     return path
 
 

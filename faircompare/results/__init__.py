@@ -1,5 +1,5 @@
 """The results store and its exports."""
 
-from faircompare.results.store import DATABASE, Predictions, ResultStore, StoredRun
+from faircompare.results.store import DATABASE, Predictions, ResultStore, StoredRun, StoreError
 
-__all__ = ["DATABASE", "Predictions", "ResultStore", "StoredRun"]
+__all__ = ["DATABASE", "Predictions", "ResultStore", "StoreError", "StoredRun"]

@@ -3,35 +3,44 @@
 Tables (long form, joined on the run key):
 
 - ``plan``: every planned run, so ``status`` can count what is pending;
-- ``runs``: spec, parameters, status, error and traceback, timings, package versions, and the
-  distinct warnings the run raised (kept here rather than printed);
+- ``runs``: spec, parameters, status, error and traceback, timings, package versions, the
+  distinct warnings the run raised (kept here rather than printed), the run's inputs (data
+  fingerprint, algorithm version, audit settings; see :class:`~faircompare.benchmark.RunSpec`)
+  and the errors of audits that failed on a model that fitted;
 - ``measures``: (key, part, measure, group, value), ``part`` being ``test`` or ``validation``;
 - ``audits``: (key, audit, metric, group, statistic, pvalue, details);
 - ``predictions``: each run's test rows, predictions and scores, compressed, so measures and
   audits can be recomputed without refitting.
 
 Every finished run is written in one transaction, so a run is stored whole or not at all, and
-the database survives the process being killed at any moment (WAL journal).
+the database survives the process being killed at any moment (WAL journal). Reading commands open
+it read-only (a read-only results folder works), and a file that is not a results database, or
+one of another schema, is an error that names the file and the way out.
 """
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import json
+import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError
 
-SCHEMA_VERSION = "2"  # 2: predictions keep the true labels and groups
+SCHEMA_VERSION = 3  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors
 DATABASE = "results.sqlite"
+LOCK = ".faircompare.lock"
+T = TypeVar("T")
 _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id")
 
 _SCHEMA = """
@@ -46,7 +55,7 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, traceback TEXT,
     fit_seconds REAL, predict_seconds REAL, total_seconds REAL,
     started_at REAL, finished_at REAL, n_train INTEGER, n_test INTEGER, versions TEXT,
-    warnings TEXT
+    warnings TEXT, inputs TEXT, audit_errors TEXT
 );
 CREATE TABLE IF NOT EXISTS measures (
     key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
@@ -72,7 +81,8 @@ class StoredRun:
     """What a worker sends back for one run; the coordinator stores it.
 
     ``measures`` rows are (part, measure, group, value); ``audits`` rows are (audit, metric,
-    group, statistic, pvalue, details).
+    group, statistic, pvalue, details); ``audit_errors`` maps an audit that failed to its error
+    (the run's measures are kept).
     """
 
     key: str
@@ -89,6 +99,7 @@ class StoredRun:
     warnings: tuple[str, ...] = ()
     measures: tuple[tuple[str, str, str, float], ...] = ()
     audits: tuple[tuple[str, str, str, float, float | None, str], ...] = ()
+    audit_errors: dict[str, str] | None = None
     test_index: np.ndarray | None = None
     y_true: np.ndarray | None = None
     y_pred: np.ndarray | None = None
@@ -132,40 +143,118 @@ def _unpack(blob: bytes | None, dtype: str) -> np.ndarray | None:
     return None if blob is None else np.frombuffer(zlib.decompress(blob), dtype=dtype)
 
 
+class StoreError(FaircompareError):
+    """A results database that cannot be opened, read or written."""
+
+
+def _guarded(method: Callable[..., T]) -> Callable[..., T]:
+    """Turn SQLite's errors in a store method into one :class:`StoreError` naming the file."""
+
+    @functools.wraps(method)
+    def guarded(self: ResultStore, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise self._error(error) from error
+
+    return guarded
+
+
 class ResultStore:
-    """A results database (created on first use).
+    """A results database (created on first use unless read-only).
 
     Parameters
     ----------
     folder
         The results folder; the database is ``folder/results.sqlite``.
+    readonly
+        Open an existing database for reading only (``status``, ``export``, ``report``): it
+        works in a read-only folder and never changes the file.
+
+    Raises
+    ------
+    StoreError
+        If a read-only store does not exist, the file is not a results database (corrupted or
+        foreign), it was written with another results schema, or it cannot be opened.
     """
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, *, readonly: bool = False) -> None:
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DATABASE
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
-        self._db.execute(
-            "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+        self.readonly = readonly
+        if readonly and not self.path.is_file():
+            raise StoreError(f"no results in {self.folder}: run the benchmark first")
+        self._db: sqlite3.Connection | None = None
+        try:
+            self._db = self._connect()
+            self._check_schema()
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise self._error(error) from error
+        except StoreError:
+            self.close()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60)
+            try:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:  # WAL in a folder we cannot write: read as is
+                db.close()
+                db = sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
+            return db
+        self.folder.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _check_schema(self) -> None:
+        """Create the tables in a new database; refuse one of another schema or application."""
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {name for (name,) in self._db.execute(query)}
+        if not tables and not self.readonly:
+            self._db.executescript(_SCHEMA)
+            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            return
+        if "meta" not in tables:
+            raise StoreError(f"{self.path} is not a faircompare results database (no meta table)")
+        row = self._db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        version = int(row[0]) if row else None
+        if version == SCHEMA_VERSION:
+            return
+        by = "a newer" if version is not None and version > SCHEMA_VERSION else "an older"
+        raise StoreError(
+            f"{self.path} was written by {by} faircompare (results schema {version}, this "
+            f"version reads {SCHEMA_VERSION}); use another --results folder"
+            + (", or upgrade faircompare" if by == "a newer" else "")
         )
-        (version,) = self._db.execute(
-            "SELECT value FROM meta WHERE name = 'schema_version'"
-        ).fetchone()
-        if version != SCHEMA_VERSION:
-            self._db.close()
-            raise FaircompareError(
-                f"{self.path} was written by an older faircompare (results schema {version}, "
-                f"this version reads {SCHEMA_VERSION}); use a new --results folder"
+
+    def _error(self, error: sqlite3.DatabaseError) -> StoreError:
+        text = str(error)
+        if isinstance(error, sqlite3.OperationalError) and (
+            "readonly" in text or "unable to open" in text
+        ):
+            return StoreError(
+                f"cannot {'read' if self.readonly else 'write'} {self.path}: {text}; check that "
+                "the results folder exists and is writable, or pass another --results folder"
             )
+        if isinstance(error, sqlite3.OperationalError) and "no such table" in text:
+            return StoreError(f"{self.path} is not a faircompare results database ({text})")
+        return StoreError(
+            f"{self.path} is not a readable results database ({text}): it is corrupted or not "
+            "faircompare's. Move it aside and run the benchmark again (finished runs are "
+            "recomputed), or pass another --results folder"
+        )
 
     def close(self) -> None:
         """Close the connection."""
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     def __enter__(self) -> ResultStore:
         return self
@@ -173,6 +262,7 @@ class ResultStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @_guarded
     def record_plan(self, specs: Iterable[Any]) -> None:
         """Remember planned runs (idempotent), so that pending runs can be counted."""
         rows = [
@@ -191,52 +281,59 @@ class ResultStore:
         with self._transaction():
             self._db.executemany("INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
+    @_guarded
     def statuses(self) -> dict[str, str]:
         """Return the status (``done`` or ``failed``) of every stored run, by key."""
         return dict(self._db.execute("SELECT key, status FROM runs"))
 
+    @_guarded
+    def inputs(self) -> dict[str, dict[str, str]]:
+        """Return the inputs every stored run was computed from, by key."""
+        rows = self._db.execute("SELECT key, inputs FROM runs")
+        return {key: json.loads(inputs or "{}") for key, inputs in rows}
+
+    @_guarded
     def write(self, run: StoredRun) -> None:
         """Store one finished run, replacing any earlier record of it, in one transaction."""
         spec, timings = run.spec, run.timings or {}
+        record = {
+            "key": run.key,
+            **{column: spec[column] for column in (*_SPEC_COLUMNS, "base_seed", "seed")},
+            "params": json.dumps(spec["params"]),
+            "status": run.status,
+            "error": run.error,
+            "traceback": run.traceback,
+            "fit_seconds": timings.get("fit"),
+            "predict_seconds": timings.get("predict"),
+            "total_seconds": timings.get("total"),
+            "started_at": run.started_at,
+            "finished_at": run.finished_at,
+            "n_train": run.n_train,
+            "n_test": run.n_test,
+            "versions": json.dumps(run.versions or {}),
+            "warnings": json.dumps(list(run.warnings)),
+            "inputs": json.dumps(dict(spec.get("inputs", {}))),
+            "audit_errors": json.dumps(run.audit_errors) if run.audit_errors else None,
+        }
         with self._transaction():
             self._db.execute("DELETE FROM runs WHERE key = ?", (run.key,))
             self._db.execute(
-                f"INSERT INTO runs VALUES ({', '.join('?' * 21)})",
-                (
-                    run.key,
-                    spec["dataset"],
-                    spec["sensitive_attribute"],
-                    spec["variant"],
-                    spec["algorithm"],
-                    json.dumps(spec["params"]),
-                    spec["split_id"],
-                    spec["base_seed"],
-                    spec["seed"],
-                    run.status,
-                    run.error,
-                    run.traceback,
-                    timings.get("fit"),
-                    timings.get("predict"),
-                    timings.get("total"),
-                    run.started_at,
-                    run.finished_at,
-                    run.n_train,
-                    run.n_test,
-                    json.dumps(run.versions or {}),
-                    json.dumps(list(run.warnings)),
-                ),
+                f"INSERT INTO runs ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
+                tuple(record.values()),
             )
             self._db.executemany(
-                "INSERT INTO measures VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO measures (key, part, measure, grp, value) VALUES (?, ?, ?, ?, ?)",
                 [(run.key, *row) for row in run.measures],
             )
             self._db.executemany(
-                "INSERT INTO audits VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO audits (key, audit, metric, grp, statistic, pvalue, details) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(run.key, *row) for row in run.audits],
             )
             if run.y_pred is not None:
                 self._db.execute(
-                    "INSERT INTO predictions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO predictions (key, test_index, y_true, y_pred, scores, groups, "
+                    "privileged) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         run.key,
                         _pack(run.test_index, "int64"),
@@ -248,15 +345,33 @@ class ResultStore:
                     ),
                 )
 
-    def add_audits(self, key: str, rows: Iterable[tuple]) -> None:
-        """Store audit rows of a stored run, replacing its earlier rows of the same audits."""
-        rows = list(rows)
-        with self._transaction():
-            for audit in {row[0] for row in rows}:
-                self._db.execute("DELETE FROM audits WHERE key = ? AND audit = ?", (key, audit))
-            self._db.executemany(
-                "INSERT INTO audits VALUES (?, ?, ?, ?, ?, ?, ?)", [(key, *row) for row in rows]
-            )
+    @contextmanager
+    def claim(self) -> Iterator[None]:
+        """Hold the results folder for one writer: a second run on it is refused, not doubled.
+
+        Raises
+        ------
+        StoreError
+            If another process holds the folder; the message names its process id.
+        """
+        with open(self.folder / LOCK, "a+", encoding="utf-8") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "unknown"
+                raise StoreError(
+                    f"another faircompare run (process {holder}) is writing to {self.folder}; "
+                    "wait for it to finish, or pass another --results folder"
+                ) from None
+            handle.seek(0)
+            handle.truncate()
+            handle.write(str(os.getpid()))
+            handle.flush()
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -269,14 +384,17 @@ class ResultStore:
             raise
         self._db.execute("COMMIT")
 
+    @_guarded
     def plan(self) -> pd.DataFrame:
         """Return the planned runs."""
         return self._frame("SELECT * FROM plan")
 
+    @_guarded
     def runs(self) -> pd.DataFrame:
         """Return the stored runs, one row each."""
         return self._frame("SELECT * FROM runs")
 
+    @_guarded
     def measures(self, part: str = "test") -> pd.DataFrame:
         """Return the measures of done runs in long form, with their runs' identifying columns."""
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
@@ -286,6 +404,7 @@ class ResultStore:
             (part,),
         )
 
+    @_guarded
     def audits(self) -> pd.DataFrame:
         """Return the audits of done runs in long form, with their runs' identifying columns."""
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
@@ -294,6 +413,7 @@ class ResultStore:
             "a.details FROM audits a JOIN runs r USING (key) WHERE r.status = 'done'"
         )
 
+    @_guarded
     def predictions(self, key: str) -> Predictions:
         """Return one run's stored test predictions."""
         row = self._db.execute(
@@ -313,5 +433,6 @@ class ResultStore:
         )
 
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
-        frame = pd.read_sql_query(query, self._db, params=parameters)
-        return frame.rename(columns={"grp": "group"})
+        cursor = self._db.execute(query, parameters)
+        columns = [d[0] if d[0] != "grp" else "group" for d in cursor.description]
+        return pd.DataFrame.from_records(cursor.fetchall(), columns=columns)

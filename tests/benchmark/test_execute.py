@@ -214,5 +214,5 @@ def test_a_store_of_an_older_schema_is_refused_with_a_clear_message(tmp_path):
     with sqlite3.connect(tmp_path / "old" / "results.sqlite") as db:
         db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
         db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
-    with pytest.raises(FaircompareError, match="older faircompare.*new --results folder"):
+    with pytest.raises(FaircompareError, match="older faircompare.*another --results folder"):
         ResultStore(tmp_path / "old")
