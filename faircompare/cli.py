@@ -157,7 +157,14 @@ def list_algorithms(as_json: bool, plugins: Path | None) -> None:
 @cli.command(name="check-plugin")
 @click.argument("target")
 @_PLUGINS
-def check_plugin(target: str, plugins: Path | None) -> None:
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds each check may take before it is stopped and failed.",
+)
+def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     """Check that the algorithms in a plugin FILE (or a registered algorithm) keep the contract.
 
     The checks: valid declared variants and parameter grid, clone round-trip, well-formed fit
@@ -168,7 +175,7 @@ def check_plugin(target: str, plugins: Path | None) -> None:
     chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
     failed = passed = 0
     for algorithm in chosen:
-        checks = _contract(algorithm)
+        checks = _contract(algorithm, timeout)
         for check in checks:
             mark = "PASS" if check.passed else "FAIL"
             click.echo(f"{mark}  {algorithm.name}: {check.name}")
@@ -181,10 +188,10 @@ def check_plugin(target: str, plugins: Path | None) -> None:
         sys.exit(1)
 
 
-def _contract(algorithm: Algorithm) -> list[Check]:
+def _contract(algorithm: Algorithm, timeout: float) -> list[Check]:
     if algorithm.make is None:
         return [Check("loads", False, algorithm.unavailable or "unavailable")]
-    return check_estimator(algorithm.make)
+    return check_estimator(algorithm.make, timeout=timeout)
 
 
 @cli.command(name="fetch-data")

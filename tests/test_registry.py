@@ -125,3 +125,28 @@ def test_list_algorithms_json_marks_availability(tmp_path):
     assert listed["kamishima"]["param_grid"]["eta"][-1] == 300.0
     assert listed["broken"]["available"] is False
     assert listed["broken"]["reason"] == "RuntimeError: broken on purpose"
+
+
+SLEEPY = """
+import time
+
+from faircompare.algorithms import FairEstimator
+
+
+class Sleepy(FairEstimator):
+    name = "sleepy"
+
+    def fit(self, X, y, *, sensitive_features):
+        time.sleep(600)
+"""
+
+
+def test_check_plugin_stops_a_check_at_its_time_limit(tmp_path):
+    result = subprocess.run(
+        ["faircompare", "check-plugin", str(write_plugin(tmp_path, "sleepy", SLEEPY)),
+         "--timeout", "0.5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 1  # today's main hung for 600 s per check
+    assert "FAIL  sleepy: fit and predict on numerical" in result.stdout
+    assert "took longer than 0.5 s and was stopped" in result.stdout

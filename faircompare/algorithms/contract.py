@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
+from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare.algorithms.base import FairEstimator
 from faircompare.preprocessing import VARIANTS
 
@@ -63,25 +64,45 @@ def synthetic_data(variant: str, seed: int = 0) -> _Data:
     return _Data(X.iloc[train], y[train], s[train], X.iloc[test], s[test])
 
 
-def check_estimator(make: Callable[[], FairEstimator], seed: int = 0) -> list[Check]:
-    """Run every contract check on the estimator that ``make`` builds."""
-    checks = [_run("declares valid variants", _variants, make)]
-    checks.append(_run("parameter grid names real parameters", _grid, make))
-    checks.append(_run("clone round-trips", _clone, make))
+def check_estimator(
+    make: Callable[[], FairEstimator], seed: int = 0, *, timeout: float = 60.0
+) -> list[Check]:
+    """Run every contract check on the estimator that ``make`` builds.
+
+    Parameters
+    ----------
+    make
+        Builds the estimator with its default parameters.
+    seed
+        Seed of the synthetic data.
+    timeout
+        Seconds each check may take; a check still running then is stopped and failed.
+
+    Returns
+    -------
+    list of Check
+        One outcome per check, in order.
+    """
+
+    def run(name: str, check: Callable[..., str | None], *args: object) -> Check:
+        try:
+            with time_limit(timeout):
+                problem = check(*args)
+        except RunTimeoutError:
+            return Check(name, False, f"took longer than {timeout:g} s and was stopped")
+        except Exception:  # a crashing check is a failed check, with its traceback
+            return Check(name, False, traceback.format_exc(limit=3).strip())
+        return Check(name, problem is None, problem or "")
+
+    checks = [run("declares valid variants", _variants, make)]
+    checks.append(run("parameter grid names real parameters", _grid, make))
+    checks.append(run("clone round-trips", _clone, make))
     for variant in sorted(make().supports & set(VARIANTS)):
         data = synthetic_data(variant, seed)
-        checks.append(_run(f"fit and predict on {variant}", _outputs, make, data))
-        checks.append(_run(f"deterministic on {variant}", _deterministic, make, data))
-        checks.append(_run(f"sensitive attribute at predict ({variant})", _sensitive, make, data))
+        checks.append(run(f"fit and predict on {variant}", _outputs, make, data))
+        checks.append(run(f"deterministic on {variant}", _deterministic, make, data))
+        checks.append(run(f"sensitive attribute at predict ({variant})", _sensitive, make, data))
     return checks
-
-
-def _run(name: str, check: Callable[..., str | None], *args) -> Check:
-    try:
-        problem = check(*args)
-    except Exception:  # a crashing check is a failed check, with its traceback
-        return Check(name, False, traceback.format_exc(limit=3).strip())
-    return Check(name, problem is None, problem or "")
 
 
 def _variants(make: Callable[[], FairEstimator]) -> str | None:

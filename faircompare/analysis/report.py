@@ -103,6 +103,7 @@ def write_report(
     writer = _Writer(Path(out) if out is not None else results / "report", progress)
     with ResultStore(results, readonly=True) as store:
         _write_sections(writer, store)
+    writer.out.mkdir(parents=True, exist_ok=True)
     page = writer.out / "report.html"
     page.write_text(_page(writer.sections, results), encoding="utf-8")
     return page
@@ -141,6 +142,9 @@ def slug(*parts: str) -> str:
 
 
 def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
+    if runs.empty:
+        writer.text("No run is stored yet: run the benchmark (faircompare run) first.")
+        return
     counts = runs.groupby(["dataset", "status"]).size().unstack(fill_value=0)
     done, failed = (runs["status"] == "done").sum(), (runs["status"] == "failed").sum()
     writer.text(
@@ -154,11 +158,19 @@ def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
         writer.text("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())))
     writer.section("Failures")
     failures = runs[runs["status"] == "failed"]
-    if failures.empty:
-        writer.text("No run failed.")
-        return
-    shown = failures[[*tidy.CONFIGURATION, "split_id", "error"]].reset_index(drop=True)
-    writer.table(shown, "failures", "Failed runs")
+    audit_failures = runs[runs["audit_errors"].notna()]
+    if failures.empty and audit_failures.empty:
+        writer.text("No run and no audit failed.")
+    if len(failures):
+        shown = failures[[*tidy.CONFIGURATION, "split_id", "error"]].reset_index(drop=True)
+        writer.table(shown, "failures", "Failed runs")
+    if len(audit_failures):
+        errors = audit_failures["audit_errors"].map(json.loads)
+        shown = audit_failures[[*tidy.CONFIGURATION, "split_id"]].assign(
+            audit=errors.map(", ".join), error=errors.map(lambda e: "; ".join(e.values()))
+        )
+        caption = "Audits that failed (the runs' measures are kept)"
+        writer.table(shown.reset_index(drop=True), "audit-failures", caption)
 
 
 def _configuration(

@@ -31,6 +31,7 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
+from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare._validation import check_choice
 from faircompare.audits.suite import (
     FlipTestSetup,
@@ -52,10 +53,6 @@ from faircompare.results.store import ResultStore, StoredRun
 BACKENDS = ("loky", "dask", "ray")
 _BAR = 30  # characters of the progress bar
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
-
-
-class RunTimeoutError(Exception):
-    """A run exceeded the benchmark's time limit."""
 
 
 class StaleResultsError(FaircompareError):
@@ -110,7 +107,7 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
     try:
         with (
             threadpool_limits(limits=1),
-            _time_limit(options.timeout),
+            time_limit(options.timeout),
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("always")
@@ -245,7 +242,10 @@ def _registry(plugins: str | None) -> dict:
 
 
 @lru_cache(maxsize=4)
-def _dataset(name: str, spec_path: str | None, cache: str | None, mirror: str | None):
+def _dataset(
+    name: str, spec_path: str | None, cache: str | None, mirror: str | None, fingerprint: str
+):
+    """Load a dataset once per worker; the fingerprint keys the cache on the data's content."""
     return load_dataset(read_spec(spec_path) if spec_path else name, cache=cache, mirror=mirror)
 
 
@@ -257,6 +257,7 @@ class _DataKey:
     spec_path: str | None
     cache: str | None
     mirror: str | None
+    fingerprint: str
     variant: str
     attribute: str
 
@@ -267,6 +268,7 @@ def _data_key(spec: RunSpec, options: Options) -> _DataKey:
         spec.dataset_spec,
         options.cache,
         options.mirror,
+        dict(spec.inputs).get("data", ""),
         spec.variant,
         spec.sensitive_attribute,
     )
@@ -274,9 +276,8 @@ def _data_key(spec: RunSpec, options: Options) -> _DataKey:
 
 @lru_cache(maxsize=12)
 def _prepared_cached(key: _DataKey) -> Prepared:
-    return prepare(
-        _dataset(key.name, key.spec_path, key.cache, key.mirror), key.variant, key.attribute
-    )
+    dataset = _dataset(key.name, key.spec_path, key.cache, key.mirror, key.fingerprint)
+    return prepare(dataset, key.variant, key.attribute)
 
 
 def _prepared(spec: RunSpec, options: Options) -> Prepared:
@@ -323,25 +324,6 @@ def _spec_record(spec: RunSpec) -> dict[str, Any]:
 
 def _distinct(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`RunTimeoutError` in this thread after ``seconds`` (main thread only)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise RunTimeoutError(f"stopped at the time limit of {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run_plan(

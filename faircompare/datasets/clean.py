@@ -72,8 +72,17 @@ class Dataset:
 
 
 def read_raw(path: str | Path) -> pd.DataFrame:
-    """Read a raw CSV; only empty fields are missing, so literals like ``N/A`` stay values."""
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    """Read a raw CSV; only empty fields are missing, so literals like ``N/A`` stay values.
+
+    Raises
+    ------
+    SpecError
+        If the file is empty or is not a CSV pandas can parse.
+    """
+    try:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
+        raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
 
 
 def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> Dataset:
@@ -97,8 +106,8 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
     ------
     SpecError
         If a column the spec names is absent, the label is not binary or lacks the positive
-        value, a privileged value never occurs, a numeric feature holds non-numeric values, or
-        no row survives cleaning.
+        value, a privileged value never occurs, a sensitive attribute has a single group, a
+        numeric feature holds non-numeric values, or no row survives cleaning.
     """
     where = f"dataset {spec.name!r} ({source})"
     frame = raw.replace(list(spec.missing), np.nan) if spec.missing else raw
@@ -128,7 +137,7 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
 
     frame[spec.label] = _encode_label(frame[spec.label], spec, where)
     for attribute in spec.sensitive:
-        _check_privileged(frame[attribute], spec.privileged[attribute], attribute, where)
+        _check_groups(frame[attribute], spec.privileged[attribute], attribute, where)
     numeric = [c for c in columns if c not in {spec.label, *spec.sensitive, *spec.categorical}]
     for column in numeric:
         frame[column] = _numeric(frame[column], column, where)
@@ -162,12 +171,18 @@ def _encode_label(label: pd.Series, spec: DatasetSpec, where: str) -> np.ndarray
     return (label == spec.positive_label).to_numpy(np.int8)
 
 
-def _check_privileged(values: pd.Series, privileged: Any, attribute: str, where: str) -> None:
+def _check_groups(values: pd.Series, privileged: Any, attribute: str, where: str) -> None:
+    """Require the privileged value and at least one other group: fairness compares groups."""
     present = values.unique().tolist()
     if privileged not in present:
         raise SpecError(
             f"{where}: privileged value {privileged!r} does not occur in sensitive attribute "
             f"{attribute!r}, whose values are {_quote(present)}"
+        )
+    if len(present) < 2:
+        raise SpecError(
+            f"{where}: sensitive attribute {attribute!r} has one group ({privileged!r}) after "
+            "cleaning; fairness is measured between groups, so it needs at least two"
         )
 
 

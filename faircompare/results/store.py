@@ -160,6 +160,16 @@ def _guarded(method: Callable[..., T]) -> Callable[..., T]:
     return guarded
 
 
+def _probed(db: sqlite3.Connection) -> sqlite3.Connection:
+    """Return ``db`` once a first read succeeds (SQLite opens files lazily); else close it."""
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
+
+
 class ResultStore:
     """A results database (created on first use unless read-only).
 
@@ -198,13 +208,10 @@ class ResultStore:
     def _connect(self) -> sqlite3.Connection:
         if self.readonly:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60)
             try:
-                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError:  # WAL in a folder we cannot write: read as is
-                db.close()
-                db = sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
-            return db
+                return _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
+            except sqlite3.OperationalError:  # WAL in a folder we cannot write: read it as is
+                return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
         self.folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         db.execute("PRAGMA journal_mode=WAL")

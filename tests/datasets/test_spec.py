@@ -201,3 +201,16 @@ def test_a_url_spec_names_a_plain_file_in_the_cache():
         DatasetSpec(name="d", file="../victim.txt", label="y", positive_label=1,
                     sensitive=("s",), privileged={"s": 1}, url="http://127.0.0.1/x",
                     sha256="0" * 64)  # fmt: skip
+
+
+def test_a_sensitive_attribute_with_one_group_is_refused_at_load_time(tmp_path):
+    path = write(tmp_path, csv=CSV.replace("female", "male"))
+    with pytest.raises(SpecError, match="sensitive attribute 'sex' has one group \\('male'\\)"):
+        load_dataset(read_spec(path))
+
+
+@pytest.mark.parametrize("csv", ["", "\n", "a,b\n1,2,3,4\n5\n"])
+def test_an_empty_or_unparsable_csv_is_an_error_naming_the_file(tmp_path, csv):
+    path = write(tmp_path, csv=csv)
+    with pytest.raises(SpecError, match=f"{tmp_path / 'loans.csv'}"):
+        load_dataset(read_spec(path))

@@ -1,0 +1,36 @@
+"""A time limit for work in the main thread: benchmark runs and plugin checks."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+
+class RunTimeoutError(Exception):
+    """Work that exceeded its time limit."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`RunTimeoutError` in this thread after ``seconds``.
+
+    The limit is a SIGALRM timer, so it applies in the main thread only (loky workers and
+    sequential runs; Dask and Ray run tasks in threads, where nothing can interrupt them).
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise RunTimeoutError(f"stopped at the time limit of {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
