@@ -7,6 +7,8 @@ one name. Algorithms keep the same colour and marker in every figure of a report
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +19,8 @@ matplotlib.use("Agg")  # figures are written to files; no display is needed
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib import colormaps  # noqa: E402
+from matplotlib.colors import SymLogNorm, to_hex  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from scipy.cluster.hierarchy import leaves_list, linkage  # noqa: E402
 from scipy.spatial.distance import squareform  # noqa: E402
@@ -26,21 +30,84 @@ from faircompare.audits.figures import PALETTE  # noqa: E402
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
+BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression")
+# One hue per family of algorithms (shades within it); other families take the spare colour maps,
+# and an algorithm alone in its family a qualitative colour (Paul Tol's, the blue and green last
+# since the Feldman pipelines and the reductions are blues and greens).
+FAMILY_COLOURMAPS = {"feldman": "Blues", "reductions": "Greens", "zafar": "Oranges",
+                     "baselines": "Greys", "aif360": "Purples"}  # fmt: skip
+SPARE_COLOURMAPS = ("RdPu", "YlOrBr", "BuGn", "PuBu")
+SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
+_VARIANT_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
 Style = dict[str, str]
 
 
 def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
-    """Give each algorithm a colour and a marker (a hatch for areas): 7 x 7 stay distinct."""
+    """Give every algorithm a distinct colour and marker pair (a hatch for areas).
+
+    Families share a hue in different shades: the four ``feldman-*`` pipelines are blues,
+    ``reductions-*`` greens, the baselines greys, and so on; an algorithm alone in its family
+    gets a qualitative colour. Markers then make every (colour, marker) pair distinct. The
+    tuned and pooled names of an algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take
+    its style, since a figure shows one of them.
+
+    Parameters
+    ----------
+    algorithms
+        The names to style, tuned and pooled names included.
+
+    Returns
+    -------
+    dict
+        ``{name: {"color": ..., "marker": ..., "hatch": ...}}``.
+    """
     names = sorted(set(algorithms))
-    styles = {}
-    for i, name in enumerate(names):
-        kind = (i // len(PALETTE)) % len(MARKERS)
-        styles[name] = {
-            "color": PALETTE[i % len(PALETTE)],
-            "marker": MARKERS[kind],
-            "hatch": HATCHES[kind],
+    bases = sorted({_base(name) for name in names})
+    families: dict[str, list[str]] = {}
+    for base in bases:
+        families.setdefault(_family(base, bases), []).append(base)
+    colours: dict[str, str] = {}
+    spare = itertools.cycle(SPARE_COLOURMAPS)
+    alone = []
+    for family, members in families.items():
+        if len(members) == 1:
+            alone.append(members[0])
+            continue
+        cmap = FAMILY_COLOURMAPS.get(family) or next(spare)
+        shades = colormaps[cmap](np.linspace(0.45, 0.9, len(members)))
+        colours.update({m: to_hex(shade) for m, shade in zip(members, shades, strict=True)})
+    colours.update({base: SINGLE_COLOURS[i % len(SINGLE_COLOURS)] for i, base in enumerate(alone)})
+    used: set[tuple[str, int]] = set()
+    markers: dict[str, int] = {}
+    for i, base in enumerate(bases):
+        kind = next(
+            (i + k) % len(MARKERS)
+            for k in range(len(MARKERS) + 1)
+            if k == len(MARKERS) or (colours[base], (i + k) % len(MARKERS)) not in used
+        )
+        used.add((colours[base], kind))
+        markers[base] = kind
+    return {
+        name: {
+            "color": colours[_base(name)],
+            "marker": MARKERS[markers[_base(name)]],
+            "hatch": HATCHES[markers[_base(name)]],
         }
-    return styles
+        for name in names
+    }
+
+
+def _base(name: str) -> str:
+    for suffix in _VARIANT_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name
+
+
+def _family(base: str, bases: Sequence[str]) -> str:
+    if base in BASELINES:
+        return "baselines"
+    prefix = base.split("-")[0]
+    return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
 
 
 def save(figure: plt.Figure, folder: str | Path, name: str) -> list[Path]:
@@ -139,13 +206,13 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
 def plot_stability(
     summary: pd.DataFrame, x: str, y: str, styles: dict[str, Style], *, title: str = ""
 ) -> plt.Figure:
-    """One rectangle per algorithm: centred on the mean, sides one standard deviation (Fig. 7)."""
+    """One rectangle per algorithm: centred on the mean, spanning mean +/- sd (Fig. 7)."""
     figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
     table = summary.pivot_table(index="algorithm", columns="measure", values=["mean", "sd"])
     for algorithm, row in table.iterrows():
         style = styles[algorithm]
-        width, height = row[("sd", x)], row[("sd", y)]
-        corner = (row[("mean", x)] - width / 2, row[("mean", y)] - height / 2)
+        width, height = 2 * row[("sd", x)], 2 * row[("sd", y)]
+        corner = (row[("mean", x)] - row[("sd", x)], row[("mean", y)] - row[("sd", y)])
         ax.add_patch(Rectangle(corner, width, height, facecolor=style["color"], alpha=0.4,
                                edgecolor=style["color"], hatch=style["hatch"],
                                label=algorithm))  # fmt: skip
@@ -158,16 +225,28 @@ def plot_stability(
 
 
 def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> plt.Figure:
-    """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8)."""
+    """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8).
+
+    A grid spanning more than two orders of magnitude (Kamishima's eta, Zafar's c) is coloured
+    on a (symmetric) log scale, so its small values are not lost in one colour.
+    """
     figure, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
     runs = sweep[sweep["algorithm"] == algorithm]
     values = pd.to_numeric(runs["value"], errors="coerce")
-    points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24)
+    points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24, norm=_sweep_norm(values))
     figure.colorbar(points, ax=ax, label=runs["parameter"].iloc[0])
     ax.set_xlabel(x)
     ax.set_ylabel(y)
     ax.set_title(algorithm)
     return figure
+
+
+def _sweep_norm(values: pd.Series) -> SymLogNorm | None:
+    """Return a symmetric log colour scale for a grid over orders of magnitude, else None."""
+    positive = values[values > 0]
+    if positive.empty or positive.max() / positive.min() < 100:
+        return None
+    return SymLogNorm(linthresh=float(positive.min()), vmin=values.min(), vmax=values.max())
 
 
 def plot_attributes(wide: pd.DataFrame, measure: str) -> plt.Figure:
@@ -193,37 +272,65 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> plt.Figure:
 def plot_audit_shares(
     outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = ""
 ) -> plt.Figure:
-    """Share of splits rejecting each audit, per algorithm (grouped horizontal bars)."""
+    """Share of splits rejecting each audit, per algorithm (grouped horizontal bars).
+
+    A test that was not run for an algorithm (AUC for a model without scores) is written
+    "n/a" where its bar would be, never drawn as a 0 % rejection.
+    """
     table = outcomes.groupby("algorithm")[list(columns)].mean()
     height = 1.2 + 0.2 * len(table) * max(1.0, len(columns) / 3)
     figure, ax = plt.subplots(figsize=(6.5, height), layout="constrained")
     bar = 0.8 / len(columns)
     for j, (column, colour) in enumerate(zip(columns, PALETTE, strict=False)):
         positions = np.arange(len(table)) - 0.4 + (j + 0.5) * bar
-        ax.barh(positions, table[column], height=bar, color=colour, label=column)
+        ax.barh(positions, table[column].fillna(0), height=bar, color=colour, label=column)
+        for position in positions[table[column].isna().to_numpy()]:
+            ax.text(0.005, position, "n/a", va="center", fontsize=5, color="#444444")
     ax.set_yticks(range(len(table)), table.index, fontsize=7)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("share of splits")
-    ax.set_title(title)
+    ax.set_xlabel("share of splits rejecting (n/a: test not run)")
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return figure
 
 
 def plot_individual_statistics(
-    audits: pd.DataFrame, styles: dict[str, Style], delta: float = 1.25
+    audits: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
 ) -> plt.Figure:
-    """Plot T_n of every run per algorithm, with delta, on a log scale (Maity et al. §3.1)."""
+    """Plot the individual-fairness test of every run, per algorithm (Maity et al. §3.1).
+
+    Each run is a point at S_n, the mean loss ratio after/before the attack, with its two-sided
+    95 % interval (Eq. 3.6) as a bar and the test statistic T_n of Eq. 3.10, the one-sided lower
+    bound, as a tick; the marker is filled where T_n > delta, that is where the test rejects
+    individual fairness. The scale is linear up to 2 and logarithmic beyond, so ratios near 1,
+    huge ratios and negative bounds of noisy audits are all shown as they are.
+    """
     loss = audits[(audits["audit"] == "individual") & (audits["metric"] == "loss-ratio")]
-    algorithms = sorted(loss["algorithm"].unique())
-    figure, ax = plt.subplots(figsize=(max(6, 0.5 * len(algorithms)), 4), layout="constrained")
+    details = loss["details"].map(json.loads)
+    runs = loss.assign(
+        mean=details.map(lambda d: d["mean"]),
+        low=details.map(lambda d: d["interval"][0]),
+        high=details.map(lambda d: d["interval"][1]),
+        reject=details.map(lambda d: bool(d["reject"])),
+        delta=details.map(lambda d: d["delta"]),
+    )
+    algorithms = sorted(runs["algorithm"].unique())
+    figure, ax = plt.subplots(figsize=(max(6, 0.5 * len(algorithms)), 4.5), layout="constrained")
     for i, algorithm in enumerate(algorithms):
-        values = loss.loc[loss["algorithm"] == algorithm, "statistic"].clip(lower=1e-3)
+        part = runs[runs["algorithm"] == algorithm]
         style = styles[algorithm]
-        ax.scatter(np.full(len(values), i), values, s=14, color=style["color"],
-                   marker=style["marker"])  # fmt: skip
-    ax.axhline(delta, color="black", linestyle="--", linewidth=1, label=f"delta = {delta}")
-    ax.set_yscale("log")
+        x = i + np.linspace(-0.25, 0.25, len(part)) if len(part) > 1 else np.array([i])
+        ax.vlines(x, part["low"], part["high"], color=style["color"], linewidth=0.8)
+        ax.scatter(x, part["statistic"], marker="_", s=30, color=style["color"])
+        ax.scatter(x, part["mean"], marker=style["marker"], s=18, edgecolors=style["color"],
+                   facecolors=np.where(part["reject"], style["color"], "none"))  # fmt: skip
+    for delta in runs["delta"].unique():
+        ax.axhline(delta, color="black", linestyle="--", linewidth=1, label=f"delta = {delta}")
+    ax.set_yscale("symlog", linthresh=2.0, linscale=2.0)
+    lowest = min(runs["low"].min(), runs["statistic"].min(), 0.0)
+    ax.set_ylim(bottom=2 * lowest if lowest < 0 else 0.0)
     ax.set_xticks(range(len(algorithms)), algorithms, rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("T_n (one point per run)")
-    ax.legend(frameon=False)
+    ax.set_ylabel("loss ratio S_n with 95% interval;\ntick: T_n; filled: T_n > delta")
+    ax.set_title(title, fontsize=9)
+    ax.legend(frameon=False, fontsize=7)
     return figure

@@ -36,6 +36,9 @@ from faircompare.audits.figures import (
 from faircompare.results import ResultStore
 
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
+# FlipTest's example transparency report comes from a test split with at least this many rows:
+# the largest flipset of Ricci's 40 test people says little.
+FLIPTEST_MIN_ROWS = 300
 PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
 SWEEP_VARIANT = "numerical+binary"
 
@@ -187,7 +190,7 @@ def _configuration(
     chosen = tidy.representative(measures, validation)
     summary = tidy.stability(chosen, tables.KEY_MEASURES)
     writer.table(
-        tables.measure_table(summary),
+        tables.measure_table(summary, attribute),
         f"measures-{name}",
         f"Measures, mean ± sd over splits: {label}",
         numbers=summary,
@@ -228,6 +231,14 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFram
             )
             caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
             writer.figure(figure, slug("correlation", sample, variant), caption)
+    by_dataset = tidy.measure_correlations(measures, method="pearson", by=("dataset", "variant"))
+    for (dataset, variant), part in by_dataset.groupby(["dataset", "variant"]):
+        matrix = tidy.correlation_matrix(part)
+        if matrix.notna().to_numpy().sum() > len(matrix):  # more than the diagonal
+            figure = figures.plot_correlations(matrix, title=f"{dataset}, {variant}")
+            caption = f"Pearson correlations across the runs of {dataset}, {variant}"
+            writer.figure(figure, slug("correlation", dataset, variant), caption)
+    frames.append(by_dataset.assign(sample="all, per dataset", method="pearson"))
     pooled = pd.concat(frames, ignore_index=True)
     path = writer.out / "tables" / "correlations.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -282,26 +293,68 @@ def _audit_figures(
         return
     writer.section("Audits")
     if (audits["audit"] == "individual").any():
-        figure = figures.plot_individual_statistics(audits, styles)
-        caption = "Individual-fairness statistic T_n of every run (Maity et al. §3.1)"
+        title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
+        figure = figures.plot_individual_statistics(audits, styles, title=title)
+        caption = (
+            "Individual-fairness test of every run (Maity et al. §3.1): mean loss ratio S_n with "
+            "its 95% interval, the test statistic T_n (tick) and rejections (filled)"
+        )
         writer.figure(figure, "individual-statistics", caption)
     parity = audits[(audits["audit"] == "permutation") & (audits["metric"] == "positive_rate")]
     if len(parity):
         figure = plot_pvalue_histogram(parity["pvalue"].dropna())
+        title = f"Demographic-parity permutation p-values of {parity['key'].nunique()} runs"
+        figure.axes[0].set_title(title, fontsize=9)
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
         writer.figure(figure, "pvalues-demographic-parity", caption)
         _threshold_curve(writer, store, parity)
     flips = audits[(audits["audit"] == "fliptest") & (audits["metric"] == "F+")]
     if len(flips):
-        run = flips.loc[flips["statistic"].idxmax()]
-        leading = json.loads(run["details"])["leading_features"]
-        report = pd.DataFrame(
-            {"flipset": "F+", "feature": list(leading), "mean_difference": list(leading.values())}
-        ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
-        figure = plot_transparency_report(report)
-        where = f"{run['dataset']}, {run['sensitive_attribute']}, {run['algorithm']}"
-        caption = f"Transparency report of the largest F+ ({run['statistic']:.1%}): {where}"
-        writer.figure(figure, "fliptest-largest-flipset", caption)
+        _transparency_report(writer, store.runs(), flips, parity)
+
+
+def _run_label(run: pd.Series) -> str:
+    """Name a run: dataset, attribute, variant, algorithm, its parameters and split."""
+    params = "" if run["params"] == "{}" else f" {run['params']}"
+    return (
+        f"{run['dataset']}, {run['sensitive_attribute']}, {run['variant']}, "
+        f"{run['algorithm']}{params}, split {run['split_id']}"
+    )
+
+
+def _transparency_report(
+    writer: _Writer, runs: pd.DataFrame, flips: pd.DataFrame, parity: pd.DataFrame
+) -> None:
+    """Black et al.'s transparency report of the largest F+ on a test split of fair size.
+
+    Among runs with at least :data:`FLIPTEST_MIN_ROWS` test rows, the run with the largest F+
+    rate whose demographic-parity test rejects (Holm-adjusted p < 0.05) is shown; when no such
+    run rejects, the largest F+ rate, and the caption says it is not significant.
+    """
+    sizes = runs.set_index("key")["n_test"]
+    sized = flips[flips["key"].map(sizes).fillna(0) >= FLIPTEST_MIN_ROWS]
+    if sized.empty:
+        writer.text(
+            f"No FlipTest transparency report: no test split has {FLIPTEST_MIN_ROWS} rows or more."
+        )
+        return
+    holm = parity.set_index("key")["details"].map(lambda d: json.loads(d).get("holm_pvalue"))
+    significant = sized["key"].map(holm).astype(float) < 0.05
+    pool = sized[significant] if significant.any() else sized
+    run = pool.loc[pool["statistic"].idxmax()]
+    leading = json.loads(run["details"])["leading_features"]
+    report = pd.DataFrame(
+        {"flipset": "F+", "feature": list(leading), "mean_difference": list(leading.values())}
+    ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
+    figure = plot_transparency_report(report)
+    where = _run_label(run)
+    figure.axes[0].set_title(f"F+ of {where}: {run['statistic']:.1%}", fontsize=8)
+    verdict = "rejects" if significant.any() else "does not reject (no run of this size does)"
+    caption = (
+        f"Transparency report of the largest F+ ({run['statistic']:.1%}) among runs with at "
+        f"least {FLIPTEST_MIN_ROWS} test rows whose demographic-parity test {verdict}: {where}"
+    )
+    writer.figure(figure, "fliptest-largest-flipset", caption)
 
 
 def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) -> None:
@@ -315,12 +368,13 @@ def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) 
             stored.y_true, stored.scores, stored.groups, group_a=stored.privileged,
             thresholds=thresholds, permutations=200, rng=0,
         )  # fmt: skip
-        run = parity.set_index("key").loc[key]
-        where = f"{run['dataset']}, {run['sensitive_attribute']}, {run['algorithm']}"
+        where = _run_label(parity.set_index("key").loc[key])
         caption = (
             f"Positive-rate gap across thresholds against the permutation 95th percentile: {where}"
         )
-        writer.figure(plot_threshold_curve(curve), "threshold-curve", caption)
+        figure = plot_threshold_curve(curve)
+        figure.axes[0].set_title(where, fontsize=8)
+        writer.figure(figure, "threshold-curve", caption)
         return
 
 

@@ -11,14 +11,37 @@ from pathlib import Path
 import pandas as pd
 
 from faircompare.analysis.tidy import CONFIGURATION
+from faircompare.measures import MEASURES
 
 KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
+# The audits' columns under the names of their papers (DiCiccio et al.; Maity et al.; Black et al.)
+AUDIT_NAMES = {
+    "permutation positive_rate": "demographic parity",
+    "permutation TPR": "equal opportunity (TPR)",
+    "permutation FPR": "FPR parity",
+    "permutation accuracy": "accuracy parity",
+    "permutation AUC": "AUC parity",
+    "individual loss-ratio": "individual T_n",
+    "individual error-ratio": "individual T~_n",
+    "FlipTest F+ rate": "FlipTest F+",
+    "FlipTest F- rate": "FlipTest F-",
+}
 
 
-def measure_table(summary: pd.DataFrame) -> pd.DataFrame:
+def measure_table(summary: pd.DataFrame, attribute: str | None = None) -> pd.DataFrame:
     """Algorithms by measures, "mean ± sd", from :func:`~.tidy.stability` of one configuration.
 
-    Rows are algorithms (with their parameters when not the defaults).
+    Parameters
+    ----------
+    summary
+        The stability summary of one dataset, attribute and variant.
+    attribute
+        The sensitive attribute; given, the headers are the paper's names (``sex-TPR``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows are algorithms (with their parameters when not the defaults).
     """
     rows = summary.assign(
         algorithm=_label(summary),
@@ -28,14 +51,25 @@ def measure_table(summary: pd.DataFrame) -> pd.DataFrame:
     order = [m for m in KEY_MEASURES if m in table.columns] + sorted(
         set(table.columns) - set(KEY_MEASURES)
     )
-    return table[order].rename_axis(index=None, columns=None)
+    table = table[order].rename_axis(index=None, columns=None)
+    if attribute is None:
+        return table
+    return table.rename(columns=lambda m: _paper_name(m, attribute))
+
+
+def _paper_name(measure: str, attribute: str) -> str:
+    known = MEASURES.get(measure)
+    return (known.paper_name("", attribute) if known else None) or measure
 
 
 def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
-    """Algorithms by audit outcomes (share of splits rejecting, FlipTest rates), rounded."""
+    """Algorithms by audit outcomes (share of splits rejecting, FlipTest rates), rounded.
+
+    Columns carry the names the audits' papers use (:data:`AUDIT_NAMES`).
+    """
     columns = [c for c in outcomes.columns if c not in CONFIGURATION]
     table = outcomes.assign(algorithm=_label(outcomes)).set_index("algorithm")[columns]
-    return table.round(3).rename_axis(index=None)
+    return table.round(3).rename_axis(index=None).rename(columns=AUDIT_NAMES)
 
 
 def _label(frame: pd.DataFrame) -> pd.Series:

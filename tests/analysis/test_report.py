@@ -37,7 +37,7 @@ def test_report_writes_every_expected_file(report, frames):
         for measure in ("accuracy", "DIbinary"):
             expected.append(f"figures/{slug('preprocessing', dataset, attribute, measure)}.pdf")
         expected.append(f"figures/{slug('sweep', dataset, attribute, 'zafar-fairness')}.svg")
-    for sample in ("all", "balanced"):
+    for sample in ("all", "balanced", "ricci", "german"):  # pooled, then per dataset
         expected += [
             f"figures/{slug('correlation', sample, v)}.png"
             for v in ("numerical", "numerical+binary")
@@ -164,3 +164,13 @@ def test_latex_table_uses_booktabs_and_escapes():
     assert r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
     assert r"feldman-svm & 0.812 $\pm$ 0.004 & 0.500 \\" in latex
     assert r"DI\_binary" in latex and r"50\% of runs" in latex
+
+
+def test_the_fliptest_example_is_a_named_run_on_a_test_split_of_fair_size(report, results):
+    # Ricci's test splits hold 40 people, German's 333: the example must come from German, and
+    # its caption and title name the run (dataset, attribute, variant, algorithm, split).
+    page = report.read_text()
+    caption = page.split("Transparency report of the largest F+")[1].split("</figcaption>")[0]
+    assert "at least 300 test rows" in caption
+    assert ": german, sex, numerical" in caption and ", split " in caption
+    assert "threshold-curve" in page and "Positive-rate gap across thresholds" in page

@@ -39,9 +39,7 @@ def truncated(folder: Path) -> None:
     "command",
     [("status",), ("export",), ("report",), ("run", "--dataset", "ricci", "--algorithm", "svm")],
 )
-def test_a_damaged_database_is_one_message_naming_the_file_and_the_way_out(
-    stored, damage, command
-):
+def test_a_damaged_database_is_one_message_naming_the_file_and_the_way_out(stored, damage, command):
     damage(stored)
     result = faircompare(*command, "--results", str(stored))
     assert result.returncode == 1

@@ -1,0 +1,138 @@
+"""Figures that say what they show: each test failed on the main of issue #16."""
+
+import json
+
+import numpy as np
+import pandas as pd
+from matplotlib.collections import PathCollection
+from matplotlib.colors import SymLogNorm, to_rgb
+from matplotlib.patches import Rectangle
+
+from faircompare.analysis import figures, tables
+from faircompare.registry import algorithms
+
+
+def individual_rows() -> pd.DataFrame:
+    """Three runs' loss-ratio rows: fair, unfair, and very unfair but noisy (the case the old
+    figure drew as the fairest: its lower bound, -226,645, was clipped to 1e-3)."""
+    runs = {  # algorithm: (S_n, interval, T_n = one-sided lower bound, rejects)
+        "fair": (1.02, (0.98, 1.06), 0.99, False),
+        "unfair": (3.0, (2.2, 3.8), 2.3, True),
+        "noisy": (5000.0, (-236_000.0, 246_000.0), -226_645.0, False),
+    }
+    return pd.DataFrame(
+        [
+            {
+                "algorithm": name,
+                "audit": "individual",
+                "metric": "loss-ratio",
+                "statistic": t_n,
+                "details": json.dumps(
+                    {"mean": mean, "interval": list(interval), "reject": reject, "delta": 1.25}
+                ),
+            }  # fmt: skip
+            for name, (mean, interval, t_n, reject) in runs.items()
+        ]
+    )
+
+
+def test_individual_statistics_plot_the_ratio_with_its_interval_unclipped():
+    rows = individual_rows()
+    styles = figures.algorithm_styles(rows["algorithm"])
+    figure = figures.plot_individual_statistics(rows, styles, title="three runs")
+    ax = figure.axes[0]
+    points = [c for c in ax.collections if isinstance(c, PathCollection)]
+    drawn = np.concatenate([c.get_offsets()[:, 1] for c in points])
+    assert 5000.0 in drawn and -226_645.0 in drawn  # S_n and T_n as they are, nothing clipped
+    bars = [c for c in ax.collections if not isinstance(c, PathCollection)]
+    lows = np.concatenate([[s[0][1] for s in c.get_segments()] for c in bars])
+    assert lows.min() == -236_000.0
+    assert ax.get_yscale() == "symlog" and ax.get_ylim()[0] <= -236_000.0
+    assert ax.get_title() == "three runs" and "T_n" in ax.get_ylabel()
+    # S_n's marker is filled exactly where the test rejects (only "unfair", at x = 2 of 0..2)
+    means = [c for c in points if c.get_offsets()[0, 1] in (1.02, 3.0, 5000.0)]
+    filled = {float(c.get_offsets()[0, 0]): bool(c.get_facecolors()[0][3]) for c in means}
+    assert filled == {0.0: False, 1.0: False, 2.0: True}
+
+
+def test_stability_rectangles_span_mean_plus_minus_one_sd():
+    summary = pd.DataFrame(
+        {
+            "algorithm": ["a", "a"],
+            "measure": ["CV", "accuracy"],
+            "mean": [0.9, 0.8],
+            "sd": [0.1, 0.05],
+        }  # fmt: skip
+    )
+    figure = figures.plot_stability(summary, "CV", "accuracy", figures.algorithm_styles(["a"]))
+    (rectangle,) = [p for p in figure.axes[0].patches if isinstance(p, Rectangle)]
+    assert np.allclose(rectangle.get_xy(), (0.8, 0.75))  # mean - sd
+    assert np.isclose(rectangle.get_width(), 0.2) and np.isclose(rectangle.get_height(), 0.1)
+
+
+def test_every_algorithm_gets_a_distinct_colour_marker_pair_and_families_share_a_hue():
+    names = list(algorithms())
+    styles = figures.algorithm_styles(
+        [*names, *(f"{n}-accuracy" for n in names), *(f"{n} (grid)" for n in names)]
+    )
+    pairs = {(styles[n]["color"], styles[n]["marker"]) for n in names}
+    assert len(pairs) == len(names)
+    assert styles["kamishima-accuracy"] == styles["kamishima"] == styles["kamishima (grid)"]
+    for family in ("feldman-", "reductions-"):
+        members = [n for n in names if n.startswith(family)]
+        colours = [to_rgb(styles[n]["color"]) for n in members]
+        assert len(set(colours)) == len(members)
+        blue = [np.argmax(c) for c in colours]
+        assert len(set(blue)) == 1  # one dominant channel: one hue in shades
+    assert all(np.argmax(to_rgb(styles[n]["color"])) == 2 for n in names if n.startswith("feldman"))
+
+
+def test_a_test_that_was_not_run_is_not_drawn_as_no_rejection():
+    outcomes = pd.DataFrame(
+        {
+            "algorithm": ["scored", "unscored"],
+            "permutation AUC": [0.5, np.nan],
+            "permutation TPR": [0.2, 0.0],
+        }  # fmt: skip
+    )
+    figure = figures.plot_audit_shares(outcomes, ["permutation AUC", "permutation TPR"], title="t")
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert texts == ["n/a"]
+    assert figure.axes[0].get_title() == "t"
+
+
+def test_a_logarithmic_grid_is_coloured_on_a_log_scale():
+    sweep = pd.DataFrame(
+        {
+            "algorithm": "kamishima",
+            "parameter": "eta",
+            "value": [0.0, 1.0, 10.0, 100.0, 300.0],
+            "DIbinary": np.linspace(0.5, 1, 5),
+            "accuracy": np.linspace(0.8, 0.7, 5),
+        }  # fmt: skip
+    )
+    figure = figures.plot_sweep(sweep, "DIbinary", "accuracy", "kamishima")
+    assert isinstance(figure.axes[0].collections[0].norm, SymLogNorm)
+    linear = sweep.assign(value=[0.1, 0.2, 0.3, 0.4, 0.5])
+    figure = figures.plot_sweep(linear, "DIbinary", "accuracy", "kamishima")
+    assert not isinstance(figure.axes[0].collections[0].norm, SymLogNorm)
+
+
+def test_table_headers_use_the_papers_names():
+    summary = pd.DataFrame(
+        {
+            "dataset": "german",
+            "sensitive_attribute": "sex",
+            "variant": "numerical",
+            "algorithm": "svm",
+            "params": "{}",
+            "measure": ["DIbinary", "sensitive-TPR"],
+            "mean": [0.9, 0.8],
+            "sd": [0.01, 0.02],
+        }  # fmt: skip
+    )
+    assert list(tables.measure_table(summary, "sex").columns) == ["DIbinary", "sex-TPR"]
+    outcomes = summary.iloc[:1][tables.CONFIGURATION].assign(
+        **{"permutation positive_rate": 0.5, "individual loss-ratio": 0.1}
+    )
+    assert list(tables.audit_table(outcomes).columns) == ["demographic parity", "individual T_n"]
