@@ -18,7 +18,7 @@ def time_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`RunTimeoutError` in this thread after ``seconds``.
 
     The limit is a SIGALRM timer, so it applies in the main thread only (loky workers and
-    sequential runs; Dask and Ray run tasks in threads, where nothing can interrupt them).
+    sequential runs; Dask runs tasks in threads, where nothing can interrupt them).
     """
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
         yield

@@ -78,11 +78,13 @@ class BenchmarkConfig:
 
     def __post_init__(self) -> None:
         for name in ("datasets", "dataset_specs"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
-        for name in ("sensitive", "variants", "algorithms"):
-            value = getattr(self, name)
-            if not isinstance(value, str):
-                object.__setattr__(self, name, tuple(value))
+            object.__setattr__(self, name, _names(name, getattr(self, name), keywords=()))
+        for name, keywords in (
+            ("sensitive", ("all", "first")),
+            ("variants", ("supported",)),
+            ("algorithms", ("all",)),
+        ):
+            object.__setattr__(self, name, _names(name, getattr(self, name), keywords))
         self._check()
 
     def _check(self) -> None:
@@ -95,21 +97,16 @@ class BenchmarkConfig:
             "permutations": int,
         }
         for name, kind in kinds.items():
-            if not isinstance(getattr(self, name), kind):
-                raise ConfigError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
-        if not isinstance(self.timeout, int | float):
+            value = getattr(self, name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ConfigError(f"{name} must be a {kind.__name__}, got {value!r}")
+        if not isinstance(self.timeout, int | float) or isinstance(self.timeout, bool):
             raise ConfigError(f"timeout must be a number of seconds, got {self.timeout!r}")
         for name in self.datasets:
             check_choice(name, BUILTIN, what="dataset")
-        if isinstance(self.sensitive, str):
-            check_choice(self.sensitive, ("all", "first"), what="'sensitive' setting")
-        if isinstance(self.variants, str):
-            check_choice(self.variants, ("supported",), what="'variants' setting")
-        else:
+        if not isinstance(self.variants, str):
             for variant in self.variants:
                 check_choice(variant, VARIANTS, what="preprocessing variant")
-        if isinstance(self.algorithms, str):
-            check_choice(self.algorithms, ("all",), what="'algorithms' setting")
         if not self.datasets and not self.dataset_specs:
             raise ConfigError("the configuration names no dataset")
         if self.splits < 1 or self.permutations < 1:
@@ -121,6 +118,24 @@ class BenchmarkConfig:
     def overridden(self, **changes: Any) -> BenchmarkConfig:
         """Return a copy with the given fields changed (None values are ignored)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _names(field: str, value: Any, keywords: tuple[str, ...]) -> str | tuple[str, ...]:
+    """Return a field's list of names as a tuple, or its keyword; refuse anything else.
+
+    A string where a list is expected is refused rather than read letter by letter
+    (``datasets = "german"`` would otherwise name the datasets g, e, r, m, a, n).
+    """
+    if isinstance(value, str):
+        if value in keywords:
+            return value
+        valid = " or ".join([*(repr(k) for k in keywords), "a list of names"])
+        raise ConfigError(
+            f"{field} must be {valid}, got the string {value!r}: write {field} = [{value!r}]"
+        )
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{field} must be a list of names, got {value!r}")
+    return tuple(value)
 
 
 PROFILES: dict[str, BenchmarkConfig] = {

@@ -27,8 +27,20 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
         ('profile = "fast"\n', "unknown profile 'fast'.*valid choices: paper, default, quick"),
         ('datasets = ["adlt"]\n', "unknown dataset 'adlt'"),
         ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),
-        ('sensitive = "some"\n', "unknown 'sensitive' setting 'some'; valid choices: all, first"),
+        (
+            'sensitive = "some"\n',
+            "sensitive must be 'all' or 'first' or a list of names, got the string 'some'",
+        ),
         ('splits = "ten"\n', "splits must be a int, got 'ten'"),
+        # each read silently on the main of issue #14: "german" as the datasets g, e, r, m, a, n
+        (
+            'datasets = "german"\n',
+            "datasets must be a list of names, got the string 'german': "
+            "write datasets = \\['german'\\]",
+        ),
+        ("splits = true\n", "splits must be a int, got True"),
+        ("timeout = true\n", "timeout must be a number of seconds, got True"),
+        ('algorithms = ["svm", 3]\n', "algorithms must be a list of names, got \\['svm', 3\\]"),
         ("splits = 0\n", "splits and permutations must be at least 1, got 0 and 1000"),
         ("splits = [\n", "cannot read configuration"),
     ],

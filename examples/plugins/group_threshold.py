@@ -37,18 +37,18 @@ class GroupQuantileThreshold(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> "GroupQuantileThreshold":
         """Fit the scores, then each group's threshold."""
-        features, y = np.asarray(X, dtype=float), np.asarray(y)
+        features, y = self._validate_fit(X, y)  # scikit-learn's checks; labels as 0/1
         groups = np.asarray(sensitive_features)
         self.model_ = make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=1000))
         scores = self.model_.fit(features, y).decision_function(features)
         self.thresholds_ = {
             group: np.quantile(scores[groups == group], 1 - y.mean()) for group in np.unique(groups)
         }
-        self.classes_ = np.array([0, 1])
         return self
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict 1 where a person's score exceeds their group's threshold."""
-        groups = self._sensitive_for_predict(X, sensitive_features)
+        features = self._fitted_features(X)  # fitted first, the width seen in fit
+        groups = self._sensitive_for_predict(features, sensitive_features)
         thresholds = np.array([self.thresholds_[group] for group in groups])
-        return (self.model_.decision_function(np.asarray(X, dtype=float)) > thresholds).astype(int)
+        return self._labels(self.model_.decision_function(features) > thresholds)

@@ -3,6 +3,11 @@
 Algorithms are scikit-learn classifiers (``__init__`` stores its arguments, fitted state ends in
 ``_``, ``clone`` round-trips) with the sensitive attribute passed separately and by keyword:
 ``fit(X, y, *, sensitive_features)`` and ``predict(X, *, sensitive_features=None)``.
+
+Inputs are validated as scikit-learn validates them (:func:`sklearn.utils.validation.
+validate_data`), so wrong feature counts, NaN, sparse or empty input and non-binary targets get
+scikit-learn's errors; any two label values are accepted, the larger one (``classes_[1]``) being
+the positive class, and predictions come back in those values.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import accuracy_score
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _num_samples, check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
 
@@ -41,6 +49,13 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     uses_sensitive_at_predict: ClassVar[bool] = False
     version: ClassVar[str] = "1"
 
+    # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
+    # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``
+    # or a grid search reaches fit, predict and score, split with the rows.
+    __metadata_request__fit: ClassVar[dict] = {"sensitive_features": True}
+    __metadata_request__predict: ClassVar[dict] = {"sensitive_features": True}
+    __metadata_request__score: ClassVar[dict] = {"sensitive_features": True}
+
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
         """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute."""
         raise NotImplementedError
@@ -49,11 +64,79 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """Predict labels (1 positive, 0 other)."""
         raise NotImplementedError
 
+    def score(
+        self, X: Any, y: Any, sample_weight: Any = None, *, sensitive_features: Any = None
+    ) -> float:
+        """Return the accuracy of ``predict(X, sensitive_features=...)`` on ``y``.
+
+        Parameters
+        ----------
+        X, y
+            Features and true labels.
+        sample_weight
+            Weights of the rows.
+        sensitive_features
+            The rows' sensitive attribute, for algorithms that use it at prediction time.
+
+        Returns
+        -------
+        float
+            The (weighted) share of correct predictions.
+        """
+        predicted = self.predict(X, sensitive_features=sensitive_features)
+        return float(accuracy_score(y, predicted, sample_weight=sample_weight))
+
+    def _validate_fit(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Validate ``fit``'s features and labels the scikit-learn way.
+
+        Sets ``n_features_in_`` (and ``feature_names_in_`` for a frame) and ``classes_``.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            The features as a finite float matrix, and the labels as 0/1, 1 for ``classes_[1]``.
+
+        Raises
+        ------
+        ValueError
+            Scikit-learn's errors for bad input (NaN, empty, sparse, 1-D, no ``y``), and for a
+            target that is not binary: "Only binary classification is supported".
+        """
+        refuse_text_columns(X, type(self).__name__)
+        features, labels = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(labels)
+        self.classes_ = np.unique(labels)
+        kind = type_of_target(labels, input_name="y")
+        if kind != "binary" or len(self.classes_) != 2:
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {kind}: "
+                f"{type(self).__name__} needs two label values (1 positive and 0 other, or any "
+                f"two, the larger one positive), got {len(self.classes_)} class(es): "
+                f"{self.classes_[:5].tolist()}"
+            )
+        return features, (labels == self.classes_[1]).astype(np.int64)
+
     def _fitted_features(self, X: Any) -> np.ndarray:
-        """Return ``X`` as a float matrix, refused unless it has the width seen in ``fit``."""
-        features = numeric_matrix(X, type(self).__name__)
-        check_fitted_width(features, self.n_features_in_, type(self).__name__)
+        """Return ``X`` as a float matrix of the width seen in ``fit`` (else scikit-learn's error).
+
+        Feature names are checked when both ``fit`` and this call saw a frame; an array is taken
+        by position (the audits move numeric copies of the rows).
+        """
+        check_is_fitted(self)
+        refuse_text_columns(X, type(self).__name__)
+        if isinstance(X, pd.DataFrame) or not hasattr(self, "feature_names_in_"):
+            return validate_data(self, X, reset=False, dtype=np.float64)
+        features = check_array(X, dtype=np.float64)
+        if features.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {features.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
+            )
         return features
+
+    def _labels(self, predicted: Any) -> np.ndarray:
+        """Map 0/1 predictions back to the label values seen in ``fit``."""
+        return self.classes_[np.asarray(predicted, dtype=np.int64)]
 
     def _sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
         """Check the sensitive attribute passed to ``predict`` by an algorithm that needs it."""
@@ -62,16 +145,11 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__}.predict needs sensitive_features: it uses the sensitive "
                 "attribute at prediction time"
             )
-        s = np.asarray(sensitive_features)
-        if len(s) != len(X):
-            raise AlgorithmInputError(
-                f"sensitive_features has {len(s)} entries but X has {len(X)} rows"
-            )
-        return s
+        return check_sensitive(sensitive_features, _num_samples(X))
 
 
-def numeric_matrix(X: Any, algorithm: str) -> np.ndarray:
-    """Return ``X`` as a float matrix, or explain which variant the algorithm needs."""
+def refuse_text_columns(X: Any, algorithm: str) -> None:
+    """Refuse a frame with non-numeric columns, naming the variant the algorithm needs."""
     if isinstance(X, pd.DataFrame):
         text = [c for c, dtype in X.dtypes.items() if not pd.api.types.is_numeric_dtype(dtype)]
         if text:
@@ -79,6 +157,11 @@ def numeric_matrix(X: Any, algorithm: str) -> np.ndarray:
                 f"{algorithm} needs numeric features, but {text[:5]} are not numeric: use the "
                 "'numerical' or 'numerical+binary' preprocessing variant"
             )
+
+
+def numeric_matrix(X: Any, algorithm: str) -> np.ndarray:
+    """Return ``X`` as a float matrix, or explain which variant the algorithm needs."""
+    refuse_text_columns(X, algorithm)
     matrix = np.asarray(X, dtype=float)
     if matrix.ndim != 2 or not np.isfinite(matrix).all():
         raise AlgorithmInputError(f"{algorithm} needs a finite 2-D feature matrix")
@@ -96,13 +179,19 @@ def binary_labels(y: Any, n: int) -> np.ndarray:
     return labels.astype(np.int64)
 
 
-def binary_sensitive(s: Any, n: int, algorithm: str) -> np.ndarray:
-    """Return a 0/1 sensitive attribute (1 privileged) with ``n`` entries, or explain."""
+def check_sensitive(s: Any, n: int) -> np.ndarray:
+    """Return the sensitive attribute as an array of ``n`` values, or raise naming the shape."""
     values = np.asarray(s)
     if values.shape != (n,):
         raise AlgorithmInputError(
             f"sensitive_features must have one value per row ({n}), got shape {values.shape}"
         )
+    return values
+
+
+def binary_sensitive(s: Any, n: int, algorithm: str) -> np.ndarray:
+    """Return a 0/1 sensitive attribute (1 privileged) with ``n`` entries, or explain."""
+    values = check_sensitive(s, n)
     if values.dtype.kind not in "biuf" or not np.isin(values, (0, 1)).all():
         found = pd.unique(values)[:5].tolist()
         raise AlgorithmInputError(

@@ -23,7 +23,6 @@ from sklearn.tree import DecisionTreeClassifier
 from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
-    numeric_matrix,
 )
 
 
@@ -35,21 +34,21 @@ class _SklearnBaseline(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> _SklearnBaseline:
         """Fit the model on ``X`` and ``y``; ``sensitive_features`` is not used."""
-        features = numeric_matrix(X, type(self).__name__)
-        self.model_ = self._model().fit(features, binary_labels(y, len(features)))
-        self.n_features_in_ = features.shape[1]
-        self.classes_ = np.array([0, 1])
+        features, labels = self._validate_fit(X, y)
+        self.model_ = self._model().fit(features, labels)
         return self
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict labels from the features alone."""
-        return self.model_.predict(self._fitted_features(X)).astype(np.int64)
+        features = self._fitted_features(X)
+        return self._labels(self.model_.predict(features))
 
 
 class _ProbabilisticBaseline(_SklearnBaseline):
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""
-        return self.model_.predict_proba(self._fitted_features(X))
+        features = self._fitted_features(X)
+        return self.model_.predict_proba(features)
 
 
 class SVM(_SklearnBaseline):
@@ -78,7 +77,8 @@ class SVM(_SklearnBaseline):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> SVM:
         """Fit on standardised features and keep gamma (``"scale"``: 1 / (d var(z)))."""
         super().fit(X, y)
-        Z = self.model_[0].transform(numeric_matrix(X, type(self).__name__))
+        features = self._fitted_features(X)
+        Z = self.model_[0].transform(features)
         self.gamma_ = 1.0 / (Z.shape[1] * Z.var())
         return self
 
@@ -88,12 +88,13 @@ class SVM(_SklearnBaseline):
         return "analytic" if self.kernel in ("rbf", "linear") else None
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Label 1 where the decision value is positive."""
-        return (self.decision_function(X) > 0).astype(np.int64)
+        """Label 1 (``classes_[1]``) where the decision value is positive."""
+        return self._labels(self.decision_function(X) > 0)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance to the separating surface; positive means label 1."""
-        Z = self.model_[0].transform(self._fitted_features(X))
+        features = self._fitted_features(X)
+        Z = self.model_[0].transform(features)
         if self.gradient_kind is None:
             return self.model_[-1].decision_function(Z)
         return self._decision(Z, slope=False)[0]
@@ -108,7 +109,8 @@ class SVM(_SklearnBaseline):
         if self.gradient_kind is None:
             raise NotImplementedError(f"no analytic gradient for the {self.kernel!r} kernel")
         scaler = self.model_[0]
-        Z = scaler.transform(self._fitted_features(X))
+        features = self._fitted_features(X)
+        Z = scaler.transform(features)
         decision, slope = self._decision(Z, slope=True)
         residual = expit(decision) - binary_labels(y, len(Z))
         return residual[:, None] * slope / scaler.scale_
@@ -192,7 +194,8 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
-        return self.model_.decision_function(self._fitted_features(X))
+        features = self._fitted_features(X)
+        return self.model_.decision_function(features)
 
     def logit_coefficients(self) -> tuple[np.ndarray, float]:
         """Weights and intercept of the log-odds on the unstandardised features."""

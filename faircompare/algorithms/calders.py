@@ -3,9 +3,13 @@
 One naive Bayes model per sensitive value, with the class priors of the two models shifted until
 the predictions stop discriminating.
 
-Each group s has its own feature model P(x | y, s) (categorical features: frequencies smoothed
-by the prior ``beta``; numeric features: Gaussians). The joint class counts N(y, s) are then
-adjusted as in Calders & Verwer's modification algorithm: while the discrimination
+Each group s has its own feature model P(x | y, s) (binary features: frequencies smoothed by a
+Dirichlet prior of beta / 2 per value; numeric features: Gaussians) and smoothed joint class
+counts N(y, s) + alpha / 2, the priors of the authors' implementation (Kamishima's ``fadm``,
+``CaldersVerwerTwoNaiveBayes``: alpha / n_classes per class, beta / n_values per value of a
+discrete feature). A one-hot encoded categorical feature is modelled here as one binary feature
+per value, where the original models it as one discrete feature. The joint class counts
+N(y, s) are then adjusted as in Calders & Verwer's modification algorithm: while the discrimination
 disc = P(y_hat = 1 | s = 1) - P(y_hat = 1 | s = 0) of the training predictions exceeds its
 target, move ``delta`` of the counts toward the positive class in the deprived group when the
 model predicts fewer positives than the data hold, and toward the negative class in the favoured
@@ -25,9 +29,7 @@ from scipy.special import expit
 
 from faircompare.algorithms.base import (
     FairEstimator,
-    binary_labels,
     binary_sensitive,
-    numeric_matrix,
 )
 
 
@@ -37,8 +39,11 @@ class TwoNaiveBayes(FairEstimator):
     Parameters
     ----------
     beta
-        Prior count added to every categorical feature value and class (default 1, as the
-        original implementation).
+        Prior count of each binary feature, shared by its two values (beta / 2 each; default 1,
+        as the original implementation).
+    alpha
+        Prior count of the classes, shared by the two (alpha / 2 each; default 1, as the
+        original).
     delta
         Share of a class count moved at each iteration.
     max_discrimination
@@ -53,15 +58,19 @@ class TwoNaiveBayes(FairEstimator):
     param_grid: ClassVar[dict[str, list]] = {"beta": [1.0]}  # Friedler et al. use beta = 1
     uses_sensitive_at_predict: ClassVar[bool] = True
 
+    version: ClassVar[str] = "2"  # 2: the original's priors, beta / 2 and alpha / 2
+
     def __init__(
         self,
         beta: float = 1.0,
+        alpha: float = 1.0,
         delta: float = 0.01,
         max_discrimination: float = 0.0,
         max_iter: int = 10_000,
         var_smoothing: float = 1e-9,
     ) -> None:
         self.beta = beta
+        self.alpha = alpha
         self.delta = delta
         self.max_discrimination = max_discrimination
         self.max_iter = max_iter
@@ -69,12 +78,9 @@ class TwoNaiveBayes(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> TwoNaiveBayes:
         """Fit both feature models, then adjust the class counts on the training data."""
-        features = numeric_matrix(X, "TwoNaiveBayes")
-        labels = binary_labels(y, len(features))
+        features, labels = self._validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "TwoNaiveBayes")
         self.binary_ = np.isin(features, (0, 1)).all(axis=0)
-        self.n_features_in_ = features.shape[1]
-        self.classes_ = np.array([0, 1])
         self._fit_feature_models(features, labels, s)
         counts = np.array(
             [[np.sum((labels == c) & (s == g)) for g in (0, 1)] for c in (0, 1)], dtype=float
@@ -95,7 +101,7 @@ class TwoNaiveBayes(FairEstimator):
             for g in (0, 1):
                 rows = (y == c) & (s == g)
                 count = rows.sum()
-                self.p_one_[c, g] = (binary[rows].sum(0) + self.beta) / (count + 2 * self.beta)
+                self.p_one_[c, g] = (binary[rows].sum(0) + self.beta / 2) / (count + self.beta)
                 self.mean_[c, g] = continuous[rows].mean(0) if count else continuous.mean(0)
                 spread = continuous[rows].var(0) if count > 1 else continuous.var(0)
                 self.var_[c, g] = spread + epsilon
@@ -119,7 +125,7 @@ class TwoNaiveBayes(FairEstimator):
 
     def _prior_log_odds(self, counts: np.ndarray) -> np.ndarray:
         """Log P(y = 1 | s) - log P(y = 0 | s) per group, from smoothed class counts."""
-        return np.log(counts[1] + self.beta) - np.log(counts[0] + self.beta)
+        return np.log(counts[1] + self.alpha / 2) - np.log(counts[0] + self.alpha / 2)
 
     def _balance(
         self, counts: np.ndarray, log_ratio: np.ndarray, s: np.ndarray
@@ -167,5 +173,5 @@ class TwoNaiveBayes(FairEstimator):
         return np.column_stack([1 - p, p])
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict 1 where the posterior log-odds are positive."""
-        return (self.decision_function(X, sensitive_features=sensitive_features) > 0).astype(int)
+        """Predict label 1 (``classes_[1]``) where the posterior log-odds are positive."""
+        return self._labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)

@@ -3,15 +3,19 @@
 Each feature is repaired so that its distribution is the same in every group (Feldman et al.
 §5): a value x of group s is sent to its quantile u = F_s(x) in that group, then to the "median
 distribution" A, whose quantile function is the median over groups of theirs,
-F_A^{-1}(u) = median_h F_h^{-1}(u). Partial repair (§5.2, geometric repair) moves each value
+F_A^{-1}(u) = median_h F_h^{-1}(u). The median is the lower median, as in the authors' code, so
+a repaired value is always a value of the data (the mean of two groups' quantiles would turn a
+binary feature's 0 and 1 into 0.5). Partial repair (§5.2, geometric repair) moves each value
 the share ``repair_level`` of the way: (1 - lambda) x + lambda F_A^{-1}(F_s(x)).
 
 The quantile functions are fitted on training data and applied unchanged to test data (the
 paper's benchmark repaired the test set on its own). Ties, which one-hot and integer features
 are full of, are broken at random, so a full repair equalises discrete features too: training
 values take their rank in their group with ties in random order; new values take the randomised
-probability integral transform u = F_s(x-) + V (F_s(x) - F_s(x-)), V ~ U(0, 1). Only features
-are repaired, never the label or other sensitive attributes.
+probability integral transform u = F_s(x-) + V (F_s(x) - F_s(x-)), V ~ U(0, 1), where V is drawn
+from a hash of the row's values, the column and the seed: a row's repaired value depends on that
+row alone, never on which rows are repaired with it or in what order. Only features are
+repaired, never the label or other sensitive attributes.
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ from sklearn.utils.metaestimators import available_if
 from faircompare.algorithms.base import (
     AlgorithmInputError,
     FairEstimator,
-    binary_labels,
     check_fitted_width,
+    check_sensitive,
     numeric_matrix,
 )
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
+from faircompare.algorithms.rowhash import row_uniforms
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
 
@@ -91,19 +96,20 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         features = numeric_matrix(X, "Feldman repair")
         check_fitted_width(features, self.n_features_in_, "Feldman repair")
         codes = self._codes(np.asarray(sensitive_features))
-        rng = np.random.default_rng(self.random_state)
+        noise = row_uniforms(features, self.random_state)
         repaired = features.copy()
         for g, reference in enumerate(self.sorted_):
             rows = codes == g
             values = features[rows]
             below, at_most = _ecdf_counts(reference, values)
-            u = (below + rng.random(values.shape) * (at_most - below)) / len(reference)
+            u = (below + noise[rows] * (at_most - below)) / len(reference)
             repaired[rows] = self._repair(values, u)
         return repaired
 
     def _repair(self, values: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Move ``values`` toward the median distribution's quantiles at levels ``u``."""
-        target = np.median([_quantile(sorted_h, u) for sorted_h in self.sorted_], axis=0)
+        quantiles = np.sort([_quantile(sorted_h, u) for sorted_h in self.sorted_], axis=0)
+        target = quantiles[(len(quantiles) - 1) // 2]  # the lower median: a value of the data
         return (1 - self.repair_level) * values + self.repair_level * target
 
     def _codes(self, groups: np.ndarray) -> np.ndarray:
@@ -154,6 +160,7 @@ class FeldmanClassifier(FairEstimator):
 
     param_grid: ClassVar[dict[str, list]] = {"repair_level": REPAIR_LEVELS}
     uses_sensitive_at_predict: ClassVar[bool] = True
+    version: ClassVar[str] = "2"  # 2: tie-breaking by row hash, lower median
 
     def __init__(
         self,
@@ -167,31 +174,34 @@ class FeldmanClassifier(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FeldmanClassifier:
         """Fit the repair on the training data, then the classifier on the repaired data."""
+        features, labels = self._validate_fit(X, y)
+        s = check_sensitive(sensitive_features, len(features))
         self.repair_ = DisparateImpactRepair(self.repair_level, self.random_state)
-        repaired = self.repair_.fit_transform(X, sensitive_features=sensitive_features)
-        self.estimator_ = clone(self._base()).fit(
-            repaired, binary_labels(y, len(repaired)), sensitive_features=sensitive_features
-        )
-        self.classes_ = np.array([0, 1])
+        repaired = self.repair_.fit_transform(features, sensitive_features=s)
+        self.estimator_ = clone(self._base()).fit(repaired, labels, sensitive_features=s)
         return self
 
     def _repaired(self, X: Any, sensitive_features: Any) -> np.ndarray:
-        s = self._sensitive_for_predict(X, sensitive_features)
-        return self.repair_.transform(X, sensitive_features=s)
+        features = self._fitted_features(X)
+        s = self._sensitive_for_predict(features, sensitive_features)
+        return self.repair_.transform(features, sensitive_features=s)
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Repair ``X`` with the training quantiles, then predict."""
-        return self.estimator_.predict(self._repaired(X, sensitive_features))
+        repaired = self._repaired(X, sensitive_features)
+        return self._labels(self.estimator_.predict(repaired))
 
     @available_if(lambda self: hasattr(self._base(), "predict_proba"))
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, when the classifier has them."""
-        return self.estimator_.predict_proba(self._repaired(X, sensitive_features))
+        repaired = self._repaired(X, sensitive_features)
+        return self.estimator_.predict_proba(repaired)
 
     @available_if(lambda self: hasattr(self._base(), "decision_function"))
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Scores, when the classifier has them."""
-        return self.estimator_.decision_function(self._repaired(X, sensitive_features))
+        repaired = self._repaired(X, sensitive_features)
+        return self.estimator_.decision_function(repaired)
 
     def _base(self) -> FairEstimator:
         return self.estimator if self.estimator is not None else LogisticRegressionBaseline()

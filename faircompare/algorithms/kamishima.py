@@ -29,9 +29,7 @@ from scipy.special import expit, log_expit
 
 from faircompare.algorithms.base import (
     FairEstimator,
-    binary_labels,
     binary_sensitive,
-    numeric_matrix,
 )
 from faircompare.algorithms.linear import Design
 
@@ -64,8 +62,7 @@ class PrejudiceRemover(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> PrejudiceRemover:
         """Fit the two weight vectors by L-BFGS."""
-        features = numeric_matrix(X, "PrejudiceRemover")
-        labels = binary_labels(y, len(features))
+        features, labels = self._validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "PrejudiceRemover")
         self.design_ = Design(features)
         design = self.design_(features)
@@ -81,9 +78,7 @@ class PrejudiceRemover(FairEstimator):
             )
             start = result.x.reshape(2, -1)
         self.coef_ = start
-        self.n_features_in_ = features.shape[1]
         self.n_iter_ = result.nit
-        self.classes_ = np.array([0, 1])
         return self
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
@@ -100,8 +95,8 @@ class PrejudiceRemover(FairEstimator):
         return np.column_stack([1 - p, p])
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict 1 where the log-odds are positive."""
-        return (self.decision_function(X, sensitive_features=sensitive_features) > 0).astype(int)
+        """Predict label 1 (``classes_[1]``) where the log-odds are positive."""
+        return self._labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""

@@ -30,7 +30,7 @@ import torch
 from scipy.special import expit
 from torch import nn
 
-from faircompare.algorithms.base import FairEstimator, binary_labels, numeric_matrix
+from faircompare.algorithms.base import FairEstimator, binary_labels
 from faircompare.audits.individual import (
     FairMetric,
     LossOracle,
@@ -75,10 +75,7 @@ class NeuralNetwork(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> NeuralNetwork:
         """Train on standardised features with class-balanced weights."""
-        features = numeric_matrix(X, type(self).__name__)
-        labels = binary_labels(y, len(features))
-        self.n_features_in_ = features.shape[1]
-        self.classes_ = np.array([0, 1])
+        features, labels = self._validate_fit(X, y)
         self.mean_ = features.mean(0)
         self.scale_ = np.where(features.std(0) > 0, features.std(0), 1.0)
         self._prepare(self._standardised(features), sensitive_features)
@@ -119,7 +116,8 @@ class NeuralNetwork(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
-        Z = torch.as_tensor(self._standardised(self._fitted_features(X)), dtype=torch.float32)
+        features = self._fitted_features(X)
+        Z = torch.as_tensor(self._standardised(features), dtype=torch.float32)
         with torch.no_grad():
             return self._logits(Z).double().numpy()
 
@@ -129,8 +127,8 @@ class NeuralNetwork(FairEstimator):
         return np.column_stack([1 - p, p])
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Label 1 where the log-odds are positive."""
-        return (self.decision_function(X) > 0).astype(int)
+        """Label 1 (``classes_[1]``) where the log-odds are positive."""
+        return self._labels(self.decision_function(X) > 0)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""

@@ -11,8 +11,9 @@ from typing import Any, ClassVar
 import numpy as np
 from fairlearn.postprocessing import ThresholdOptimizer
 
-from faircompare.algorithms.base import FairEstimator, binary_labels, numeric_matrix
+from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.reductions import _logistic_regression
+from faircompare.algorithms.rowhash import row_uniforms
 
 
 class ThresholdOptimizerPostprocessing(FairEstimator):
@@ -30,6 +31,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
 
     name: ClassVar[str] = "threshold-optimizer"
     uses_sensitive_at_predict: ClassVar[bool] = True
+    version: ClassVar[str] = "2"  # 2: randomised thresholds drawn per row (row hash)
 
     def __init__(
         self,
@@ -43,21 +45,24 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ThresholdOptimizerPostprocessing:
         """Fit logistic regression, then the thresholds of each group."""
-        features = numeric_matrix(X, "ThresholdOptimizer")
+        features, labels = self._validate_fit(X, y)
         self.model_ = ThresholdOptimizer(
             estimator=_logistic_regression(),
             constraints=self.constraint,
             objective=self.objective,
             predict_method="predict_proba",
-        ).fit(features, binary_labels(y, len(features)), sensitive_features=sensitive_features)
-        self.classes_ = np.array([0, 1])
+        ).fit(
+            features, labels, sensitive_features=check_sensitive(sensitive_features, len(features))
+        )
         return self
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Apply each row's group threshold (randomised where the optimum needs it)."""
-        s = self._sensitive_for_predict(X, sensitive_features)
-        features = numeric_matrix(X, "ThresholdOptimizer")
-        predicted = self.model_.predict(
-            features, sensitive_features=s, random_state=self.random_state
-        )
-        return np.asarray(predicted).astype(int)
+        """Apply each row's group threshold (randomised where the optimum needs it).
+
+        The randomisation draws per row from a hash of its features (:mod:`~faircompare.
+        algorithms.rowhash`), so a person's prediction does not depend on the batch.
+        """
+        features = self._fitted_features(X)
+        s = self._sensitive_for_predict(features, sensitive_features)
+        positive = self.model_._pmf_predict(features, sensitive_features=s)[:, 1]
+        return self._labels(row_uniforms(features, self.random_state)[:, 0] < positive)

@@ -24,12 +24,11 @@ from sklearn.preprocessing import StandardScaler
 from faircompare._validation import check_choice
 from faircompare.algorithms.base import (
     FairEstimator,
-    binary_labels,
-    numeric_matrix,
+    check_sensitive,
 )
+from faircompare.algorithms.rowhash import row_uniforms
 
 CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
-_WEIGHT = "logisticregression__sample_weight"
 
 
 @contextmanager
@@ -61,16 +60,27 @@ class _Reduction(FairEstimator):
         return CONSTRAINTS[self.constraint]()
 
     def _fit(self, reduction: ExponentiatedGradient | GridSearch, X: Any, y: Any, s: Any) -> Any:
-        """Fit a fairlearn reduction of logistic regression on numeric features."""
-        features = numeric_matrix(X, type(self).__name__)
+        """Fit a fairlearn reduction of logistic regression on standardised numeric features.
+
+        The features are standardised once, with unweighted training statistics, as a pipeline
+        would in each of the reduction's fits; the reduction then passes its weights by
+        scikit-learn's own ``sample_weight``, which the dummy classifier fairlearn substitutes
+        when a reweighted problem has a single label (separable data) accepts too.
+        """
+        features, labels = self._validate_fit(X, y)
+        self.scaler_ = StandardScaler().fit(features)
         with quiet_fairlearn():
             reduction.fit(
-                features, binary_labels(y, len(features)), sensitive_features=np.asarray(s)
+                self.scaler_.transform(features),
+                labels,
+                sensitive_features=check_sensitive(s, len(features)),
             )
         self.model_ = reduction
-        self.n_features_in_ = features.shape[1]
-        self.classes_ = np.array([0, 1])
         return self
+
+    def _scaled(self, X: Any) -> np.ndarray:
+        features = self._fitted_features(X)
+        return self.scaler_.transform(features)
 
 
 class ExponentiatedGradientReduction(_Reduction):
@@ -89,6 +99,7 @@ class ExponentiatedGradientReduction(_Reduction):
     """
 
     param_grid: ClassVar[dict[str, list]] = {"eps": [0.001, 0.005, 0.01, 0.02, 0.05, 0.1]}
+    version: ClassVar[str] = "2"  # 2: randomised predictions drawn per row (row hash)
 
     def __init__(
         self,
@@ -105,23 +116,27 @@ class ExponentiatedGradientReduction(_Reduction):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ExponentiatedGradientReduction:
         """Play the exponentiated-gradient game on the training data."""
         reduction = ExponentiatedGradient(
-            _logistic_regression(),
+            LogisticRegression(max_iter=1000),
             self._constraint(),
             eps=self.eps,
             max_iter=self.max_iter,
-            sample_weight_name=_WEIGHT,
         )
         return self._fit(reduction, X, y, sensitive_features)
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Probability that the randomised classifier predicts each label."""
-        return self.model_._pmf_predict(self._fitted_features(X))
+        features = self._scaled(X)
+        return self.model_._pmf_predict(features)
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Draw the randomised classifier's predictions (seeded by ``random_state``)."""
-        return self.model_.predict(self._fitted_features(X), random_state=self.random_state).astype(
-            int
-        )
+        """Draw the randomised classifier's predictions (seeded by ``random_state``).
+
+        Each row's draw comes from a hash of its features (:mod:`~faircompare.algorithms.
+        rowhash`), so a person's prediction does not depend on the rows predicted with them.
+        """
+        features = self._scaled(X)
+        positive = self.model_._pmf_predict(features)[:, 1]
+        return self._labels(row_uniforms(features, self.random_state)[:, 0] < positive)
 
 
 class GridSearchReduction(_Reduction):
@@ -152,18 +167,19 @@ class GridSearchReduction(_Reduction):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> GridSearchReduction:
         """Fit one logistic regression per grid point and keep the best tradeoff."""
         reduction = GridSearch(
-            _logistic_regression(),
+            LogisticRegression(max_iter=1000),
             self._constraint(),
             constraint_weight=self.constraint_weight,
             grid_size=self.grid_size,
-            sample_weight_name=_WEIGHT,
         )
         return self._fit(reduction, X, y, sensitive_features)
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities of the chosen logistic regression."""
-        return self.model_.predict_proba(self._fitted_features(X))
+        features = self._scaled(X)
+        return self.model_.predict_proba(features)
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict with the chosen logistic regression."""
-        return self.model_.predict(self._fitted_features(X)).astype(int)
+        features = self._scaled(X)
+        return self._labels(self.model_.predict(features))

@@ -20,8 +20,10 @@ a'theta = t, which L-BFGS does exactly by optimising in the hyperplane's own coo
 
 This replaces the original's general-purpose SLSQP, and the constraints hold exactly. L is the
 mean log-loss plus a small L2 penalty ``alpha`` (not on the intercept) that keeps the weights
-finite on separable one-hot data; features are standardised with training statistics, so c is
-on the scale of standardised features.
+finite on separable one-hot data. Features are standardised with training statistics (for the
+optimiser and the penalty). The bound c constrains a covariance with the decision values
+theta'x, the log-odds, which do not depend on the features' units: c means the same on raw and
+standardised features, as in the original, where both give the same results.
 """
 
 from __future__ import annotations
@@ -34,9 +36,7 @@ from scipy.special import expit, log_expit
 
 from faircompare.algorithms.base import (
     FairEstimator,
-    binary_labels,
     binary_sensitive,
-    numeric_matrix,
 )
 from faircompare.algorithms.linear import Design
 
@@ -94,12 +94,9 @@ class _Zafar(FairEstimator):
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
 
     def _problem(self, X: Any, y: Any, sensitive_features: Any) -> _Problem:
-        features = numeric_matrix(X, type(self).__name__)
-        labels = binary_labels(y, len(features))
+        features, labels = self._validate_fit(X, y)
         z = binary_sensitive(sensitive_features, len(features), type(self).__name__)
         self.design_ = Design(features)
-        self.n_features_in_ = features.shape[1]
-        self.classes_ = np.array([0, 1])
         return _Problem(self.design_(features), labels, z.astype(float), self.alpha)
 
     def _finish(self, problem: _Problem, theta: np.ndarray) -> None:
@@ -109,7 +106,8 @@ class _Zafar(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance theta'x; positive means label 1."""
-        return self.design_(self._fitted_features(X)) @ self.coef_
+        features = self._fitted_features(X)
+        return self.design_(features) @ self.coef_
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""
@@ -117,8 +115,8 @@ class _Zafar(FairEstimator):
         return np.column_stack([1 - p, p])
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict 1 where theta'x > 0; the sensitive attribute is not used."""
-        return (self.decision_function(X) > 0).astype(np.int64)
+        """Predict label 1 (``classes_[1]``) where theta'x > 0; ignores the sensitive attribute."""
+        return self._labels(self.decision_function(X) > 0)
 
     def logit_coefficients(self) -> tuple[np.ndarray, float]:
         """Weights and intercept of the log-odds on the unstandardised features."""

@@ -1,9 +1,9 @@
 """Run a plan: workers fit and score, the coordinating process stores each result as it arrives.
 
-Parallelism goes through joblib: ``loky`` processes on this machine, or a Dask (or Ray) cluster.
+Parallelism goes through joblib: ``loky`` processes on this machine, or a Dask cluster.
 Each worker runs with BLAS pinned to one thread, and loads and prepares each dataset once. A run
 that raises is recorded with its traceback; a run that exceeds the time limit is stopped (by
-SIGALRM, in the worker's main thread: loky and sequential runs; Dask and Ray run tasks in
+SIGALRM, in the worker's main thread: loky and sequential runs; Dask runs tasks in
 threads, where the limit cannot interrupt) and recorded as failed. An audit that fails is
 recorded with its error beside the run's measures, which are kept. Nothing is lost when the
 coordinator is interrupted (Ctrl-C or SIGTERM) or killed: every finished run is already
@@ -50,7 +50,7 @@ from faircompare.preprocessing import Prepared, Split, make_split, prepare, vali
 from faircompare.registry import algorithms
 from faircompare.results.store import ResultStore, StoredRun
 
-BACKENDS = ("loky", "dask", "ray")
+BACKENDS = ("loky", "dask")
 _BAR = 30  # characters of the progress bar
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
 
@@ -352,7 +352,7 @@ def run_plan(
     jobs
         Parallel workers (loky processes, or Dask workers of a local cluster).
     backend
-        ``"loky"``, ``"dask"`` or ``"ray"``.
+        ``"loky"`` or ``"dask"``.
     scheduler
         Address of a running Dask scheduler; a local cluster is started when None.
     force, retry_failed
@@ -454,25 +454,19 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
-    """Joblib's backend: loky with one BLAS thread per worker, or a Dask or Ray cluster."""
+    """Joblib's backend: loky with one BLAS thread per worker, or a Dask cluster."""
     if name == "loky":
         with parallel_config(backend="loky", n_jobs=jobs, inner_max_num_threads=1):
             yield
-    elif name == "dask":
-        from dask.distributed import Client, LocalCluster
+        return
+    from dask.distributed import Client, LocalCluster
 
-        with contextlib.ExitStack() as stack:
-            if scheduler is None:
-                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
-                scheduler = stack.enter_context(cluster)
-            stack.enter_context(Client(scheduler))
-            with parallel_config(backend="dask", n_jobs=-1):
-                yield
-    else:
-        from ray.util.joblib import register_ray
-
-        register_ray()
-        with parallel_config(backend="ray", n_jobs=jobs):
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
+            scheduler = stack.enter_context(cluster)
+        stack.enter_context(Client(scheduler))
+        with parallel_config(backend="dask", n_jobs=-1):
             yield
 
 
