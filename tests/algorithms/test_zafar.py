@@ -76,3 +76,17 @@ def test_predictions_reduce_the_positive_rate_gap(biased):
         for m in (free, fair)
     ]
     assert gaps[1] < gaps[0] / 2
+
+
+@pytest.mark.parametrize("model", [ZafarFairness(c=0.01), ZafarAccuracy(gamma=0.5)])
+def test_c_bounds_a_covariance_with_the_log_odds_whatever_the_features_units(biased, model):
+    # The docstring's claim (issue #14 corrected "c is on the scale of standardised features"):
+    # the covariance is taken with the decision values theta'x, so the same c gives the same
+    # model on features in other units (here every feature times 1000, shifted by 5).
+    X, y, s = biased
+    raw = model.fit(X, y, sensitive_features=s)
+    covariance, decisions = raw.covariance_, raw.decision_function(X)
+    rescaled = X * 1000.0 + 5.0
+    other = type(model)(**model.get_params()).fit(rescaled, y, sensitive_features=s)
+    assert other.covariance_ == pytest.approx(covariance, abs=1e-8)
+    np.testing.assert_allclose(other.decision_function(rescaled), decisions, atol=1e-6)
