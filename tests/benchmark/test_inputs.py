@@ -20,6 +20,7 @@ from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.exceptions import ChoiceError
 from faircompare.results import ResultStore
 from tests.benchmark.test_resume import wait_for_runs
+from tests.test_registry import write_plugin
 
 SPEC = """\
 name = "{name}"
@@ -165,8 +166,10 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
 def test_an_audit_that_fails_keeps_the_runs_measures_and_records_its_error(tmp_path):
     plugins = tmp_path / "plugins"
     plugins.mkdir()
-    (plugins / "opaque.py").write_text(
-        textwrap.dedent("""
+    write_plugin(
+        plugins,
+        "opaque",
+        """
         from sklearn.linear_model import LogisticRegression
         from faircompare.algorithms import FairEstimator
 
@@ -182,7 +185,7 @@ def test_an_audit_that_fails_keeps_the_runs_measures_and_records_its_error(tmp_p
 
             def logit_coefficients(self):
                 raise RuntimeError("coefficients withheld")
-    """)
+    """,
     )
     spec = write_loans(tmp_path)
     chosen = config(spec, algorithms=("opaque",), splits=1, audits=True, plugins=str(plugins),
