@@ -168,7 +168,12 @@ def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
 
 
 def _audit(
-    spec: RunSpec, options: Options, split: Split, model: Any, y_pred: np.ndarray, scores
+    spec: RunSpec,
+    options: Options,
+    split: Split,
+    model: Any,
+    y_pred: np.ndarray,
+    scores: np.ndarray | None,
 ) -> tuple[list[tuple], dict[str, str]]:
     """Run each audit that applies; one that raises is recorded and the others go on."""
     unprivileged = np.asarray(split.s_test != split.privileged)
