@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import accuracy_score
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import _num_samples, check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
 
@@ -145,7 +145,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__}.predict needs sensitive_features: it uses the sensitive "
                 "attribute at prediction time"
             )
-        return check_sensitive(sensitive_features, _num_samples(X))
+        return check_sensitive(sensitive_features, len(X))
 
 
 def refuse_text_columns(X: Any, algorithm: str) -> None:
