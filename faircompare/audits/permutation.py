@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
+from scipy.special import betaincinv
 
 from faircompare._validation import check_choice
 
@@ -330,8 +330,33 @@ def _pvalue(
     else:
         extreme = finite <= statistic + tolerance
     k, b = int(extreme.sum()), len(null)
-    interval = binomtest(k, b).proportion_ci(confidence_level=0.95, method="exact")
-    return (k + 1) / (b + 1), (float(interval.low), float(interval.high))
+    return (k + 1) / (b + 1), clopper_pearson(k, b)
+
+
+def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval of a binomial proportion, k successes in n trials.
+
+    The closed form by beta quantiles (Clopper & Pearson, Biometrika 1934): the bounds are
+    the alpha/2 quantile of Beta(k, n - k + 1) and the 1 - alpha/2 quantile of Beta(k + 1, n - k),
+    0 and 1 at the ends. scipy's ``binomtest(k, n).proportion_ci(method="exact")`` gives the same
+    interval by root finding, about 500 times slower (the tests compare them).
+
+    Parameters
+    ----------
+    k, n
+        Successes and trials.
+    confidence
+        Coverage of the interval.
+
+    Returns
+    -------
+    tuple of float
+        The lower and upper bounds.
+    """
+    tail = (1 - confidence) / 2
+    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, tail))
+    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1 - tail))
+    return low, high
 
 
 # --- AUC -------------------------------------------------------------------------------------

@@ -220,3 +220,17 @@ def test_bad_arguments_are_named(kwargs, message):
     arguments = {"group_a": "a", **kwargs}
     with pytest.raises(ValueError, match=message):
         permutation_test([0, 1, 1, 0], [0, 1, 0, 0], ["a", "a", "b", "b"], **arguments)
+
+
+def test_the_pvalue_interval_is_scipys_exact_binomial_interval():
+    # The closed form by beta quantiles against scipy's root-finding Clopper-Pearson interval.
+    from scipy.stats import binomtest
+
+    from faircompare.audits.permutation import clopper_pearson
+
+    for n in (1, 10, 99, 1000, 10_000):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            reference = binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+            low, high = clopper_pearson(k, n)
+            assert low == pytest.approx(reference.low, abs=1e-10)
+            assert high == pytest.approx(reference.high, abs=1e-10)
