@@ -145,7 +145,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__}.predict needs sensitive_features: it uses the sensitive "
                 "attribute at prediction time"
             )
-        return check_sensitive(sensitive_features, len(X))
+        return check_sensitive(sensitive_features, np.shape(X)[0])
 
 
 def refuse_text_columns(X: Any, algorithm: str) -> None:

@@ -160,7 +160,7 @@ class TwoNaiveBayes(FairEstimator):
 
     def _inputs(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray]:
         features = self._fitted_features(X)
-        s = self._sensitive_for_predict(X, sensitive_features)
+        s = self._sensitive_for_predict(features, sensitive_features)
         return features, binary_sensitive(s, len(features), "TwoNaiveBayes")
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:

@@ -85,7 +85,9 @@ class PrejudiceRemover(FairEstimator):
         """Log-odds of label 1, with the weights of each row's group."""
         features = self._fitted_features(X)
         s = binary_sensitive(
-            self._sensitive_for_predict(X, sensitive_features), len(features), "PrejudiceRemover"
+            self._sensitive_for_predict(features, sensitive_features),
+            len(features),
+            "PrejudiceRemover",
         )
         return np.where(s == 1, *(self.design_(features) @ self.coef_[::-1].T).T)
 
