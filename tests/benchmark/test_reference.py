@@ -1,0 +1,95 @@
+"""Every stored number stays the same: a small audited benchmark against a checked-in reference.
+
+The reference (``expected/reference_run.csv``) holds the measures and audits of Ricci and German
+(first sensitive attribute, numerical+binary, one split, four algorithms: a gradient model, a
+Feldman pipeline, a tree audited derivative-free, Calders' naive Bayes), produced by the code
+before the run path was redesigned (#13). Regenerate it only when a change is meant to alter
+numbers, and say so: ``python -m tests.benchmark.test_reference``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.config import BenchmarkConfig
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+EXPECTED = Path(__file__).parent / "expected" / "reference_run.csv"
+CONFIG = BenchmarkConfig(
+    datasets=("ricci", "german"),
+    algorithms=("logistic-regression", "feldman-gaussian-nb", "decision-tree", "calders"),
+    sensitive="first",
+    variants=("numerical+binary",),
+    splits=1,
+    permutations=200,
+)
+IDENTITY = ["dataset", "sensitive_attribute", "algorithm", "params", "split_id"]
+
+
+def reference_frame(folder: Path) -> pd.DataFrame:
+    """Run the reference plan into ``folder`` and return its measures and audits, one table."""
+    options = Options(permutations=CONFIG.permutations)
+    with ResultStore(folder) as store:
+        summary = run_plan(make_plan(CONFIG).runs, store, options, jobs=1)
+        assert summary.failed == 0, store.runs()["error"].dropna().tolist()
+        measures = store.measures("test").assign(kind="measure")
+        audits = store.audits().assign(kind="audit")
+    measures = measures.rename(columns={"measure": "name", "value": "statistic"})
+    audits["name"] = audits["audit"] + ":" + audits["metric"]
+    columns = [*IDENTITY, "kind", "name", "group", "statistic", "pvalue", "details"]
+    frame = pd.concat([measures, audits], ignore_index=True).reindex(columns=columns)
+    return frame.sort_values(IDENTITY + ["kind", "name", "group"], ignore_index=True)
+
+
+def _details(text: object) -> dict:
+    return json.loads(text) if isinstance(text, str) else {}
+
+
+def _assert_close(got: object, want: object, where: str) -> None:
+    """Compare parsed JSON: numbers to a relative 1e-9, everything else exactly."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and got.keys() == want.keys(), where
+        for name in want:
+            _assert_close(got[name], want[name], f"{where}.{name}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            _assert_close(g, w, f"{where}[{i}]")
+    elif isinstance(want, float | int) and not isinstance(want, bool):
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=where)
+    else:
+        assert got == want, where
+
+
+def test_a_small_audited_benchmark_stores_the_reference_numbers(tmp_path):
+    expected = pd.read_csv(EXPECTED, keep_default_na=False, na_values=[""])
+    actual = reference_frame(tmp_path / "results")
+    keys = IDENTITY + ["kind", "name", "group"]
+    pd.testing.assert_frame_equal(
+        actual[keys].astype(str), expected[keys].astype(str), check_dtype=False
+    )
+    # Exactly equal but for the last bits a BLAS may change (the bare and full CI environments
+    # install different wheels): a relative 1e-9 is far below any printed digit.
+    for column in ("statistic", "pvalue"):
+        np.testing.assert_allclose(
+            actual[column].astype(float), expected[column].astype(float), rtol=1e-9, atol=1e-12
+        )
+    for row, (got, want) in enumerate(zip(actual["details"], expected["details"], strict=True)):
+        _assert_close(_details(got), _details(want), f"details of row {row}")
+
+
+if __name__ == "__main__":  # regenerate the reference from the current code
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        reference_frame(Path(folder)).to_csv(EXPECTED, index=False)
+    print(f"wrote {EXPECTED}", file=sys.stderr)
