@@ -1,12 +1,16 @@
 """Input validation shared by every stage: errors name the bad value and the valid ones."""
 
-from collections.abc import Iterable
+import functools
+import warnings
+from collections.abc import Callable, Iterable
 from difflib import get_close_matches
-from typing import TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from faircompare.exceptions import ChoiceError
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
@@ -38,3 +42,40 @@ def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
     close = get_close_matches(str(value), names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ChoiceError(f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}")
+
+
+def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Keep a keyword argument's former name working for one release, with a warning.
+
+    Parameters
+    ----------
+    **old_to_new
+        Each former name and the name that replaces it.
+
+    Returns
+    -------
+    callable
+        A decorator: the decorated function accepts each former name as a keyword, with a
+        :class:`DeprecationWarning`, and refuses a call that gives both names.
+    """
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(function)
+        def accepting_old_names(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(f"{function.__name__}() got both {old}= and {new}=")
+                warnings.warn(
+                    f"{function.__name__}(): {old}= is deprecated and will be removed in the "
+                    f"next release; use {new}=",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return accepting_old_names  # type: ignore[return-value]
+
+    return decorate

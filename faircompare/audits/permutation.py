@@ -36,21 +36,18 @@ import numpy as np
 import pandas as pd
 from scipy.special import betaincinv
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, renamed_arguments
+from faircompare.measures.stats import FN, FP, RATES, TN, TP, binary_labels
+from faircompare.rows import AuditRow
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES = ("two-sided", "greater", "less")
 
-TN, FP, FN, TP = range(4)  # confusion cells, indexed by 2 * y + y_pred
-# metric -> (numerator cells, denominator cells)
+# metric -> (numerator cells, denominator cells), from the measures' one table of rates
+_RATE_OF = {"positive_rate": "positive rate", "precision": "calibration+"}
 PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
-    "positive_rate": ((FP, TP), (TN, FP, FN, TP)),
-    "TPR": ((TP,), (FN, TP)),
-    "FNR": ((FN,), (FN, TP)),
-    "FPR": ((FP,), (TN, FP)),
-    "TNR": ((TN,), (TN, FP)),
-    "accuracy": ((TN, TP), (TN, FP, FN, TP)),
-    "precision": ((TP,), (FP, TP)),
+    metric: RATES[_RATE_OF.get(metric, metric)][:2]
+    for metric in ("positive_rate", "TPR", "FNR", "FPR", "TNR", "accuracy", "precision")
 }
 METRICS = (*PROPORTIONS, "AUC")
 _CHUNK = 2_000_000  # permutations x rows handled at once by the AUC test
@@ -95,31 +92,28 @@ class PermutationTestResult:
     alternative: str
     within_outcome: bool
 
-    def to_record(self) -> dict[str, Any]:
-        """Flatten to the audits table's columns (``details`` holds the rest)."""
-        return {
-            "audit": "permutation",
-            "metric": self.metric,
-            "group": self.groups[1],
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "details": {
-                "observed_difference": self.observed,
-                "pvalue_interval": list(self.pvalue_interval),
-                "group_sizes": list(self.group_sizes),
-                "groups": list(self.groups),
-                "studentized": self.studentized,
-                "alternative": self.alternative,
-                "within_outcome": self.within_outcome,
-                "permutations": len(self.null_distribution),
-            },
+    def to_row(self) -> AuditRow:
+        """Return the audits table's row (``details`` holds what has no column)."""
+        details = {
+            "observed_difference": self.observed,
+            "pvalue_interval": list(self.pvalue_interval),
+            "group_sizes": list(self.group_sizes),
+            "groups": list(self.groups),
+            "studentized": self.studentized,
+            "alternative": self.alternative,
+            "within_outcome": self.within_outcome,
+            "permutations": len(self.null_distribution),
         }
+        return AuditRow(
+            "permutation", self.metric, self.groups[1], self.statistic, self.pvalue, details
+        )
 
 
+@renamed_arguments(groups="sensitive_features")
 def permutation_test(
     y_true: Any,
     y_pred: Any,
-    groups: Any,
+    sensitive_features: Any,
     *,
     metric: str | Callable[..., float] = "positive_rate",
     group_a: Any,
@@ -139,8 +133,9 @@ def permutation_test(
     ----------
     y_true, y_pred
         Labels and predictions, 1 for the positive outcome and 0 otherwise.
-    groups
-        Each row's group.
+    sensitive_features
+        Each row's group (formerly ``groups=``, which still works with a
+        :class:`DeprecationWarning`).
     metric
         One of :data:`METRICS`, or a function ``f(y_true, y_pred, scores) -> float`` (tested by
         Algorithm 1 with bootstrap variances).
@@ -176,7 +171,9 @@ def permutation_test(
     if permutations < 1:
         raise ValueError(f"permutations must be at least 1, got {permutations}")
     rng = np.random.default_rng(rng)
-    y, yhat, in_a, names, s = _two_groups(y_true, y_pred, groups, group_a, group_b, scores)
+    y, yhat, in_a, names, s = _two_groups(
+        y_true, y_pred, sensitive_features, group_a, group_b, scores
+    )
     if callable(metric):
         observed, statistic, null = _algorithm_1(
             metric, y, yhat, s, in_a, studentize, within_outcome, permutations, n_bootstrap, rng
@@ -215,11 +212,15 @@ def permutation_test(
     )
 
 
-def _two_groups(y_true, y_pred, groups, group_a, group_b, scores):
-    y, yhat = _binary(y_true, "y_true"), _binary(y_pred, "y_pred")
-    codes, values = pd.factorize(groups if isinstance(groups, pd.Series) else np.asarray(groups))
+def _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores):
+    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
+    codes, values = pd.factorize(
+        sensitive_features
+        if isinstance(sensitive_features, pd.Series)
+        else np.asarray(sensitive_features)
+    )
     if not len(y) == len(yhat) == len(codes):
-        raise ValueError("y_true, y_pred and groups must have one entry per row")
+        raise ValueError("y_true, y_pred and sensitive_features must have one entry per row")
     present = [v.item() if isinstance(v, np.generic) else v for v in values]
     code_a = present.index(check_choice(group_a, present, what="group"))
     if group_b is None:
@@ -235,13 +236,6 @@ def _two_groups(y_true, y_pred, groups, group_a, group_b, scores):
     if in_a.all() or not in_a.any():
         raise ValueError("both groups need at least one row")
     return y, yhat, in_a, (str(group_a), name_b), s
-
-
-def _binary(values: Any, name: str) -> np.ndarray:
-    array = np.asarray(values)
-    if not ((array == 0) | (array == 1)).all():
-        raise ValueError(f"{name} must hold 1 (positive) and 0 (other) only")
-    return array.astype(np.int64)
 
 
 def draw_hypergeometric(
@@ -481,25 +475,71 @@ def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, n_boot
 # --- comparisons: the basic bootstrap, several groups ---------------------------------------
 
 
+@dataclass(frozen=True, eq=False)
+class BootstrapTestResult:
+    """Outcome of the basic bootstrap test of "metric(A) = metric(B)".
+
+    Attributes
+    ----------
+    metric
+        The metric compared.
+    groups
+        Names of groups A and B (``"rest"``: everyone but A).
+    observed
+        metric(A) - metric(B).
+    pvalue
+        Two-sided p-value of the equal-tailed basic interval.
+    resamples
+        Bootstrap resamples per group.
+    """
+
+    metric: str
+    groups: tuple[str, str]
+    observed: float
+    pvalue: float
+    resamples: int
+
+
+@renamed_arguments(groups="sensitive_features")
 def bootstrap_test(
     y_true: Any,
     y_pred: Any,
-    groups: Any,
+    sensitive_features: Any,
     *,
     metric: str,
     group_a: Any,
     resamples: int = 1000,
     rng: np.random.Generator | int | None = None,
-) -> float:
+) -> BootstrapTestResult:
     """Run the "basic" bootstrap test of DiCiccio et al. §4.2, to compare with permutations.
 
     Each group is resampled with replacement (its confusion counts drawn from a multinomial),
     and the distribution of D = T* - T stands in for that of T under the null. The two-sided
     p-value inverts the equal-tailed basic interval: 2 min(P(D >= T), P(D <= T)), each tail
     counted as (k + 1) / (B + 1).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        Labels and predictions, 1 for the positive outcome and 0 otherwise.
+    sensitive_features
+        Each row's group.
+    metric
+        A proportion metric (one of :data:`PROPORTIONS`).
+    group_a
+        Group A, compared with everyone else.
+    resamples
+        Bootstrap resamples B.
+    rng
+        Random generator or seed.
+
+    Returns
+    -------
+    BootstrapTestResult
+        The observed difference and the p-value.
     """
     rng = np.random.default_rng(rng)
-    y, yhat, in_a, _, _ = _two_groups(y_true, y_pred, groups, group_a, None, None)
+    y, yhat, in_a, names, _ = _two_groups(y_true, y_pred, sensitive_features, group_a, None, None)
     a = np.bincount(2 * y[in_a] + yhat[in_a], minlength=4)
     b = np.bincount(2 * y[~in_a] + yhat[~in_a], minlength=4)
     check_choice(metric, PROPORTIONS, what="metric")
@@ -509,7 +549,8 @@ def bootstrap_test(
     shift = np.nan_to_num(_proportion_statistic(boot_a, boot_b, metric, None)[0] - observed)
     upper = (1 + np.sum(shift >= observed - _TOLERANCE)) / (resamples + 1)
     lower = (1 + np.sum(shift <= observed + _TOLERANCE)) / (resamples + 1)
-    return float(min(1.0, 2 * min(upper, lower)))
+    pvalue = float(min(1.0, 2 * min(upper, lower)))
+    return BootstrapTestResult(metric, names, float(observed), pvalue, resamples)
 
 
 @dataclass(frozen=True, eq=False)
@@ -525,10 +566,11 @@ class GroupComparison:
     adjusted_pvalues: np.ndarray
 
 
+@renamed_arguments(groups="sensitive_features")
 def compare_groups(
     y_true: Any,
     y_pred: Any,
-    groups: Any,
+    sensitive_features: Any,
     *,
     metric: str = "positive_rate",
     privileged: Any,
@@ -543,10 +585,35 @@ def compare_groups(
     reassigned jointly (a multivariate hypergeometric draw per group, one after another), each
     comparison's studentized statistic is computed, and the adjusted p-value of group g counts
     the permutations whose largest |statistic| reaches g's (the max-|T| method, two-sided).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        Labels and predictions, 1 for the positive outcome and 0 otherwise.
+    sensitive_features
+        Each row's group (formerly ``groups=``, which still works with a
+        :class:`DeprecationWarning`).
+    metric
+        A proportion metric (one of :data:`PROPORTIONS`).
+    privileged
+        The group every other group is compared with.
+    permutations
+        Number of joint permutations B.
+    within_outcome
+        Permute group labels only within positives and within negatives (§3.1).
+    variance
+        Standard error of the difference: ``"pooled"`` or ``"unpooled"``.
+    rng
+        Random generator or seed.
+
+    Returns
+    -------
+    GroupComparison
+        Each unprivileged group's difference, statistic, raw and max-|T| adjusted p-value.
     """
     rng = np.random.default_rng(rng)
-    y, yhat = _binary(y_true, "y_true"), _binary(y_pred, "y_pred")
-    groups = np.asarray(groups)
+    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
+    groups = np.asarray(sensitive_features)
     names = list(dict.fromkeys(groups.tolist()))
     check_choice(privileged, names, what="privileged group")
     check_choice(metric, PROPORTIONS, what="metric")

@@ -1,13 +1,31 @@
-"""The audits run on every benchmark run, from its test predictions."""
+"""The audits run on every benchmark run: which apply, their per-split setup, and their rows.
+
+:func:`audit_run` is the one entry point the benchmark calls, with an :class:`AuditedRun` (the
+split, the fitted model and its test predictions). Each audit decides whether it applies to the
+run, builds what it shares across the split's runs once (a transport map, a fair metric; cached
+per split by :class:`SplitCache`) and returns :class:`~faircompare.rows.AuditRow` rows. An
+audit that raises is recorded with its error and the others go on.
+
+The three built-in audits are :class:`PermutationAudit` (DiCiccio et al.), :class:`FlipTestAudit`
+(Black et al.) and :class:`IndividualAudit` (Maity et al.). A fourth is an object with a
+``name``, ``applies(run)`` and ``__call__(run, options)`` (the :class:`Audit` protocol),
+registered with :func:`register_audit` or published by a package under the entry-point group
+``faircompare.audits``; nothing outside this package changes.
+"""
 
 from __future__ import annotations
 
-import json
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from faircompare._timeout import RunTimeoutError
+from faircompare._validation import renamed_arguments
 from faircompare.audits.fliptest import TransportMap, fliptest, transport
 from faircompare.audits.individual import (
     FairMetric,
@@ -16,7 +34,10 @@ from faircompare.audits.individual import (
     sensitive_subspace_metric,
 )
 from faircompare.audits.permutation import holm, permutation_test
+from faircompare.preprocessing import Split
+from faircompare.rows import AuditRow
 
+ENTRY_POINTS = "faircompare.audits"
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
 # The benchmark's individual-fairness attack: App. F.4's lam and step (50, 0.01; a larger step
 # makes forward Euler diverge on the metric term) for 100 of its 500 steps, on at most 200 test
@@ -25,18 +46,247 @@ RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
 INDIVIDUAL_ATTACK = {"lam": 50.0, "steps": 100, "step_size": 0.01}
 INDIVIDUAL_POINTS = 200
 SMOOTHING_PAIRS = 2
+T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class AuditOptions:
+    """Settings every audit of a benchmark shares.
+
+    Attributes
+    ----------
+    permutations
+        Permutations per permutation test.
+    """
+
+    permutations: int = 1000
+
+
+@dataclass(frozen=True, eq=False)
+class AuditedRun:
+    """What an audit receives: one run's split, fitted model and test predictions.
+
+    Attributes
+    ----------
+    split
+        The run's train/test split.
+    model
+        The fitted estimator.
+    y_pred, scores
+        Its test predictions, and its scores (None when the model has none).
+    seed
+        The run's seed, for the audits' own randomness.
+    data
+        The dataset's fingerprint: with the split's identity, it keys the per-split setups, so
+        a setup is never reused for other data.
+    """
+
+    split: Split
+    model: Any
+    y_pred: np.ndarray
+    scores: np.ndarray | None
+    seed: int
+    data: str = ""
+
+    @property
+    def split_key(self) -> Hashable:
+        """What identifies the split's test data: dataset, variant, attribute, split seed."""
+        split = self.split
+        return (
+            self.data,
+            split.dataset,
+            split.variant,
+            split.sensitive_attribute,
+            split.seed,
+            split.holdout,
+        )
+
+    @property
+    def unprivileged(self) -> np.ndarray:
+        """Mask of the test rows outside the privileged group."""
+        return np.asarray(self.split.s_test != self.split.privileged)
+
+    @property
+    def both_groups(self) -> bool:
+        """Whether the test rows hold both the privileged group and others."""
+        return bool(0 < self.unprivileged.sum() < len(self.unprivileged))
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the features are numeric (every variant but ``original``)."""
+        return self.split.variant != "original"
+
+
+@runtime_checkable
+class Audit(Protocol):
+    """An audit of a fitted model: a name, when it applies, and the rows it yields."""
+
+    name: str
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Return whether the audit can run on ``run``."""
+        ...
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Audit ``run`` and return its rows."""
+        ...
+
+
+class AuditOutcome(NamedTuple):
+    """The rows of every audit that ran, and the error of each that failed."""
+
+    rows: tuple[AuditRow, ...]
+    errors: dict[str, str]
+
+
+class SplitCache(Generic[T]):
+    """What one split's audits share, built once from the split and kept for its other runs.
+
+    Entries are keyed on :attr:`AuditedRun.split_key`, the least recently used dropped past
+    ``maxsize``. ``hits`` and ``misses`` count lookups, so tests can see the reuse.
+
+    Parameters
+    ----------
+    build
+        Builds the entry from a run (from its split only: the entry serves every model).
+    maxsize
+        Entries kept; a worker runs a dataset's splits one after another, so a few suffice.
+    """
+
+    def __init__(self, build: Callable[[AuditedRun], T], maxsize: int = 4) -> None:
+        self._build = build
+        self._maxsize = maxsize
+        self._entries: OrderedDict[Hashable, T] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __call__(self, run: AuditedRun) -> T:
+        """Return the entry of ``run``'s split, building it on the first request."""
+        key = run.split_key
+        if key in self._entries:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        self.misses += 1
+        entry = self._entries[key] = self._build(run)
+        if len(self._entries) > self._maxsize:
+            self._entries.popitem(last=False)
+        return entry
+
+    def clear(self) -> None:
+        """Forget every entry and reset the counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+
+def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutcome:
+    """Run every registered audit that applies to ``run``.
+
+    Parameters
+    ----------
+    run
+        The run's split, model and predictions.
+    options
+        The audits' settings; the defaults when None.
+
+    Returns
+    -------
+    AuditOutcome
+        The rows of the audits that ran, and ``{audit: error}`` for those that raised (the
+        others still run). A run's time limit is never swallowed.
+    """
+    options = options or AuditOptions()
+    rows: list[AuditRow] = []
+    errors: dict[str, str] = {}
+    for audit in registered_audits().values():
+        if not audit.applies(run):
+            continue
+        try:
+            rows += audit(run, options)
+        except RunTimeoutError:
+            raise
+        except Exception as error:  # the model fitted: keep its measures, record the audit's error
+            errors[audit.name] = f"{type(error).__name__}: {error}"
+    return AuditOutcome(tuple(rows), errors)
+
+
+_REGISTERED: dict[str, Audit] = {}
+
+
+def register_audit(audit: Audit) -> None:
+    """Add an audit to every benchmark run in this process (see :class:`Audit`).
+
+    Parameters
+    ----------
+    audit
+        The audit; one of the same name is replaced. Worker processes register their own
+        (publish the audit as a ``faircompare.audits`` entry point to reach them all).
+
+    Raises
+    ------
+    TypeError
+        If ``audit`` lacks the protocol's ``name``, ``applies`` or ``__call__``.
+    """
+    if not isinstance(audit, Audit):
+        raise TypeError(f"{audit!r} is not an audit: it needs name, applies() and __call__()")
+    _REGISTERED[audit.name] = audit
+
+
+def registered_audits() -> dict[str, Audit]:
+    """Return the audits every run gets: the built-ins, entry points, then registered ones.
+
+    Returns
+    -------
+    dict
+        Audits by name, in the order they run.
+    """
+    return {**_builtin_and_published(), **_REGISTERED}
+
+
+@cache
+def _builtin_and_published() -> dict[str, Audit]:
+    audits: list[Audit] = [PermutationAudit(), FlipTestAudit(), IndividualAudit()]
+    audits += [point.load()() for point in entry_points(group=ENTRY_POINTS)]
+    return {audit.name: audit for audit in audits}
+
+
+# --- studentized permutation tests --------------------------------------------------------------
+
+
+class PermutationAudit:
+    """Studentized permutation tests of the run metrics, privileged group against the rest."""
+
+    name = "permutation"
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Every run: the tests need predictions and groups only."""
+        return True
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return one row per run metric (see :func:`permutation_audit`)."""
+        split = run.split
+        return permutation_audit(
+            split.y_test,
+            run.y_pred,
+            split.s_test,
+            privileged=split.privileged,
+            scores=run.scores,
+            permutations=options.permutations,
+            rng=run.seed,
+        )
+
+
+@renamed_arguments(groups="sensitive_features")
 def permutation_audit(
     y_true: np.ndarray,
     y_pred: np.ndarray,
-    groups: np.ndarray,
+    sensitive_features: np.ndarray,
     *,
     privileged: Any,
     scores: np.ndarray | None = None,
     permutations: int = 1000,
     rng: np.random.Generator | int | None = None,
-) -> list[tuple[str, str, str, float, float, str]]:
+) -> list[AuditRow]:
     """Studentized permutation tests, privileged group against the rest, for each run metric.
 
     Demographic parity (positive rate), TPR, FPR and accuracy, and AUC when scores exist. The
@@ -44,46 +294,52 @@ def permutation_audit(
     Holm-adjusted p-value across the run's metrics. A metric that is undefined for a group
     (no negatives, say) gets a row with NaN and the reason.
 
+    Parameters
+    ----------
+    y_true, y_pred
+        Test labels and predictions.
+    sensitive_features
+        Each test row's group (formerly ``groups=``).
+    privileged
+        The privileged group, tested against everyone else.
+    scores
+        The model's scores; the AUC is tested only with them.
+    permutations
+        Permutations per test.
+    rng
+        Random generator or seed, shared by the tests in turn.
+
     Returns
     -------
-    list of tuple
-        Rows (audit, metric, group, statistic, pvalue, details as JSON) for the audits table.
+    list of AuditRow
+        One row per metric, for the audits table.
     """
     rng = np.random.default_rng(rng)
     metrics = RUN_METRICS + (("AUC",) if scores is not None else ())
-    records = []
+    rows = []
     for metric in metrics:
         try:
             result = permutation_test(
                 y_true,
                 y_pred,
-                groups,
+                sensitive_features,
                 metric=metric,
                 group_a=privileged,
                 scores=scores,
                 permutations=permutations,
                 rng=rng,
             )
-            records.append(result.to_record())
+            rows.append(result.to_row())
         except ValueError as error:
             nan = float("nan")
-            records.append(
-                {
-                    "audit": "permutation",
-                    "metric": metric,
-                    "group": "rest",
-                    "statistic": nan,
-                    "pvalue": nan,
-                    "details": {"error": str(error)},
-                }
-            )
-    tested = [i for i, r in enumerate(records) if not np.isnan(r["pvalue"])]
-    for i, adjusted in zip(tested, holm([records[i]["pvalue"] for i in tested]), strict=True):
-        records[i]["details"]["holm_pvalue"] = float(adjusted)
-    return [
-        (r["audit"], r["metric"], r["group"], r["statistic"], r["pvalue"], json.dumps(r["details"]))
-        for r in records
-    ]
+            rows.append(AuditRow("permutation", metric, "rest", nan, nan, {"error": str(error)}))
+    tested = [i for i, row in enumerate(rows) if not np.isnan(row.pvalue)]
+    for i, adjusted in zip(tested, holm([rows[i].pvalue for i in tested]), strict=True):
+        rows[i].details["holm_pvalue"] = float(adjusted)
+    return rows
+
+
+# --- FlipTest ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,51 +352,86 @@ class FlipTestSetup:
 
 
 def split_transport(
-    X_test: np.ndarray, groups: np.ndarray, privileged: Any, rng: np.random.Generator | int
+    X_test: np.ndarray,
+    sensitive_features: np.ndarray,
+    privileged: Any,
+    rng: np.random.Generator | int,
 ) -> FlipTestSetup:
     """Fit the FlipTest map of one split: unprivileged test rows to privileged ones.
 
     Features are standardised over the test rows first, so no feature's scale dominates the
     cost. The map depends on the data only, so one setup serves every algorithm's audit.
+
+    Parameters
+    ----------
+    X_test
+        The split's numeric test features.
+    sensitive_features
+        Each test row's group.
+    privileged
+        The privileged group (the map's target).
+    rng
+        Random generator or seed (batches of a large problem).
+
+    Returns
+    -------
+    FlipTestSetup
+        The standardised groups and the map between them.
     """
     features = _standardised(X_test)
-    unprivileged = groups != privileged
+    unprivileged = sensitive_features != privileged
     source, target = features[unprivileged], features[~unprivileged]
     return FlipTestSetup(source, target, transport(source, target, rng=rng))
 
 
-def fliptest_audit(
-    setup: FlipTestSetup,
-    y_pred: np.ndarray,
-    groups: np.ndarray,
-    *,
-    privileged: Any,
-    features: list[str],
-    top: int = 5,
-) -> list[tuple[str, str, str, float, float | None, str]]:
-    """FlipTest rows for the audits table: each flipset's rate, size and leading features."""
-    unprivileged = groups != privileged
-    result = fliptest(
-        setup.source,
-        setup.target,
-        y_pred[unprivileged],
-        y_pred[~unprivileged],
-        setup.transport_map,
-        features=features,
-    )
-    rows = []
-    for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
-        report = result.report[result.report["flipset"] == name]
-        leading = report.nsmallest(top, "rank_difference")
-        features_by_difference = zip(leading["feature"], leading["mean_difference"], strict=True)
-        details = {
-            "size": size,
-            "source_size": len(setup.source),
-            "mean_cost": setup.transport_map.mean_cost,
-            "leading_features": dict(features_by_difference),
-        }
-        rows.append(("fliptest", name, "unprivileged", rate, None, json.dumps(details)))
-    return rows
+class FlipTestAudit:
+    """FlipTest flipsets of the run's predictions under its split's optimal transport map."""
+
+    name = "fliptest"
+    top = 5  # leading features kept per flipset
+
+    def __init__(self) -> None:
+        self.setups: SplitCache[FlipTestSetup] = SplitCache(
+            lambda run: split_transport(
+                run.split.X_test.to_numpy(float),
+                run.split.s_test,
+                run.split.privileged,
+                rng=run.split.seed,
+            )
+        )
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Numeric features (the map moves them) and both groups among the test rows."""
+        return run.numeric and run.both_groups
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return the F+ and F- rows: each flipset's rate, size and leading features."""
+        setup, unprivileged = self.setups(run), run.unprivileged
+        result = fliptest(
+            setup.source,
+            setup.target,
+            run.y_pred[unprivileged],
+            run.y_pred[~unprivileged],
+            setup.transport_map,
+            features=list(run.split.X_test.columns),
+        )
+        rows = []
+        for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
+            report = result.report[result.report["flipset"] == name]
+            leading = report.nsmallest(self.top, "rank_difference")
+            details = {
+                "size": size,
+                "source_size": len(setup.source),
+                "mean_cost": setup.transport_map.mean_cost,
+                "leading_features": dict(
+                    zip(leading["feature"], leading["mean_difference"], strict=True)
+                ),
+            }
+            rows.append(AuditRow("fliptest", name, "unprivileged", rate, None, details))
+        return rows
+
+
+# --- individual fairness -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,45 +451,72 @@ class IndividualSetup:
 
 def split_fair_metric(
     X_test: np.ndarray,
-    s_test: np.ndarray,
+    sensitive_features: np.ndarray,
     rng: np.random.Generator | int,
     *,
     points: int = INDIVIDUAL_POINTS,
 ) -> IndividualSetup:
-    """Learn a split's sensitive-subspace metric and draw its audit rows (once per split)."""
+    """Learn a split's sensitive-subspace metric and draw its audit rows (once per split).
+
+    Parameters
+    ----------
+    X_test
+        The split's numeric test features.
+    sensitive_features
+        Each test row's group.
+    rng
+        Random generator or seed (the audit rows).
+    points
+        Audit rows drawn, at most.
+
+    Returns
+    -------
+    IndividualSetup
+        The audit rows, standardised, and the fair metric.
+    """
     X = np.asarray(X_test, dtype=float)
     mean, scale = _standardisation(X)
     Z = (X - mean) / scale
-    metric = sensitive_subspace_metric(Z, s_test)
+    metric = sensitive_subspace_metric(Z, sensitive_features)
     rng = np.random.default_rng(rng)
     rows = np.sort(rng.choice(len(X), min(points, len(X)), replace=False))
     return IndividualSetup(rows, Z[rows], mean, scale, metric)
 
 
-def individual_audit(
-    setup: IndividualSetup,
-    model: Any,
-    y_test: np.ndarray,
-    s_test: np.ndarray,
-    *,
-    rng: np.random.Generator | int | None = None,
-) -> list[tuple[str, str, str, float, float | None, str]]:
-    """Individual-fairness rows for the audits table: T_n and T~_n with their details."""
-    oracle = model_oracle(
-        model,
-        sensitive_features=s_test[setup.rows],
-        mean=setup.mean,
-        scale=setup.scale,
-        directions=SMOOTHING_PAIRS,
-        rng=rng,
-    )
-    result = individual_fairness_test(
-        oracle, setup.Z, y_test[setup.rows], setup.metric, **INDIVIDUAL_ATTACK
-    )
-    return [
-        ("individual", r["metric"], "all", r["statistic"], r["pvalue"], json.dumps(r["details"]))
-        for r in result.to_records()
-    ]
+class IndividualAudit:
+    """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack."""
+
+    name = "individual"
+
+    def __init__(self) -> None:
+        self.setups: SplitCache[IndividualSetup] = SplitCache(
+            lambda run: split_fair_metric(
+                run.split.X_test.to_numpy(float), run.split.s_test, rng=run.split.seed
+            )
+        )
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Numeric features: the attack moves them."""
+        return run.numeric
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return the loss-ratio and error-ratio rows with their details."""
+        setup = self.setups(run)
+        oracle = model_oracle(
+            run.model,
+            sensitive_features=run.split.s_test[setup.rows],
+            mean=setup.mean,
+            scale=setup.scale,
+            directions=SMOOTHING_PAIRS,
+            rng=run.seed,
+        )
+        result = individual_fairness_test(
+            oracle, setup.Z, run.split.y_test[setup.rows], setup.metric, **INDIVIDUAL_ATTACK
+        )
+        return [
+            AuditRow("individual", r["metric"], "all", r["statistic"], r["pvalue"], r["details"])
+            for r in result.to_records()
+        ]
 
 
 def _standardisation(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ import traceback
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -31,24 +31,17 @@ import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
 
-from faircompare._timeout import RunTimeoutError, time_limit
+from faircompare._timeout import time_limit
 from faircompare._validation import check_choice
-from faircompare.audits.suite import (
-    FlipTestSetup,
-    IndividualSetup,
-    fliptest_audit,
-    individual_audit,
-    permutation_audit,
-    split_fair_metric,
-    split_transport,
-)
+from faircompare.audits.suite import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.benchmark.plan import RunSpec
-from faircompare.datasets import load_dataset, read_spec
+from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
-from faircompare.measures import evaluate
+from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
-from faircompare.registry import algorithms
+from faircompare.registry import Algorithm, algorithms
 from faircompare.results.store import ResultStore, StoredRun
+from faircompare.rows import MeasureRow
 
 BACKENDS = ("loky", "dask")
 _BAR = 30  # characters of the progress bar
@@ -97,9 +90,21 @@ def _allow_worker_caches() -> None:
 
 
 def execute_run(spec: RunSpec, options: Options) -> StoredRun:
-    """Fit, predict and score one run; any exception becomes a failed run with its traceback."""
+    """Fit, predict, measure and audit one run; an exception becomes a failed run.
+
+    Parameters
+    ----------
+    spec
+        The run.
+    options
+        How to run it.
+
+    Returns
+    -------
+    StoredRun
+        The run's results, or its error and traceback when it failed.
+    """
     started = time.time()
-    record = {"key": spec.key, "spec": _spec_record(spec), "versions": _versions()}
     _allow_worker_caches()
     if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
         sys.modules["torch"].set_num_threads(1)
@@ -111,107 +116,62 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("always")
-            result = _fit_and_score(spec, options)
+            run = _fit_and_score(spec, options)
     except Exception as error:  # a failing run is recorded, never raised
-        return StoredRun(
-            **record,
+        run = StoredRun(
+            key=spec.key,
+            spec=_spec_record(spec),
             status="failed",
             error=f"{type(error).__name__}: {error}",
             traceback=traceback.format_exc(),
-            started_at=started,
-            finished_at=time.time(),
-            warnings=_distinct(caught),
         )
-    return StoredRun(
-        **record,
-        status="done",
+    return replace(
+        run,
+        versions=_versions(),
         started_at=started,
         finished_at=time.time(),
         warnings=_distinct(caught),
-        **result,
     )
 
 
-def _fit_and_score(spec: RunSpec, options: Options) -> dict[str, Any]:
-    split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
+def _fit_and_score(spec: RunSpec, options: Options) -> StoredRun:
+    """One run, straight: split, fit, predict, measure, audit (and score a tuning fit)."""
     start = time.perf_counter()
+    split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
     model, fit_seconds = _fit(spec, options, split)
     predict_start = time.perf_counter()
     y_pred, scores = _predict(model, split)
     predict_seconds = time.perf_counter() - predict_start
-    measures = _measure_rows("test", split, y_pred, scores)
-    audits, audit_errors = (
-        _audit(spec, options, split, model, y_pred, scores) if options.audits else ([], {})
-    )
+    measures = _measure_rows(split, y_pred, scores)
+    audits = AuditOutcome((), {})
+    if options.audits:
+        run = AuditedRun(split, model, y_pred, scores, seed=spec.seed, data=_data(spec))
+        audits = audit_run(run, AuditOptions(permutations=options.permutations))
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
-        measures += _measure_rows("validation", tuning, *_predict(tuned_model, tuning))
-    return {
-        "timings": {
+        measures += _measure_rows(tuning, *_predict(tuned_model, tuning))
+    return StoredRun(
+        key=spec.key,
+        spec=_spec_record(spec),
+        status="done",
+        timings={
             "fit": fit_seconds,
             "predict": predict_seconds,
             "total": time.perf_counter() - start,
         },
-        "n_train": len(split.y_train),
-        "n_test": len(split.y_test),
-        "measures": tuple(measures),
-        "audits": tuple(audits),
-        "audit_errors": audit_errors,
-        "test_index": split.test_index,
-        "y_true": split.y_test,
-        "y_pred": y_pred,
-        "scores": scores,
-        "groups": split.s_test,
-        "privileged": split.privileged,
-    }
-
-
-def _audit(
-    spec: RunSpec,
-    options: Options,
-    split: Split,
-    model: Any,
-    y_pred: np.ndarray,
-    scores: np.ndarray | None,
-) -> tuple[list[tuple], dict[str, str]]:
-    """Run each audit that applies; one that raises is recorded and the others go on."""
-    unprivileged = np.asarray(split.s_test != split.privileged)
-    both_groups = 0 < unprivileged.sum() < len(unprivileged)
-    numeric = spec.variant != "original"  # transport and attack move numeric features
-    audits: dict[str, Callable[[], list[tuple]]] = {
-        "permutation": lambda: permutation_audit(
-            split.y_test,
-            y_pred,
-            split.s_test,
-            privileged=split.privileged,
-            scores=scores,
-            permutations=options.permutations,
-            rng=spec.seed,
-        ),
-    }
-    if numeric and both_groups:
-        audits["fliptest"] = lambda: fliptest_audit(
-            _transport(spec, options),
-            y_pred,
-            split.s_test,
-            privileged=split.privileged,
-            features=list(split.X_test.columns),
-        )
-    if numeric:
-        audits["individual"] = lambda: individual_audit(
-            _fair_metric(spec, options), model, split.y_test, split.s_test, rng=spec.seed
-        )
-    rows: list[tuple] = []
-    errors: dict[str, str] = {}
-    for name, audit in audits.items():
-        try:
-            rows += audit()
-        except RunTimeoutError:
-            raise
-        except Exception as error:  # the model fitted: keep its measures, record the audit's error
-            errors[name] = f"{type(error).__name__}: {error}"
-    return rows, errors
+        n_train=len(split.y_train),
+        n_test=len(split.y_test),
+        measures=measures,
+        audits=audits.rows,
+        audit_errors=audits.errors,
+        test_index=split.test_index,
+        y_true=split.y_test,
+        y_pred=y_pred,
+        scores=scores,
+        groups=split.s_test,
+        privileged=split.privileged,
+    )
 
 
 def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
@@ -227,90 +187,55 @@ def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
 def _predict(model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
     s = split.s_test
     y_pred = np.asarray(model.predict(split.X_test, sensitive_features=s)).astype(np.int8)
+    scores: np.ndarray | None = None
     if hasattr(model, "predict_proba"):
         scores = model.predict_proba(split.X_test, sensitive_features=s)[:, 1]
     elif hasattr(model, "decision_function"):
         scores = model.decision_function(split.X_test, sensitive_features=s)
-    else:
-        scores = None
     return y_pred, scores
 
 
-def _measure_rows(part: str, split: Split, y_pred: np.ndarray, scores) -> list[tuple]:
-    frame = evaluate(split.y_test, y_pred, split.s_test, privileged=split.privileged, scores=scores)
-    return [(part, m, g, float(v)) for m, g, v in frame.itertuples(index=False)]
+def _measure_rows(
+    split: Split, y_pred: np.ndarray, scores: np.ndarray | None
+) -> tuple[MeasureRow, ...]:
+    return measure_rows(
+        split.y_test,
+        y_pred,
+        split.s_test,
+        privileged=split.privileged,
+        scores=scores,
+        part=split.holdout,
+    )
 
 
 @lru_cache(maxsize=4)
-def _registry(plugins: str | None) -> dict:
+def _registry(plugins: str | None) -> dict[str, Algorithm]:
     return dict(algorithms(plugins))
+
+
+def _data(spec: RunSpec) -> str:
+    """The fingerprint of the run's dataset (content and cleaning rules)."""
+    return dict(spec.inputs).get("data", "")
 
 
 @lru_cache(maxsize=4)
 def _dataset(
     name: str, spec_path: str | None, cache: str | None, mirror: str | None, fingerprint: str
-):
+) -> Dataset:
     """Load a dataset once per worker; the fingerprint keys the cache on the data's content."""
     return load_dataset(read_spec(spec_path) if spec_path else name, cache=cache, mirror=mirror)
 
 
-@dataclass(frozen=True)
-class _DataKey:
-    """What identifies a prepared dataset in a worker's caches."""
-
-    name: str
-    spec_path: str | None
-    cache: str | None
-    mirror: str | None
-    fingerprint: str
-    variant: str
-    attribute: str
-
-
-def _data_key(spec: RunSpec, options: Options) -> _DataKey:
-    return _DataKey(
-        spec.dataset,
-        spec.dataset_spec,
-        options.cache,
-        options.mirror,
-        dict(spec.inputs).get("data", ""),
-        spec.variant,
-        spec.sensitive_attribute,
-    )
-
-
 @lru_cache(maxsize=12)
-def _prepared_cached(key: _DataKey) -> Prepared:
-    dataset = _dataset(key.name, key.spec_path, key.cache, key.mirror, key.fingerprint)
-    return prepare(dataset, key.variant, key.attribute)
+def _prepared_cached(dataset: Dataset, variant: str, attribute: str) -> Prepared:
+    """Prepare once per worker; keyed on the loaded dataset itself (one per fingerprint)."""
+    return prepare(dataset, variant, attribute)
 
 
 def _prepared(spec: RunSpec, options: Options) -> Prepared:
-    return _prepared_cached(_data_key(spec, options))
-
-
-@lru_cache(maxsize=4)
-def _transport_cached(key: _DataKey, split_id: int, base_seed: int) -> FlipTestSetup:
-    split = make_split(_prepared_cached(key), split_id, base_seed=base_seed)
-    return split_transport(
-        split.X_test.to_numpy(float), split.s_test, split.privileged, rng=split.seed
-    )
-
-
-def _transport(spec: RunSpec, options: Options) -> FlipTestSetup:
-    """Return the split's FlipTest map, computed once per worker for every algorithm."""
-    return _transport_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
-
-
-@lru_cache(maxsize=4)
-def _fair_metric_cached(key: _DataKey, split_id: int, base_seed: int) -> IndividualSetup:
-    split = make_split(_prepared_cached(key), split_id, base_seed=base_seed)
-    return split_fair_metric(split.X_test.to_numpy(float), split.s_test, rng=split.seed)
-
-
-def _fair_metric(spec: RunSpec, options: Options) -> IndividualSetup:
-    """Return the split's fair metric and audit rows, computed once per worker."""
-    return _fair_metric_cached(_data_key(spec, options), spec.split_id, spec.base_seed)
+    """The run's dataset in its variant, loaded and prepared once per worker."""
+    dataset = _dataset(spec.dataset, spec.dataset_spec, options.cache, options.mirror, _data(spec))
+    return _prepared_cached(dataset, spec.variant, spec.sensitive_attribute)
 
 
 @lru_cache(maxsize=1)

@@ -13,8 +13,9 @@ from faircompare.measures.catalogue import (
     Measure,
     evaluate,
     get_measures,
+    measure_rows,
 )
-from faircompare.measures.stats import GroupStats, UndefinedMeasureWarning
+from faircompare.measures.stats import GroupStats, UndefinedMeasureWarning, binary_labels
 
 __all__ = [
     "GROUP_RATES",
@@ -22,6 +23,8 @@ __all__ = [
     "GroupStats",
     "Measure",
     "UndefinedMeasureWarning",
+    "binary_labels",
     "evaluate",
     "get_measures",
+    "measure_rows",
 ]

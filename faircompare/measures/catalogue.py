@@ -33,8 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, renamed_arguments
 from faircompare.measures.stats import GroupStats, warn_undefined
+from faircompare.rows import MeasureRow
 
 Values = dict[str, float]
 Formula = Callable[[GroupStats, str], Values]
@@ -81,16 +82,46 @@ class Measure:
         return self.formula(stats, self.name)
 
     def __call__(
-        self, y_true: Any, y_pred: Any, groups: Any, *, privileged: Any, scores: Any = None
+        self,
+        y_true: Any,
+        y_pred: Any,
+        sensitive_features: Any,
+        *,
+        privileged: Any,
+        scores: Any = None,
     ) -> float:
-        """Return the measure's aggregate value for one set of predictions."""
+        """Return the measure's aggregate value for one set of predictions.
+
+        Parameters
+        ----------
+        y_true, y_pred, sensitive_features, privileged, scores
+            As for :func:`evaluate`.
+
+        Returns
+        -------
+        float
+            The aggregate value (group ``""``).
+        """
         stats = GroupStats.from_predictions(
-            y_true, y_pred, groups, privileged=privileged, scores=scores
+            y_true, y_pred, sensitive_features, privileged=privileged, scores=scores
         )
         return self.values(stats)[""]
 
     def paper_name(self, group: str, attribute: str) -> str | None:
-        """Return the paper's name of this measure's value for ``group``, if it has one."""
+        """Return the paper's name of this measure's value for ``group``, if it has one.
+
+        Parameters
+        ----------
+        group
+            The group's value as text; ``""`` for the aggregate.
+        attribute
+            The sensitive attribute's name.
+
+        Returns
+        -------
+        str or None
+            For example ``sex-TPRRatio``; None where the paper has no name for it.
+        """
         template = self.paper if group == "" else self.paper_group
         return template.format(attribute=attribute, group=group) if template else None
 
@@ -157,7 +188,7 @@ def _comparative(rate: str, how: str) -> Formula:
 
     def formula(stats: GroupStats, name: str) -> Values:
         values = stats.rate(rate, name)
-        reference = values[stats.privileged]
+        reference = values[stats.privileged_index]
         compared = {
             stats.groups[g]: (
                 _ratio(values[g], reference, name, stats.groups[g])
@@ -287,10 +318,11 @@ def get_measures(names: Iterable[str] | None = None, *, scores: bool = True) -> 
     return [MEASURES[check_choice(name, MEASURES, what="measure")] for name in names]
 
 
+@renamed_arguments(groups="sensitive_features")
 def evaluate(
     y_true: Any,
     y_pred: Any,
-    groups: Any,
+    sensitive_features: Any,
     *,
     privileged: Any,
     scores: Any = None,
@@ -302,8 +334,9 @@ def evaluate(
     ----------
     y_true, y_pred
         Labels and predictions, 1 for the positive outcome and 0 otherwise.
-    groups
-        The sensitive attribute's value for each row.
+    sensitive_features
+        The sensitive attribute's value for each row (formerly ``groups=``, which still works
+        with a :class:`DeprecationWarning`).
     privileged
         The privileged value of the sensitive attribute.
     scores
@@ -317,12 +350,43 @@ def evaluate(
         Columns ``measure``, ``group`` (``""`` for aggregates) and ``value``; a value that is
         undefined (an empty group) is NaN, with an :class:`UndefinedMeasureWarning`.
     """
-    stats = GroupStats.from_predictions(
-        y_true, y_pred, groups, privileged=privileged, scores=scores
+    rows = measure_rows(
+        y_true, y_pred, sensitive_features, privileged=privileged, scores=scores, measures=measures
     )
-    rows = [
-        (measure.name, group, value)
+    return pd.DataFrame([row[1:] for row in rows], columns=["measure", "group", "value"]).astype(
+        {"value": float}
+    )
+
+
+def measure_rows(
+    y_true: Any,
+    y_pred: Any,
+    sensitive_features: Any,
+    *,
+    privileged: Any,
+    scores: Any = None,
+    measures: Iterable[str] | None = None,
+    part: str = "test",
+) -> tuple[MeasureRow, ...]:
+    """Compute measures as the rows a run stores (see :func:`evaluate` for the parameters).
+
+    Parameters
+    ----------
+    y_true, y_pred, sensitive_features, privileged, scores, measures
+        As for :func:`evaluate`.
+    part
+        What the predictions are scored on: ``"test"``, or ``"validation"``.
+
+    Returns
+    -------
+    tuple of MeasureRow
+        One row per measure and group, in the catalogue's order.
+    """
+    stats = GroupStats.from_predictions(
+        y_true, y_pred, sensitive_features, privileged=privileged, scores=scores
+    )
+    return tuple(
+        MeasureRow(part, measure.name, group, float(value))
         for measure in get_measures(measures, scores=scores is not None)
         for group, value in measure.values(stats).items()
-    ]
-    return pd.DataFrame(rows, columns=["measure", "group", "value"])
+    )

@@ -60,7 +60,7 @@ class GroupStats:
     ----------
     groups
         Group labels as strings, sorted by the original values.
-    privileged
+    privileged_index
         Position of the privileged group in ``groups``.
     counts
         Array of shape (groups, 4): true negatives, false positives, false negatives and true
@@ -70,7 +70,7 @@ class GroupStats:
     """
 
     groups: tuple[str, ...]
-    privileged: int
+    privileged_index: int
     counts: np.ndarray
     scores: np.ndarray | None = None
     y_true: np.ndarray | None = None
@@ -81,7 +81,7 @@ class GroupStats:
         cls,
         y_true: Any,
         y_pred: Any,
-        groups: Any,
+        sensitive_features: Any,
         *,
         privileged: Any,
         scores: Any = None,
@@ -92,10 +92,10 @@ class GroupStats:
         ----------
         y_true, y_pred
             Labels and predictions, 1 for the positive outcome and 0 otherwise.
-        groups
+        sensitive_features
             The sensitive attribute's value for each row.
         privileged
-            The privileged value; it must occur in ``groups``.
+            The privileged value; it must occur in ``sensitive_features``.
         scores
             Scores or probabilities of the positive outcome, for AUC; optional.
 
@@ -104,14 +104,12 @@ class GroupStats:
         GroupStats
             The statistics every measure is computed from.
         """
-        y_true = _binary(y_true, "y_true")
-        y_pred = _binary(y_pred, "y_pred")
-        codes, values = pd.factorize(
-            groups if isinstance(groups, pd.Series) else np.asarray(groups), sort=True
-        )
+        y_true = binary_labels(y_true, "y_true")
+        y_pred = binary_labels(y_pred, "y_pred")
+        codes, values = pd.factorize(_one_dimensional(sensitive_features), sort=True)
         if not len(y_true) == len(y_pred) == len(codes):
             raise ValueError(
-                f"y_true, y_pred and groups must have one entry per row; got lengths "
+                f"y_true, y_pred and sensitive_features must have one entry per row; got lengths "
                 f"{len(y_true)}, {len(y_pred)} and {len(codes)}"
             )
         labels = [value.item() if isinstance(value, np.generic) else value for value in values]
@@ -123,7 +121,7 @@ class GroupStats:
                 raise ValueError("scores must be finite, with one score per row")
         return cls(
             groups=tuple(str(label) for label in labels),
-            privileged=labels.index(privileged),
+            privileged_index=labels.index(privileged),
             counts=cells.reshape(len(labels), 4),
             scores=scores,
             y_true=y_true if scores is not None else None,
@@ -133,7 +131,7 @@ class GroupStats:
     @property
     def unprivileged(self) -> list[int]:
         """Positions of the groups other than the privileged one."""
-        return [g for g in range(len(self.groups)) if g != self.privileged]
+        return [g for g in range(len(self.groups)) if g != self.privileged_index]
 
     def rate(self, rate: str, measure: str) -> np.ndarray:
         """Return a rate (see :data:`RATES`) per group; NaN, with a warning, where undefined."""
@@ -145,7 +143,7 @@ class GroupStats:
 
     def binary(self, rate: str, measure: str) -> tuple[float, float]:
         """Return a rate for the privileged group and for everyone else taken together."""
-        names = (self.groups[self.privileged], "all unprivileged")
+        names = (self.groups[self.privileged_index], "all unprivileged")
         privileged, others = _lookup(self._binary, rate, measure, names)
         return float(privileged), float(others)
 
@@ -159,7 +157,7 @@ class GroupStats:
 
     @cached_property
     def _binary(self) -> tuple[np.ndarray, np.ndarray]:
-        privileged = self.counts[self.privileged]
+        privileged = self.counts[self.privileged_index]
         return _rate_table(np.stack([privileged, self.counts.sum(0) - privileged]))
 
     def auc(self, measure: str) -> np.ndarray:
@@ -219,7 +217,27 @@ def _lookup(table: tuple[np.ndarray, np.ndarray], rate: str, measure: str, names
     return values[:, j]
 
 
-def _binary(values: Any, name: str) -> np.ndarray:
+def binary_labels(values: Any, name: str) -> np.ndarray:
+    """Return 0/1 labels (or booleans) as int64, refusing anything else.
+
+    Parameters
+    ----------
+    values
+        One label per row: 1 for the positive outcome, 0 otherwise.
+    name
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        The labels as a one-dimensional int64 array.
+
+    Raises
+    ------
+    ValueError
+        If the labels are not one-dimensional, or hold other values than 0 and 1 (the message
+        shows up to five of them).
+    """
     array = np.asarray(values)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
@@ -232,3 +250,8 @@ def _binary(values: Any, name: str) -> np.ndarray:
             f"found {np.unique(unexpected)[:5].tolist()}"
         )
     return array.astype(np.int64)
+
+
+def _one_dimensional(values: Any) -> Any:
+    """A pandas Series as it is (its categories kept), anything else as an array."""
+    return values if isinstance(values, pd.Series) else np.asarray(values)

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError
+from faircompare.rows import AuditRow, MeasureRow
 
 SCHEMA_VERSION = 3  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors
 DATABASE = "results.sqlite"
@@ -80,9 +81,9 @@ CREATE TABLE IF NOT EXISTS predictions (
 class StoredRun:
     """What a worker sends back for one run; the coordinator stores it.
 
-    ``measures`` rows are (part, measure, group, value); ``audits`` rows are (audit, metric,
-    group, statistic, pvalue, details); ``audit_errors`` maps an audit that failed to its error
-    (the run's measures are kept).
+    ``measures`` and ``audits`` hold :class:`~faircompare.rows.MeasureRow` and
+    :class:`~faircompare.rows.AuditRow` rows; ``audit_errors`` maps an audit that failed to its
+    error (the run's measures are kept).
     """
 
     key: str
@@ -97,8 +98,8 @@ class StoredRun:
     n_test: int | None = None
     versions: dict[str, str] | None = None
     warnings: tuple[str, ...] = ()
-    measures: tuple[tuple[str, str, str, float], ...] = ()
-    audits: tuple[tuple[str, str, str, float, float | None, str], ...] = ()
+    measures: tuple[MeasureRow, ...] = ()
+    audits: tuple[AuditRow, ...] = ()
     audit_errors: dict[str, str] | None = None
     test_index: np.ndarray | None = None
     y_true: np.ndarray | None = None
@@ -325,17 +326,22 @@ class ResultStore:
         with self._transaction():
             self._db.execute("DELETE FROM runs WHERE key = ?", (run.key,))
             self._db.execute(
-                f"INSERT INTO runs ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
-                tuple(record.values()),
+                f"INSERT INTO runs ({', '.join(record)}) "
+                f"VALUES ({', '.join(f':{column}' for column in record)})",
+                record,
             )
             self._db.executemany(
-                "INSERT INTO measures (key, part, measure, grp, value) VALUES (?, ?, ?, ?, ?)",
-                [(run.key, *row) for row in run.measures],
+                "INSERT INTO measures (key, part, measure, grp, value) "
+                "VALUES (:key, :part, :measure, :group, :value)",
+                [{"key": run.key, **row._asdict()} for row in run.measures],
             )
             self._db.executemany(
                 "INSERT INTO audits (key, audit, metric, grp, statistic, pvalue, details) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(run.key, *row) for row in run.audits],
+                "VALUES (:key, :audit, :metric, :group, :statistic, :pvalue, :details)",
+                [
+                    {"key": run.key, **row._asdict(), "details": json.dumps(row.details)}
+                    for row in run.audits
+                ],
             )
             if run.y_pred is not None:
                 self._db.execute(

@@ -53,7 +53,7 @@ def rejection_rates(n_sim, seed=0, permutations=500):
             permutation_test(y, yhat, g, studentize=False, **test).pvalue <= 0.05
         )
         rejected["bootstrap"] += (
-            bootstrap_test(y, yhat, g, metric="FNR", group_a="A", rng=rng) <= 0.05
+            bootstrap_test(y, yhat, g, metric="FNR", group_a="A", rng=rng).pvalue <= 0.05
         )
     return {k: v / n_sim for k, v in rejected.items()}, np.array(pvalues)
 

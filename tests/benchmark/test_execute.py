@@ -144,9 +144,10 @@ def test_every_run_is_audited_with_studentized_permutation_tests(tmp_path):
 
 
 def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
-    from faircompare.benchmark import execute
+    from faircompare.audits import registered_audits
 
-    execute._transport_cached.cache_clear()
+    setups = registered_audits()["fliptest"].setups
+    setups.clear()
     specs = small_plan(algorithms=("decision-tree", "calders", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
         run_plan(specs, store, Options(permutations=50))  # one process: its cache is visible
@@ -154,14 +155,14 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     assert len(flips) == 2 * len(specs)  # F+ and F- for every run
     assert set(flips["metric"]) == {"F+", "F-"}
     assert flips["statistic"].between(0, 1).all()
-    info = execute._transport_cached.cache_info()
-    assert (info.misses, info.hits) == (1, len(specs) - 1)  # one map, reused by the others
+    assert (setups.misses, setups.hits) == (1, len(specs) - 1)  # one map, reused by the others
 
 
 def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path):
-    from faircompare.benchmark import execute
+    from faircompare.audits import registered_audits
 
-    execute._fair_metric_cached.cache_clear()
+    setups = registered_audits()["individual"].setups
+    setups.clear()
     specs = small_plan(
         algorithms=("decision-tree", "logistic-regression", "zafar-fairness"), splits=1
     )
@@ -180,8 +181,7 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
     }
     loss = individual.query("metric == 'loss-ratio'")
     assert (loss["statistic"].notna() & loss["pvalue"].between(0, 1)).all()
-    info = execute._fair_metric_cached.cache_info()
-    assert (info.misses, info.hits) == (1, len(specs) - 1)  # one metric, reused by the others
+    assert (setups.misses, setups.hits) == (1, len(specs) - 1)  # one metric, reused by the others
 
 
 @pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
@@ -216,3 +216,57 @@ def test_a_store_of_an_older_schema_is_refused_with_a_clear_message(tmp_path):
         db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
     with pytest.raises(FaircompareError, match="older faircompare.*another --results folder"):
         ResultStore(tmp_path / "old")
+
+
+def test_a_run_builds_its_split_once_with_its_audits_and_tuning(monkeypatch):
+    from faircompare.benchmark import execute
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[1:])
+        return make_split(*args, **kwargs)
+
+    monkeypatch.setattr(execute, "make_split", counted)
+    spec = next(
+        s
+        for s in small_plan(algorithms=("feldman-decision-tree",), grid=True, tune=True, splits=1)
+        if s.tune
+    )
+    result = execute_run(spec, Options(permutations=20))
+    assert result.status == "done", result.traceback
+    assert {row.audit for row in result.audits} == {"permutation", "fliptest", "individual"}
+    assert {row.part for row in result.measures} == {"test", "validation"}
+    assert calls == [(spec.split_id,)]
+
+
+class ToyAudit:
+    """A fourth audit, as a plugin author writes one: the rows reach the store untouched."""
+
+    name = "toy"
+
+    def applies(self, run):
+        return run.both_groups
+
+    def __call__(self, run, options):
+        from faircompare.rows import AuditRow
+
+        share = float(run.y_pred[run.unprivileged].mean())
+        return [AuditRow("toy", "positive-share", "unprivileged", share, None, {"n": 1})]
+
+
+def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_path, monkeypatch):
+    from faircompare.audits import register_audit, suite
+
+    monkeypatch.setattr(suite, "_REGISTERED", {})
+    with pytest.raises(TypeError, match="is not an audit"):
+        register_audit(object())
+    register_audit(ToyAudit())
+    specs = small_plan(algorithms=("decision-tree",), splits=1)
+    with ResultStore(tmp_path) as store:
+        run_plan(specs, store, Options(permutations=20))  # one process: the registry is visible
+        toy = store.audits().query("audit == 'toy'")
+        predictions = store.predictions(specs[0].key)
+    unprivileged = predictions.groups != predictions.privileged
+    assert toy["statistic"].tolist() == [predictions.y_pred[unprivileged].mean()]
+    assert toy["details"].tolist() == ['{"n": 1}']

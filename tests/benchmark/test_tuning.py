@@ -2,13 +2,14 @@
 
 from faircompare.analysis import tuned
 from faircompare.results import ResultStore, StoredRun
+from faircompare.rows import MeasureRow
 
 
 def stored(key, eta, split_id, validation, test):
     spec = {"dataset": "d", "sensitive_attribute": "s", "variant": "v", "algorithm": "kamishima",
             "params": {"eta": eta}, "split_id": split_id, "base_seed": 0, "seed": 1}  # fmt: skip
     measures = tuple(
-        (part, measure, "", value)
+        MeasureRow(part, measure, "", value)
         for part, values in (("validation", validation), ("test", test))
         for measure, value in values.items()
     )
