@@ -15,7 +15,7 @@ import click
 import pandas as pd
 
 from faircompare import __version__
-from faircompare.algorithms.contract import Check, check_estimator
+from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.execute import progress_printer
@@ -191,7 +191,7 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
 def _contract(algorithm: Algorithm, timeout: float) -> list[Check]:
     if algorithm.make is None:
         return [Check("loads", False, algorithm.unavailable or "unavailable")]
-    return check_estimator(algorithm.make, timeout=timeout)
+    return check_contract(algorithm.make, timeout=timeout)
 
 
 @cli.command(name="fetch-data")

@@ -76,13 +76,19 @@ class Algorithm:
         return estimator.set_params(**params)
 
     @property
-    def estimator_class(self) -> type[FairEstimator] | None:
-        """The estimator's class, or None when unavailable."""
-        return type(self.make()) if self.make is not None else None
+    def estimator_class(self) -> type[FairEstimator]:
+        """The estimator's class.
+
+        Raises
+        ------
+        AlgorithmUnavailableError
+            If the algorithm cannot be loaded here; the message says why.
+        """
+        return type(self.create())
 
     def describe(self) -> dict[str, Any]:
         """Name, source, supported variants, parameter grid, availability."""
-        cls = self.estimator_class
+        cls = self.estimator_class if self.make is not None else None
         return {
             "name": self.name,
             "source": self.source,
@@ -157,6 +163,8 @@ def load_plugin_file(path: str | Path) -> list[Algorithm]:
     module_name = f"faircompare_plugin_{path.stem}"
     try:
         spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"{path} is not a Python file")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as error:  # a broken plugin file is reported, not raised

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from faircompare.algorithms.contract import check_estimator
+from faircompare.algorithms.contract import check_contract
 from faircompare.exceptions import ChoiceError, FaircompareError
 from faircompare.registry import AlgorithmUnavailableError, algorithms, get_algorithm
 
@@ -37,7 +37,7 @@ def test_every_registered_algorithm_keeps_the_contract(name):
     algorithm = get_algorithm(name)
     if algorithm.make is None:
         pytest.skip(f"{name} is unavailable here: {algorithm.unavailable}")
-    failures = [f"{c.name}: {c.detail}" for c in check_estimator(algorithm.make) if not c.passed]
+    failures = [f"{c.name}: {c.detail}" for c in check_contract(algorithm.make) if not c.passed]
     assert failures == []
 
 
@@ -107,7 +107,7 @@ def cli(*args):
 def test_check_plugin_passes_the_example_plugin():
     result = cli("check-plugin", "examples/plugins/group_threshold.py")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("9 passed, 0 failed")
+    assert result.stdout.strip().endswith("11 passed, 0 failed")
 
 
 def test_check_plugin_catches_an_undeclared_use_of_the_sensitive_attribute(tmp_path):
@@ -150,3 +150,20 @@ def test_check_plugin_stops_a_check_at_its_time_limit(tmp_path):
     assert result.returncode == 1  # today's main hung for 600 s per check
     assert "FAIL  sleepy: fit and predict on numerical" in result.stdout
     assert "took longer than 0.5 s and was stopped" in result.stdout
+
+
+def test_check_contract_checks_the_audit_hooks_a_plugin_provides():
+    from faircompare.algorithms.baselines import LogisticRegressionBaseline
+
+    class WrongCoefficients(LogisticRegressionBaseline):
+        """Claims log-odds that its probabilities do not have."""
+
+        def logit_coefficients(self):
+            coef, intercept = super().logit_coefficients()
+            return 2 * coef, intercept
+
+    checks = {c.name: c for c in check_contract(WrongCoefficients)}
+    hook = checks["audit hooks well formed (numerical+binary)"]
+    assert not hook.passed and hook.detail == "logit_coefficients disagree with predict_proba"
+    assert checks["audit hooks well formed (numerical)"].passed is False
+    assert all(c.passed for c in check_contract(LogisticRegressionBaseline))

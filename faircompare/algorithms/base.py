@@ -57,11 +57,39 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     __metadata_request__score: ClassVar[dict] = {"sensitive_features": True}
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
-        """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute."""
+        """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute.
+
+        Parameters
+        ----------
+        X
+            Features, one row per person.
+        y
+            Labels: 1 for the positive outcome, 0 otherwise.
+        sensitive_features
+            The sensitive attribute of each row.
+
+        Returns
+        -------
+        FairEstimator
+            The fitted estimator itself.
+        """
         raise NotImplementedError
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict labels (1 positive, 0 other)."""
+        """Predict labels (1 positive, 0 other).
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        sensitive_features
+            The sensitive attribute of each row, for algorithms that use it at prediction time.
+
+        Returns
+        -------
+        numpy.ndarray
+            One label per row.
+        """
         raise NotImplementedError
 
     def score(

@@ -130,7 +130,7 @@ class SVM(_SklearnBaseline):
             block = slice(start, start + rows)
             weighted = rbf_kernel(Z[block], vectors, gamma=self.gamma_) * coefficients
             decision[block] = weighted.sum(1) + svc.intercept_[0]
-            if slope:
+            if gradient is not None:
                 pull = weighted.sum(1)[:, None] * Z[block] - weighted @ vectors
                 gradient[block] = -2 * self.gamma_ * pull
         return decision, gradient

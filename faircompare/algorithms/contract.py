@@ -2,8 +2,9 @@
 
 ``faircompare check-plugin`` runs these checks on a plugin file or a registered algorithm: the
 declared variants and parameter grid are valid, ``clone`` round-trips, fit and predict give
-well-formed outputs on every declared variant, fitting is deterministic, and the sensitive
-attribute is used at prediction time only when the algorithm declares it.
+well-formed outputs on every declared variant, fitting is deterministic, the sensitive
+attribute is used at prediction time only when the algorithm declares it, and each optional
+method of :mod:`faircompare.algorithms.hooks` that the algorithm provides is well formed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ from sklearn.base import clone
 
 from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare.algorithms.base import FairEstimator
+from faircompare.algorithms.hooks import (
+    InputGradient,
+    LogitCoefficients,
+    OwnLossOracle,
+    gradient_kind,
+)
 from faircompare.preprocessing import VARIANTS
 
 _N_TRAIN, _N_TEST = 240, 120
@@ -64,10 +71,12 @@ def synthetic_data(variant: str, seed: int = 0) -> _Data:
     return _Data(X.iloc[train], y[train], s[train], X.iloc[test], s[test])
 
 
-def check_estimator(
+def check_contract(
     make: Callable[[], FairEstimator], seed: int = 0, *, timeout: float = 60.0
 ) -> list[Check]:
     """Run every contract check on the estimator that ``make`` builds.
+
+    (Named apart from scikit-learn's ``check_estimator``, which the suite also runs.)
 
     Parameters
     ----------
@@ -102,6 +111,8 @@ def check_estimator(
         checks.append(run(f"fit and predict on {variant}", _outputs, make, data))
         checks.append(run(f"deterministic on {variant}", _deterministic, make, data))
         checks.append(run(f"sensitive attribute at predict ({variant})", _sensitive, make, data))
+        if variant != "original":  # the audit attacks numeric features only
+            checks.append(run(f"audit hooks well formed ({variant})", _hooks, make, data))
     return checks
 
 
@@ -176,4 +187,29 @@ def _sensitive(make: Callable[[], FairEstimator], data: _Data) -> str | None:
         estimator.predict(data.X_test, sensitive_features=permuted), predicted
     ):
         return "predictions depend on the sensitive attribute; declare uses_sensitive_at_predict"
+    return None
+
+
+def _hooks(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    """Check the optional audit methods the estimator provides (none: nothing to check)."""
+    estimator, _ = _fit_predict(make, data)
+    X, s = data.X_test.to_numpy(float), data.s_test
+    n, d = X.shape
+    if isinstance(estimator, LogitCoefficients):
+        coef, intercept = estimator.logit_coefficients()
+        if np.shape(coef) != (d,) or not np.isscalar(intercept):
+            return f"logit_coefficients must return {d} coefficients and a scalar intercept"
+        if hasattr(estimator, "predict_proba"):
+            proba = estimator.predict_proba(data.X_test, sensitive_features=s)[:, 1]
+            if not np.allclose(1 / (1 + np.exp(-(X @ coef + intercept))), proba, atol=1e-6):
+                return "logit_coefficients disagree with predict_proba"
+    if isinstance(estimator, OwnLossOracle):
+        oracle = estimator.loss_oracle(np.zeros(d), np.ones(d))
+        y = np.zeros(n)
+        if np.shape(oracle.loss(X, y)) != (n,) or np.shape(oracle.gradient(X, y)) != (n, d):
+            return f"loss_oracle must give {n} losses and {n} x {d} gradients"
+    if isinstance(estimator, InputGradient) and gradient_kind(estimator) is not None:
+        gradient = estimator.input_gradient(data.X_test, np.zeros(n), sensitive_features=s)
+        if np.shape(gradient) != (n, d) or not np.isfinite(gradient).all():
+            return f"input_gradient must return finite gradients of shape ({n}, {d})"
     return None

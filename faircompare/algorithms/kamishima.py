@@ -89,7 +89,8 @@ class PrejudiceRemover(FairEstimator):
             len(features),
             "PrejudiceRemover",
         )
-        return np.where(s == 1, *(self.design_(features) @ self.coef_[::-1].T).T)
+        if_one, if_zero = (self.design_(features) @ self.coef_[::-1].T).T
+        return np.where(s == 1, if_one, if_zero)
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""

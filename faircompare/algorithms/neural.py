@@ -290,6 +290,6 @@ class SenSR(_SubspaceNetwork):
             (grad,) = torch.autograd.grad(objective, adversarial)
             adversarial = (adversarial + self.full_rate * grad).detach().requires_grad_()
         adversarial = adversarial.detach()
-        distance = float((self._remove_subspace(adversarial - Z) ** 2).sum(1).mean())
-        self.lam_ = max(0.0, self.lam_ + self.lam_rate * (distance - self.epsilon))
+        mean_distance = float((self._remove_subspace(adversarial - Z) ** 2).sum(1).mean())
+        self.lam_ = max(0.0, self.lam_ + self.lam_rate * (mean_distance - self.epsilon))
         return adversarial

@@ -12,7 +12,7 @@ game (every cost zero), neither of which says anything about the contract.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -91,7 +91,7 @@ class SensitiveFromRows(ClassifierMixin, BaseEstimator):
 
     def _inner(self) -> FairEstimator:
         # Unfitted, the wrapped algorithm itself answers, so that its own checks are tested.
-        return getattr(self, "estimator_", self.estimator)
+        return cast(FairEstimator, getattr(self, "estimator_", self.estimator))
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict with the wrapped algorithm."""

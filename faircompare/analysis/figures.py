@@ -12,20 +12,17 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib import colormaps
+from matplotlib.colors import SymLogNorm, to_hex
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from scipy.cluster.hierarchy import leaves_list, linkage
+from scipy.spatial.distance import squareform
 
-matplotlib.use("Agg")  # figures are written to files; no display is needed
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib import colormaps  # noqa: E402
-from matplotlib.colors import SymLogNorm, to_hex  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
-from scipy.cluster.hierarchy import leaves_list, linkage  # noqa: E402
-from scipy.spatial.distance import squareform  # noqa: E402
-
-from faircompare.audits.figures import PALETTE  # noqa: E402
+from faircompare.audits.figures import PALETTE, new_figure
 
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -110,18 +107,32 @@ def _family(base: str, bases: Sequence[str]) -> str:
     return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
 
 
-def save(figure: plt.Figure, folder: str | Path, name: str) -> list[Path]:
-    """Write ``figure`` as ``folder/name.pdf``, ``.svg`` and ``.png``, then close it."""
+def save(figure: Figure, folder: str | Path, name: str) -> list[Path]:
+    """Write ``figure`` as ``folder/name.pdf``, ``.svg`` and ``.png``.
+
+    Parameters
+    ----------
+    figure
+        The figure.
+    folder
+        Where to write; created when missing.
+    name
+        File name without extension.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{name}.{fmt}" for fmt in FORMATS]
     for path in paths:
         figure.savefig(path, dpi=150 if path.suffix == ".png" else None)
-    plt.close(figure)
     return paths
 
 
-def plot_correlations(matrix: pd.DataFrame, title: str = "") -> plt.Figure:
+def plot_correlations(matrix: pd.DataFrame, title: str = "") -> Figure:
     """Heatmap of measure correlations, rows and columns ordered by clustering (Fig. 3).
 
     Measures are clustered by average linkage on the distance 1 - r, so measures that move
@@ -131,11 +142,12 @@ def plot_correlations(matrix: pd.DataFrame, title: str = "") -> plt.Figure:
     order = _cluster_order(matrix)
     ordered = matrix.iloc[order, order]
     size = 2.5 + 0.22 * len(ordered)
-    figure, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
-    image = ax.imshow(ordered.to_numpy(), cmap="RdBu", vmin=-1, vmax=1)
-    ax.set_xticks(range(len(ordered)), ordered.columns, rotation=90, fontsize=7)
-    ax.set_yticks(range(len(ordered)), ordered.index, fontsize=7)
-    figure.colorbar(image, ax=ax, shrink=0.6, label="correlation")
+    figure, ax = new_figure((size + 1, size))
+    sns.heatmap(
+        ordered, ax=ax, cmap="RdBu", vmin=-1, vmax=1, square=True, xticklabels=True,
+        yticklabels=True, cbar_kws={"shrink": 0.6, "label": "correlation"},
+    )  # fmt: skip
+    ax.tick_params(labelsize=7)
     ax.set_title(title)
     return figure
 
@@ -158,9 +170,9 @@ def plot_runs(
     *,
     title: str = "",
     filled: pd.Series | None = None,
-) -> plt.Figure:
+) -> Figure:
     """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False."""
-    figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
+    figure, ax = new_figure((6.5, 4.5))
     for algorithm, runs in frame.groupby("algorithm"):
         style = styles[algorithm]
         solid = filled.loc[runs.index] if filled is not None else pd.Series(True, runs.index)
@@ -177,7 +189,7 @@ def plot_runs(
     return figure
 
 
-def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str = "") -> plt.Figure:
+def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str = "") -> Figure:
     """Accuracy against the fairness gap per run, with the Pareto front.
 
     Filled markers are runs whose demographic-parity gap is significant after Holm's
@@ -193,7 +205,7 @@ def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str =
     return figure
 
 
-def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> plt.Figure:
+def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> Figure:
     """Plot a measure under numerical (x) and numerical+binary (y), a point per split (Fig. 2)."""
     figure = plot_runs(pairs, "numerical", "numerical+binary", styles, title=measure)
     ax = figure.axes[0]
@@ -205,9 +217,9 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
 
 def plot_stability(
     summary: pd.DataFrame, x: str, y: str, styles: dict[str, Style], *, title: str = ""
-) -> plt.Figure:
+) -> Figure:
     """One rectangle per algorithm: centred on the mean, spanning mean +/- sd (Fig. 7)."""
-    figure, ax = plt.subplots(figsize=(6.5, 4.5), layout="constrained")
+    figure, ax = new_figure((6.5, 4.5))
     table = summary.pivot_table(index="algorithm", columns="measure", values=["mean", "sd"])
     for algorithm, row in table.iterrows():
         style = styles[algorithm]
@@ -224,13 +236,13 @@ def plot_stability(
     return figure
 
 
-def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> plt.Figure:
+def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> Figure:
     """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8).
 
     A grid spanning more than two orders of magnitude (Kamishima's eta, Zafar's c) is coloured
     on a (symmetric) log scale, so its small values are not lost in one colour.
     """
-    figure, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")
+    figure, ax = new_figure((5.5, 4))
     runs = sweep[sweep["algorithm"] == algorithm]
     values = pd.to_numeric(runs["value"], errors="coerce")
     points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24, norm=_sweep_norm(values))
@@ -249,11 +261,11 @@ def _sweep_norm(values: pd.Series) -> SymLogNorm | None:
     return SymLogNorm(linthresh=float(positive.min()), vmin=values.min(), vmax=values.max())
 
 
-def plot_attributes(wide: pd.DataFrame, measure: str) -> plt.Figure:
+def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
     """Plot a measure per algorithm for each sensitive attribute, a point per split (Fig. 9)."""
     algorithms = sorted(wide["algorithm"].unique())
     attributes = sorted(wide["sensitive_attribute"].unique())
-    figure, ax = plt.subplots(figsize=(max(6, 0.6 * len(algorithms)), 4), layout="constrained")
+    figure, ax = new_figure((max(6, 0.6 * len(algorithms)), 4))
     width = 0.8 / len(attributes)
     for j, (attribute, colour) in enumerate(zip(attributes, PALETTE, strict=False)):
         for i, algorithm in enumerate(algorithms):
@@ -269,9 +281,7 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> plt.Figure:
     return figure
 
 
-def plot_audit_shares(
-    outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = ""
-) -> plt.Figure:
+def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = "") -> Figure:
     """Share of splits rejecting each audit, per algorithm (grouped horizontal bars).
 
     A test that was not run for an algorithm (AUC for a model without scores) is written
@@ -279,7 +289,7 @@ def plot_audit_shares(
     """
     table = outcomes.groupby("algorithm")[list(columns)].mean()
     height = 1.2 + 0.2 * len(table) * max(1.0, len(columns) / 3)
-    figure, ax = plt.subplots(figsize=(6.5, height), layout="constrained")
+    figure, ax = new_figure((6.5, height))
     bar = 0.8 / len(columns)
     for j, (column, colour) in enumerate(zip(columns, PALETTE, strict=False)):
         positions = np.arange(len(table)) - 0.4 + (j + 0.5) * bar
@@ -296,7 +306,7 @@ def plot_audit_shares(
 
 def plot_individual_statistics(
     audits: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
-) -> plt.Figure:
+) -> Figure:
     """Plot the individual-fairness test of every run, per algorithm (Maity et al. §3.1).
 
     Each run is a point at S_n, the mean loss ratio after/before the attack, with its two-sided
@@ -315,7 +325,7 @@ def plot_individual_statistics(
         delta=details.map(lambda d: d["delta"]),
     )
     algorithms = sorted(runs["algorithm"].unique())
-    figure, ax = plt.subplots(figsize=(max(6, 0.5 * len(algorithms)), 4.5), layout="constrained")
+    figure, ax = new_figure((max(6, 0.5 * len(algorithms)), 4.5))
     for i, algorithm in enumerate(algorithms):
         part = runs[runs["algorithm"] == algorithm]
         style = styles[algorithm]

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from faircompare.analysis import figures, tables, tidy
 from faircompare.audits.figures import (
@@ -65,7 +65,7 @@ class _Writer:
     def text(self, text: str) -> None:
         self.sections[-1].parts.append(f"<p>{html.escape(text)}</p>")
 
-    def figure(self, figure: plt.Figure, name: str, caption: str) -> None:
+    def figure(self, figure: Figure, name: str, caption: str) -> None:
         paths = figures.save(figure, self.out / "figures", name)
         png = base64.b64encode(paths[-1].read_bytes()).decode()
         self.sections[-1].parts.append(

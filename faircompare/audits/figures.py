@@ -17,15 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # figures are written to files; no display is needed
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from faircompare.audits.permutation import permutation_test  # noqa: E402
+from faircompare.audits.permutation import permutation_test
 
 # Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
 PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
@@ -70,7 +67,7 @@ def threshold_curve(
     return pd.DataFrame(rows)
 
 
-def plot_threshold_curve(curve: pd.DataFrame, ax: plt.Axes | None = None) -> plt.Figure:
+def plot_threshold_curve(curve: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Plot |observed difference| and the permutation 95th percentile against the threshold."""
     figure, ax = _axes(ax)
     ax.plot(curve["threshold"], curve["observed"].abs(), marker="o", label="|observed difference|")
@@ -86,7 +83,7 @@ def plot_threshold_curve(curve: pd.DataFrame, ax: plt.Axes | None = None) -> plt
     return figure
 
 
-def plot_pvalue_histogram(pvalues: Any, ax: plt.Axes | None = None, bins: int = 20) -> plt.Figure:
+def plot_pvalue_histogram(pvalues: Any, ax: Axes | None = None, bins: int = 20) -> Figure:
     """Histogram of p-values with the uniform density a valid test gives under the null."""
     figure, ax = _axes(ax)
     ax.hist(np.asarray(pvalues), bins=bins, range=(0, 1), density=True, color="#4477AA")
@@ -98,16 +95,16 @@ def plot_pvalue_histogram(pvalues: Any, ax: plt.Axes | None = None, bins: int = 
 
 
 def plot_flipset_marginal(
-    values: Any, flipset: Any, feature: str, ax: plt.Axes | None = None, bins: int = 30
-) -> plt.Figure:
+    values: Any, flipset: Any, feature: str, ax: Axes | None = None, bins: int = 30
+) -> Figure:
     """Histogram of one feature over a flipset, against the group it is drawn from."""
     figure, ax = _axes(ax)
     values = np.asarray(values, dtype=float)
     edges = np.histogram_bin_edges(values, bins=bins)
-    ax.hist(values, bins=edges, density=True, color="#BBBBBB", label="group")
+    ax.hist(values, bins=edges.tolist(), density=True, color="#BBBBBB", label="group")
     ax.hist(
         values[np.asarray(flipset, dtype=bool)],
-        bins=edges,
+        bins=edges.tolist(),
         density=True,
         histtype="step",
         linewidth=2,
@@ -121,8 +118,8 @@ def plot_flipset_marginal(
 
 
 def plot_transparency_report(
-    report: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: plt.Axes | None = None
-) -> plt.Figure:
+    report: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: Axes | None = None
+) -> Figure:
     """Bar chart of a flipset's leading features: mean difference x - G(x), ranked."""
     figure, ax = _axes(ax)
     rows = report[report["flipset"] == flipset].nsmallest(top, "rank_difference")[::-1]
@@ -134,8 +131,8 @@ def plot_transparency_report(
 
 
 def plot_statistic_heatmap(
-    grid: pd.DataFrame, delta: float = 1.25, ax: plt.Axes | None = None
-) -> plt.Figure:
+    grid: pd.DataFrame, delta: float = 1.25, ax: Axes | None = None
+) -> Figure:
     """Heatmap of T_n over (theta1, theta2), from :func:`~.individual.coefficient_grid`.
 
     Blue below delta (fairness not rejected), red above; the black line is T_n = delta.
@@ -155,8 +152,8 @@ def plot_statistic_heatmap(
 
 
 def plot_statistic_by_steps(
-    curves: pd.DataFrame, delta: float = 1.25, ax: plt.Axes | None = None
-) -> plt.Figure:
+    curves: pd.DataFrame, delta: float = 1.25, ax: Axes | None = None
+) -> Figure:
     """T_n against attack steps, one line per model, log-log (Maity et al. Fig. 2).
 
     ``curves`` has columns ``model``, ``steps`` and ``statistic``
@@ -174,8 +171,30 @@ def plot_statistic_by_steps(
     return figure
 
 
-def _axes(ax: plt.Axes | None) -> tuple[plt.Figure, plt.Axes]:
+def _axes(ax: Axes | None) -> tuple[Figure, Axes]:
     if ax is not None:
-        return ax.figure, ax
-    figure, ax = plt.subplots(figsize=(5, 3.5), layout="constrained")
-    return figure, ax
+        figure = ax.get_figure(root=True)
+        assert isinstance(figure, Figure)
+        return figure, ax
+    return new_figure((5, 3.5))
+
+
+def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """Return a figure of ``size`` inches with one axes, outside pyplot's global state.
+
+    A :class:`~matplotlib.figure.Figure` made directly needs no backend and is never kept by
+    pyplot, so plotting never switches a notebook's backend nor leaks figures; Jupyter still
+    shows it, and :meth:`~matplotlib.figure.Figure.savefig` writes it.
+
+    Parameters
+    ----------
+    size
+        Width and height in inches.
+
+    Returns
+    -------
+    tuple of Figure and Axes
+        The figure (constrained layout) and its axes.
+    """
+    figure = Figure(figsize=size, layout="constrained")
+    return figure, figure.subplots()

@@ -95,7 +95,7 @@ def transport(
     max_exact: int = MAX_EXACT,
     rng: np.random.Generator | int | None = None,
 ) -> TransportMap:
-    """Optimal transport map, exact up to ``max_exact`` points per group, else in batches.
+    """Fit the optimal transport map, exact up to ``max_exact`` points per group, else in batches.
 
     Above the threshold (the dense cost matrix grows with the product of the group sizes), both
     groups are split at random into the same number of batches of at most ``max_exact`` points,
@@ -103,6 +103,22 @@ def transport(
     exactly. With equal group sizes every batch map is a permutation, so the whole map is a
     bijection and Proposition 2 still holds exactly; its cost exceeds the exact map's, by an
     amount the tests measure on data where both can be computed.
+
+    Parameters
+    ----------
+    source, target
+        Feature matrices of the two groups; the map sends source rows to target rows.
+    cost
+        The ground cost: ``"sqeuclidean_l1"`` (Black et al.'s choice) or one of POT's metrics.
+    max_exact
+        Points per group up to which the map is solved exactly in one problem.
+    rng
+        Random generator or seed (the batches of a large problem).
+
+    Returns
+    -------
+    TransportMap
+        The map, its cost and how it was computed.
     """
     rng = np.random.default_rng(rng)
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
@@ -157,7 +173,7 @@ def fliptest(
     *,
     features: list[str] | None = None,
 ) -> FlipTestResult:
-    """Flipsets and transparency report of a classifier, from its predictions on both groups.
+    """Compute a classifier's flipsets and transparency report from its predictions on both groups.
 
     Parameters
     ----------
@@ -169,6 +185,11 @@ def fliptest(
         The map from source rows to target rows.
     features
         Feature names for the report; defaults to column positions.
+
+    Returns
+    -------
+    FlipTestResult
+        The flipsets F+ and F- and their transparency report.
     """
     target = np.asarray(target, dtype=float)
     counterparts = transport.counterparts

@@ -35,6 +35,13 @@ from scipy.special import expit
 from scipy.stats import norm
 from sklearn.linear_model import LogisticRegression
 
+from faircompare._validation import renamed_arguments
+from faircompare.algorithms.hooks import (
+    LogitCoefficients,
+    OwnLossOracle,
+    gradient_kind,
+)
+
 PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
 
 
@@ -62,16 +69,39 @@ class FairMetric:
     base: float = 1.0
 
     def squared(self, x: np.ndarray, x0: np.ndarray) -> np.ndarray:
-        """d(x, x0)^2 for each row."""
+        """Return d(x, x0)^2 for each row.
+
+        Parameters
+        ----------
+        x, x0
+            Points and their reference points, one per row.
+
+        Returns
+        -------
+        numpy.ndarray
+            The squared distances.
+        """
         v = np.asarray(x, dtype=float) - np.asarray(x0, dtype=float)
         along = v @ self.directions.T
         rest = (v * v).sum(1) - (along * along).sum(1)
         return self.base * rest + (along * along) @ self.weights
 
     def gradient(self, x: np.ndarray, x0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """Gradient of d(x, x0)^2 with respect to x, for each row: 2 Sigma (x - x0).
+        """Return the gradient of d(x, x0)^2 with respect to x, for each row: 2 Sigma (x - x0).
 
-        Sigma v = base * v + ((v D') * (weights - base)) D; ``out`` may receive the result.
+        Sigma v = base * v + ((v D') * (weights - base)) D.
+
+        Parameters
+        ----------
+        x, x0
+            Points and their reference points, one per row.
+        out
+            An array to receive the result, or None.
+
+        Returns
+        -------
+        numpy.ndarray
+            The gradients, one row per point.
         """
         v = np.subtract(x, x0, out=out)
         directions = self.directions.astype(v.dtype, copy=False)  # keep single precision single
@@ -81,7 +111,18 @@ class FairMetric:
         return v
 
     def project(self, X: Any) -> np.ndarray:
-        """Remove the components of the rows along ``directions`` (the "project" baseline)."""
+        """Remove the components of the rows along ``directions`` (the "project" baseline).
+
+        Parameters
+        ----------
+        X
+            Points, one per row.
+
+        Returns
+        -------
+        numpy.ndarray
+            The projected points.
+        """
         X = np.asarray(X, dtype=float)
         return X - (X @ self.directions.T) @ self.directions
 
@@ -109,7 +150,8 @@ def explicit_metric(
     return FairMetric(directions=directions, weights=weights, base=base)
 
 
-def sensitive_subspace_metric(X: Any, sensitive: Any, *, C: float = 1.0) -> FairMetric:
+@renamed_arguments(sensitive="sensitive_features")
+def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0) -> FairMetric:
     """Learn the sensitive-subspace metric of Yurochkin et al. (Maity et al. §4.2, App. F.2).
 
     One logistic regression per sensitive attribute predicts it from the features; the span of
@@ -120,13 +162,19 @@ def sensitive_subspace_metric(X: Any, sensitive: Any, *, C: float = 1.0) -> Fair
     ----------
     X
         Features (standardise them first, so that no feature's units set the subspace).
-    sensitive
-        One sensitive attribute per column (or a single 1-D attribute), any values.
+    sensitive_features
+        One sensitive attribute per column (or a single 1-D attribute), any values (formerly
+        ``sensitive=``, which still works with a :class:`DeprecationWarning`).
     C
         Inverse regularisation strength of the logistic regressions.
+
+    Returns
+    -------
+    FairMetric
+        The metric that ignores moves within the sensitive subspace.
     """
     X = np.asarray(X, dtype=float)
-    columns = np.asarray(sensitive).reshape(len(X), -1)
+    columns = np.asarray(sensitive_features).reshape(len(X), -1)
     vectors = np.vstack([LogisticRegression(C=C, max_iter=1000).fit(X, c).coef_ for c in columns.T])
     _, singular, rows = np.linalg.svd(vectors, full_matrices=False)
     directions = rows[singular > 1e-10 * singular.max()]  # an orthonormal basis of their span
@@ -169,7 +217,8 @@ def model_oracle(
     """Build the loss oracle of a fitted classifier.
 
     The attack moves points z; the model sees x = mean + scale * z (so the attack can run in
-    standardised coordinates while the model keeps its own). Models with ``input_gradient(X, y,
+    standardised coordinates while the model keeps its own); the methods a model may provide
+    are declared in :mod:`faircompare.algorithms.hooks`. Models with ``input_gradient(X, y,
     sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
     default ``"analytic"``; None when this instance has none). Others get the gradient of their
     Gaussian-smoothed loss, E[l(z + smoothing * u)] with u ~ N(0, I), estimated from
@@ -185,22 +234,22 @@ def model_oracle(
     """
     mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
     s = None if sensitive_features is None else np.asarray(sensitive_features)
-    if hasattr(model, "logit_coefficients"):
+    if isinstance(model, LogitCoefficients):
         coef, intercept = model.logit_coefficients()
         return logistic_oracle(coef * scale, intercept + float(np.sum(coef * mean)))
-    if hasattr(model, "loss_oracle"):
+    if isinstance(model, OwnLossOracle):
         return model.loss_oracle(mean, scale)
 
     def loss(Z: np.ndarray, y: np.ndarray, s: Any = s) -> np.ndarray:
         return clipped_log_loss(_positive_probability(model, mean + scale * Z, s), y)
 
-    kind = getattr(model, "gradient_kind", "analytic") if hasattr(model, "input_gradient") else None
+    kind = gradient_kind(model)
     if kind is not None:
 
-        def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        def analytic_gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
             return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
 
-        return LossOracle(loss, gradient, kind)
+        return LossOracle(loss, analytic_gradient, kind)
     gradient = _smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
     return LossOracle(loss, gradient, "derivative-free")
 
@@ -546,6 +595,11 @@ def individual_fairness_test(
         Tolerance of H0 (1.25, the four-fifths rule, §3.2) and level.
     rng
         Seeds the derivative-free gradient estimate.
+
+    Returns
+    -------
+    IndividualFairnessResult
+        The loss-ratio test (T_n) and the error-ratio test (T~_n), with the attack's settings.
     """
     oracle = (
         model
@@ -554,7 +608,9 @@ def individual_fairness_test(
     )
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     settings = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
-    attacked = gradient_flow_attack(oracle, X, y, metric, **settings)
+    attacked = gradient_flow_attack(
+        oracle, X, y, metric, lam=lam, steps=steps, step_size=step_size, decay=decay
+    )
     before, after = oracle.loss(X, y), oracle.loss(attacked, y)
     # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
     wrong_before, wrong_after = before > math.log(2), after > math.log(2)
@@ -576,7 +632,7 @@ def coefficient_grid(
     *,
     delta: float = 1.25,
     alpha: float = 0.05,
-    **attack: float,
+    **attack: Any,
 ) -> pd.DataFrame:
     """T_n of two-feature logistic models over a grid of coefficients (Maity et al. Fig. 1).
 
@@ -627,7 +683,7 @@ def statistic_by_steps(
     *,
     delta: float = 1.25,
     alpha: float = 0.05,
-    **attack: float,
+    **attack: Any,
 ) -> pd.DataFrame:
     """T_n after each of ``checkpoints`` attack steps, from one run of the flow (Fig. 2).
 

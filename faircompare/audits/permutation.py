@@ -93,7 +93,13 @@ class PermutationTestResult:
     within_outcome: bool
 
     def to_row(self) -> AuditRow:
-        """Return the audits table's row (``details`` holds what has no column)."""
+        """Return the audits table's row.
+
+        Returns
+        -------
+        AuditRow
+            Metric, group B, statistic and p-value; ``details`` holds what has no column.
+        """
         details = {
             "observed_difference": self.observed,
             "pvalue_interval": list(self.pvalue_interval),
@@ -555,7 +561,25 @@ def bootstrap_test(
 
 @dataclass(frozen=True, eq=False)
 class GroupComparison:
-    """Each unprivileged group against the privileged one, with max-|T| adjusted p-values."""
+    """Each unprivileged group against the privileged one, with max-|T| adjusted p-values.
+
+    Attributes
+    ----------
+    metric
+        The metric compared.
+    privileged
+        The privileged group.
+    groups
+        The unprivileged groups, in the order of the arrays.
+    observed
+        metric(privileged) - metric(group), per group.
+    statistics
+        The studentized differences.
+    pvalues
+        Each comparison's own permutation p-value.
+    adjusted_pvalues
+        The max-|T| adjusted p-values (family-wise error over the comparisons).
+    """
 
     metric: str
     privileged: str
@@ -647,7 +671,18 @@ def _draw_all_groups(counts: np.ndarray, within_outcome: bool, b: int, rng) -> n
 
 
 def holm(pvalues: Any) -> np.ndarray:
-    """Holm's step-down adjustment (family-wise error), in the input's order."""
+    """Adjust p-values by Holm's step-down method (family-wise error).
+
+    Parameters
+    ----------
+    pvalues
+        The p-values.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, in the input's order.
+    """
     p = np.asarray(pvalues, dtype=float)
     order = np.argsort(p)
     stepped = np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order])
@@ -657,7 +692,18 @@ def holm(pvalues: Any) -> np.ndarray:
 
 
 def benjamini_hochberg(pvalues: Any) -> np.ndarray:
-    """Benjamini-Hochberg adjustment (false discovery rate), through scipy."""
+    """Adjust p-values by Benjamini-Hochberg (false discovery rate), through scipy.
+
+    Parameters
+    ----------
+    pvalues
+        The p-values.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, in the input's order.
+    """
     from scipy.stats import false_discovery_control
 
     return false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")

@@ -43,7 +43,7 @@ RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
 # makes forward Euler diverge on the metric term) for 100 of its 500 steps, on at most 200 test
 # rows, with 2 antithetic pairs per derivative-free gradient: 80,000 predictions per run for
 # models without gradients, so that an RBF SVM on Adult stays affordable on every run.
-INDIVIDUAL_ATTACK = {"lam": 50.0, "steps": 100, "step_size": 0.01}
+INDIVIDUAL_ATTACK: dict[str, Any] = {"lam": 50.0, "steps": 100, "step_size": 0.01}
 INDIVIDUAL_POINTS = 200
 SMOOTHING_PAIRS = 2
 T = TypeVar("T")
@@ -124,16 +124,48 @@ class Audit(Protocol):
     name: str
 
     def applies(self, run: AuditedRun) -> bool:
-        """Return whether the audit can run on ``run``."""
+        """Return whether the audit can run on ``run``.
+
+        Parameters
+        ----------
+        run
+            The run to audit.
+
+        Returns
+        -------
+        bool
+            False to skip the run (no row, no error).
+        """
         ...
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Audit ``run`` and return its rows."""
+        """Audit ``run`` and return its rows.
+
+        Parameters
+        ----------
+        run
+            The run to audit.
+        options
+            The audits' settings.
+
+        Returns
+        -------
+        list of AuditRow
+            The audit's rows for the store.
+        """
         ...
 
 
 class AuditOutcome(NamedTuple):
-    """The rows of every audit that ran, and the error of each that failed."""
+    """The rows of every audit that ran, and the error of each that failed.
+
+    Attributes
+    ----------
+    rows
+        The rows of the audits that ran.
+    errors
+        ``{audit: error}`` for each audit that raised.
+    """
 
     rows: tuple[AuditRow, ...]
     errors: dict[str, str]
@@ -333,7 +365,7 @@ def permutation_audit(
         except ValueError as error:
             nan = float("nan")
             rows.append(AuditRow("permutation", metric, "rest", nan, nan, {"error": str(error)}))
-    tested = [i for i, row in enumerate(rows) if not np.isnan(row.pvalue)]
+    tested = [i for i, row in enumerate(rows) if "error" not in row.details]
     for i, adjusted in zip(tested, holm([rows[i].pvalue for i in tested]), strict=True):
         rows[i].details["holm_pvalue"] = float(adjusted)
     return rows

@@ -54,7 +54,21 @@ class StaleResultsError(FaircompareError):
 
 @dataclass(frozen=True)
 class Options:
-    """How workers run: time limit, plugins, data locations and audits (picklable)."""
+    """How workers run: time limit, plugins, data locations and audits (picklable).
+
+    Attributes
+    ----------
+    timeout
+        Seconds after which a run is stopped and recorded as failed.
+    plugins
+        A folder of plugin files, or None.
+    cache, mirror
+        The data cache and the local mirror of raw files (None: the defaults).
+    audits
+        Whether to audit each run.
+    permutations
+        Permutations per permutation test.
+    """
 
     timeout: float = 600.0
     plugins: str | None = None
@@ -66,7 +80,19 @@ class Options:
 
 @dataclass
 class Summary:
-    """What one invocation did."""
+    """What one invocation did.
+
+    Attributes
+    ----------
+    planned
+        Runs in the plan.
+    skipped
+        Runs already stored, not run again.
+    done, failed
+        Runs that finished, and runs that failed, in this invocation.
+    interrupted
+        Whether Ctrl-C or SIGTERM stopped the invocation.
+    """
 
     planned: int
     skipped: int
@@ -214,7 +240,7 @@ def _registry(plugins: str | None) -> dict[str, Algorithm]:
 
 
 def _data(spec: RunSpec) -> str:
-    """The fingerprint of the run's dataset (content and cleaning rules)."""
+    """Return the fingerprint of the run's dataset (content and cleaning rules)."""
     return dict(spec.inputs).get("data", "")
 
 
@@ -233,7 +259,7 @@ def _prepared_cached(dataset: Dataset, variant: str, attribute: str) -> Prepared
 
 
 def _prepared(spec: RunSpec, options: Options) -> Prepared:
-    """The run's dataset in its variant, loaded and prepared once per worker."""
+    """Return the run's dataset in its variant, loaded and prepared once per worker."""
     dataset = _dataset(spec.dataset, spec.dataset_spec, options.cache, options.mirror, _data(spec))
     return _prepared_cached(dataset, spec.variant, spec.sensitive_attribute)
 

@@ -98,7 +98,15 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class Plan:
-    """The runs of a benchmark, and the algorithms left out because they are unavailable."""
+    """The runs of a benchmark, and the algorithms left out because they are unavailable.
+
+    Attributes
+    ----------
+    runs
+        The planned runs, ordered by dataset.
+    unavailable
+        Algorithms the configuration asked for with ``"all"`` that cannot be loaded here.
+    """
 
     runs: tuple[RunSpec, ...]
     unavailable: tuple[Algorithm, ...]
@@ -106,6 +114,16 @@ class Plan:
 
 def make_plan(config: BenchmarkConfig) -> Plan:
     """Expand a configuration into its runs, ordered by dataset so workers reuse loaded data.
+
+    Parameters
+    ----------
+    config
+        What to run.
+
+    Returns
+    -------
+    Plan
+        The runs, and the algorithms left out because they cannot be loaded here.
 
     Raises
     ------
@@ -126,7 +144,9 @@ def make_plan(config: BenchmarkConfig) -> Plan:
                     f"algorithm {algorithm.name!r} is unavailable: {algorithm.unavailable}"
                 )
         unavailable = ()
-    datasets = [(get_spec(name), None) for name in config.datasets]
+    datasets: list[tuple[DatasetSpec, str | None]] = [
+        (get_spec(name), None) for name in config.datasets
+    ]
     datasets += [(read_spec(path), str(path)) for path in config.dataset_specs]
     _check_names(datasets)
     _check_attributes([spec for spec, _ in datasets], config)

@@ -37,7 +37,23 @@ __all__ = [
 
 
 def get_spec(name: str) -> DatasetSpec:
-    """Return the built-in specification called ``name``; unknown names list the valid ones."""
+    """Return the built-in specification called ``name``.
+
+    Parameters
+    ----------
+    name
+        A built-in dataset's name.
+
+    Returns
+    -------
+    DatasetSpec
+        Its specification.
+
+    Raises
+    ------
+    ChoiceError
+        For an unknown name, listing the valid ones.
+    """
     return BUILTIN[check_choice(name, BUILTIN, what="dataset")]
 
 
@@ -52,8 +68,23 @@ def fetch_raw(
 
     A spec without a URL names a local file, which is verified when the spec gives its SHA-256.
     See :func:`faircompare.datasets.fetch.fetch_file` for the sources and the cache.
+
+    Parameters
+    ----------
+    spec
+        The dataset's specification.
+    cache, mirror
+        The cache and the local mirror (see :func:`load_dataset`).
+    report
+        Called with a line for each file copied or downloaded.
+
+    Returns
+    -------
+    Path
+        The verified raw file.
     """
     if spec.url is not None:
+        assert spec.sha256 is not None  # a spec with a url has its checksum (DatasetSpec checks)
         return fetch_file(
             spec.file, spec.sha256, spec.url, cache=cache, mirror=mirror, report=report
         )

@@ -28,6 +28,13 @@ class Dataset:
 
     The frame holds the feature columns, every sensitive attribute (the combined one last) with
     its original values, and the label column encoded as 1 for the positive outcome, else 0.
+
+    Attributes
+    ----------
+    spec
+        The specification it was cleaned by.
+    frame
+        The cleaned rows.
     """
 
     spec: DatasetSpec
@@ -50,7 +57,14 @@ class Dataset:
         return self.frame[self.spec.label].to_numpy(np.int8)
 
     def describe(self) -> dict[str, Any]:
-        """Summarise the dataset: rows, label, base rate and each sensitive attribute's groups."""
+        """Summarise the dataset: rows, label, base rate and each sensitive attribute's groups.
+
+        Returns
+        -------
+        dict
+            ``name``, ``rows``, ``label``, ``positive_rate`` and ``sensitive`` (each
+            attribute's group sizes).
+        """
         spec = self.spec
         attributes = {}
         for attribute in spec.sensitive_attributes:

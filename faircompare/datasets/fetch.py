@@ -49,7 +49,18 @@ def cache_dir(path: str | Path | None = None) -> Path:
 
 
 def mirror_dir(path: str | Path | None = None) -> Path | None:
-    """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_DATA_MIRROR``, else None."""
+    """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_DATA_MIRROR``, else None.
+
+    Parameters
+    ----------
+    path
+        A mirror given explicitly.
+
+    Returns
+    -------
+    Path or None
+        The mirror, or None when there is none.
+    """
     path = path or os.environ.get(MIRROR_ENV)
     return Path(path) if path else None
 
@@ -176,10 +187,8 @@ def fetch_file(
 
 def _copy_verified(source: str | Path, target: Path, sha256: str, timeout: float) -> None:
     """Copy ``source`` to a temporary file beside ``target``, verify it, then move it in place."""
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".part"
-    )
-    temporary = Path(temporary)
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    temporary = Path(name)
     try:
         with os.fdopen(handle, "wb") as out:
             if isinstance(source, Path):

@@ -29,6 +29,13 @@ class Threshold:
 
     Values below ``at`` become ``below``; values at or above it become ``above``
     (German credit: ``age`` >= 25 is "adult", else "youth").
+
+    Attributes
+    ----------
+    at
+        The threshold.
+    below, above
+        The values of rows below it, and at or above it.
     """
 
     at: float
@@ -157,7 +164,18 @@ class DatasetSpec:
         return self.sensitive + ((self.combined,) if self.combined else ())
 
     def privileged_value(self, attribute: str) -> Any:
-        """Privileged value of a sensitive attribute, the combined one included."""
+        """Return the privileged value of a sensitive attribute, the combined one included.
+
+        Parameters
+        ----------
+        attribute
+            A sensitive attribute, or the combined one (``race-sex``).
+
+        Returns
+        -------
+        Any
+            Its privileged value (``White-Male`` for a combined attribute).
+        """
         if attribute == self.combined:
             return "-".join(str(self.privileged[s]) for s in self.sensitive)
         return self.privileged[attribute]

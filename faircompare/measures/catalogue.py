@@ -78,7 +78,18 @@ class Measure:
     needs_scores: bool = False
 
     def values(self, stats: GroupStats) -> Values:
-        """Return ``{group: value}`` with ``""`` for the aggregate."""
+        """Return ``{group: value}`` with ``""`` for the aggregate.
+
+        Parameters
+        ----------
+        stats
+            The predictions' per-group statistics.
+
+        Returns
+        -------
+        dict
+            The value of each group and of the aggregate.
+        """
         return self.formula(stats, self.name)
 
     def __call__(
@@ -312,7 +323,21 @@ MEASURES: Mapping[str, Measure] = {measure.name: measure for measure in _catalog
 
 
 def get_measures(names: Iterable[str] | None = None, *, scores: bool = True) -> list[Measure]:
-    """Return the named measures (all by default; without score-based ones if ``scores=False``)."""
+    """Return the named measures.
+
+    Parameters
+    ----------
+    names
+        Measure names; every measure when None.
+    scores
+        Whether scores are available; without them, score-based measures (AUC) are left out
+        of the default list.
+
+    Returns
+    -------
+    list of Measure
+        The measures, in the catalogue's order by default.
+    """
     if names is None:
         return [m for m in MEASURES.values() if scores or not m.needs_scores]
     return [MEASURES[check_choice(name, MEASURES, what="measure")] for name in names]

@@ -134,15 +134,54 @@ class GroupStats:
         return [g for g in range(len(self.groups)) if g != self.privileged_index]
 
     def rate(self, rate: str, measure: str) -> np.ndarray:
-        """Return a rate (see :data:`RATES`) per group; NaN, with a warning, where undefined."""
+        """Return a rate per group; NaN, with a warning, where undefined.
+
+        Parameters
+        ----------
+        rate
+            A rate of :data:`RATES`.
+        measure
+            The measure asking, named in the warning.
+
+        Returns
+        -------
+        numpy.ndarray
+            The rate of each group, in the order of :attr:`groups`.
+        """
         return _lookup(self._by_group, rate, measure, self.groups)
 
     def overall(self, rate: str, measure: str) -> float:
-        """Return a rate over all rows."""
+        """Return a rate over all rows.
+
+        Parameters
+        ----------
+        rate
+            A rate of :data:`RATES`.
+        measure
+            The measure asking, named in the warning.
+
+        Returns
+        -------
+        float
+            The rate; NaN where undefined.
+        """
         return float(_lookup(self._overall, rate, measure, ("all",))[0])
 
     def binary(self, rate: str, measure: str) -> tuple[float, float]:
-        """Return a rate for the privileged group and for everyone else taken together."""
+        """Return a rate for the privileged group and for everyone else taken together.
+
+        Parameters
+        ----------
+        rate
+            A rate of :data:`RATES`.
+        measure
+            The measure asking, named in the warning.
+
+        Returns
+        -------
+        tuple of float
+            The privileged group's rate and the others'.
+        """
         names = (self.groups[self.privileged_index], "all unprivileged")
         privileged, others = _lookup(self._binary, rate, measure, names)
         return float(privileged), float(others)
@@ -161,29 +200,57 @@ class GroupStats:
         return _rate_table(np.stack([privileged, self.counts.sum(0) - privileged]))
 
     def auc(self, measure: str) -> np.ndarray:
-        """Return each group's ROC AUC (Mann-Whitney, ties by midranks); NaN where undefined."""
+        """Return each group's ROC AUC (Mann-Whitney, ties by midranks); NaN where undefined.
+
+        Parameters
+        ----------
+        measure
+            The measure asking, named in the warning.
+
+        Returns
+        -------
+        numpy.ndarray
+            The AUC of each group, in the order of :attr:`groups`.
+        """
         # A stable radix sort by group keeps each group's scores in score order.
-        codes = self.codes[self._score_order].astype(np.int32)
-        order = self._score_order[np.argsort(codes, kind="stable")]
-        return self._auc(order, self.codes[order], len(self.groups), self.groups, measure)
+        codes = self._scored[2]
+        order = self._score_order[np.argsort(codes[self._score_order], kind="stable")]
+        return self._auc(order, codes[order], len(self.groups), self.groups, measure)
 
     def overall_auc(self, measure: str) -> float:
-        """Return the ROC AUC over all rows."""
+        """Return the ROC AUC over all rows.
+
+        Parameters
+        ----------
+        measure
+            The measure asking, named in the warning.
+
+        Returns
+        -------
+        float
+            The AUC; NaN without both labels.
+        """
         order = self._score_order
         return float(self._auc(order, np.zeros_like(order), 1, ("all",), measure)[0])
+
+    @property
+    def _scored(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Scores, labels and group codes; an error when no scores were given."""
+        if self.scores is None or self.y_true is None or self.codes is None:
+            raise ValueError("AUC needs scores, and none were given")
+        return self.scores, self.y_true, self.codes
 
     @cached_property
     def _score_order(self) -> np.ndarray:
         """Rows sorted by score: the one comparison sort that every AUC shares."""
-        if self.scores is None:
-            raise ValueError("AUC needs scores, and none were given")
-        return np.argsort(self.scores, kind="stable")
+        return np.argsort(self._scored[0], kind="stable")
 
     def _auc(
         self, order: np.ndarray, group: np.ndarray, n_groups: int, names, measure: str
     ) -> np.ndarray:
         """AUC per group from rows ``order`` sorted by (group, score), ``group`` their codes."""
-        score, label = self.scores[order], self.y_true[order]
+        scores, labels, _ = self._scored
+        score, label = scores[order], labels[order]
         # Runs of equal (group, score) share their midrank; ranks restart in each group.
         starts = np.r_[True, (score[1:] != score[:-1]) | (group[1:] != group[:-1])]
         run = np.cumsum(starts) - 1
@@ -253,5 +320,5 @@ def binary_labels(values: Any, name: str) -> np.ndarray:
 
 
 def _one_dimensional(values: Any) -> Any:
-    """A pandas Series as it is (its categories kept), anything else as an array."""
+    """Return a pandas Series as it is (its categories kept), anything else as an array."""
     return values if isinstance(values, pd.Series) else np.asarray(values)

@@ -28,6 +28,23 @@ class Split:
     ``train_index`` and ``test_index`` are row positions in the prepared dataset (and in the
     cleaned frame). ``holdout`` says whether the test part is the real test set or a validation
     part carved from training data for tuning (see :func:`validation_split`).
+
+    Attributes
+    ----------
+    X_train, y_train, s_train
+        Training features, labels and sensitive attribute.
+    X_test, y_test, s_test
+        Test features, labels and sensitive attribute.
+    privileged
+        The privileged value of the sensitive attribute.
+    dataset, variant, sensitive_attribute
+        What was split.
+    split_id, seed
+        Which split, and its seed.
+    train_index, test_index
+        Row positions of both parts in the prepared dataset.
+    holdout
+        ``"test"``, or ``"validation"`` for a tuning split.
     """
 
     X_train: pd.DataFrame
@@ -52,6 +69,20 @@ def split_seed(dataset: str, split_id: int, base_seed: int = 0) -> int:
 
     The name enters through CRC-32, which is stable across processes and Python versions
     (unlike ``hash``), so a rerun draws the same rows.
+
+    Parameters
+    ----------
+    dataset
+        The dataset's name.
+    split_id
+        Which split, from 0.
+    base_seed
+        The benchmark's base seed.
+
+    Returns
+    -------
+    int
+        The split's seed.
     """
     if split_id < 0 or base_seed < 0:
         raise ValueError(f"split_id and base_seed must be >= 0, got {split_id} and {base_seed}")
@@ -105,7 +136,24 @@ def make_splits(
     base_seed: int = 0,
     train_fraction: float = TRAIN_FRACTION,
 ) -> list[Split]:
-    """Draw splits ``0 .. n_splits - 1`` (see :func:`make_split`)."""
+    """Draw splits ``0 .. n_splits - 1`` (see :func:`make_split`).
+
+    Parameters
+    ----------
+    prepared
+        The dataset in one variant.
+    n_splits
+        Number of splits.
+    base_seed
+        The benchmark's base seed.
+    train_fraction
+        Share of rows used for training.
+
+    Returns
+    -------
+    list of Split
+        The splits, in order.
+    """
     if n_splits < 1:
         raise ValueError(f"n_splits must be at least 1, got {n_splits}")
     return [
@@ -120,6 +168,18 @@ def validation_split(split: Split, fraction: float = VALIDATION_FRACTION) -> Spl
     The result's training part is the rest of the training data and its test part is the
     validation part (``holdout="validation"``); the split's test data are not touched. The draw
     is seeded by the split's seed, so it is the same for every algorithm.
+
+    Parameters
+    ----------
+    split
+        The split whose training data are divided.
+    fraction
+        Share of the training rows held out for validation.
+
+    Returns
+    -------
+    Split
+        The split for tuning.
     """
     rng = np.random.default_rng([split.seed, _VALIDATION_STREAM])
     fit, held = _partition(len(split.y_train), 1 - fraction, rng)

@@ -84,6 +84,24 @@ class StoredRun:
     ``measures`` and ``audits`` hold :class:`~faircompare.rows.MeasureRow` and
     :class:`~faircompare.rows.AuditRow` rows; ``audit_errors`` maps an audit that failed to its
     error (the run's measures are kept).
+
+    Attributes
+    ----------
+    key, spec
+        The run's key and its specification (identifying fields, parameters, seed, inputs).
+    status, error, traceback
+        ``"done"`` or ``"failed"``, and a failure's error and traceback.
+    timings, started_at, finished_at
+        Seconds to fit, predict and in all; wall-clock start and end.
+    n_train, n_test
+        Rows in the training and test parts.
+    versions, warnings
+        Package versions, and the distinct warnings the run raised.
+    measures, audits, audit_errors
+        The run's rows, and the errors of audits that failed.
+    test_index, y_true, y_pred, scores, groups, privileged
+        The test rows' positions, labels, predictions, scores and groups, and the privileged
+        group (see :class:`Predictions`).
     """
 
     key: str
@@ -140,8 +158,8 @@ def _pack(array: np.ndarray | None, dtype: str) -> bytes | None:
     return None if array is None else zlib.compress(np.asarray(array, dtype=dtype).tobytes())
 
 
-def _unpack(blob: bytes | None, dtype: str) -> np.ndarray | None:
-    return None if blob is None else np.frombuffer(zlib.decompress(blob), dtype=dtype)
+def _unpack(blob: bytes, dtype: str) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(blob), dtype=dtype)
 
 
 class StoreError(FaircompareError):
@@ -223,14 +241,14 @@ class ResultStore:
     def _check_schema(self) -> None:
         """Create the tables in a new database; refuse one of another schema or application."""
         query = "SELECT name FROM sqlite_master WHERE type = 'table'"
-        tables = {name for (name,) in self._db.execute(query)}
+        tables = {name for (name,) in self._open.execute(query)}
         if not tables and not self.readonly:
-            self._db.executescript(_SCHEMA)
-            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            self._open.executescript(_SCHEMA)
+            self._open.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
             return
         if "meta" not in tables:
             raise StoreError(f"{self.path} is not a faircompare results database (no meta table)")
-        row = self._db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        row = self._open.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
         version = int(row[0]) if row else None
         if version == SCHEMA_VERSION:
             return
@@ -258,6 +276,13 @@ class ResultStore:
             "recomputed), or pass another --results folder"
         )
 
+    @property
+    def _open(self) -> sqlite3.Connection:
+        """The connection; a closed store raises :class:`StoreError`."""
+        if self._db is None:
+            raise StoreError(f"the results store {self.path} is closed")
+        return self._db
+
     def close(self) -> None:
         """Close the connection."""
         if self._db is not None:
@@ -272,7 +297,13 @@ class ResultStore:
 
     @_guarded
     def record_plan(self, specs: Iterable[Any]) -> None:
-        """Remember planned runs (idempotent), so that pending runs can be counted."""
+        """Remember planned runs (idempotent), so that pending runs can be counted.
+
+        Parameters
+        ----------
+        specs
+            The planned runs (:class:`~faircompare.benchmark.RunSpec`).
+        """
         rows = [
             (
                 s.key,
@@ -287,22 +318,42 @@ class ResultStore:
             for s in specs
         ]
         with self._transaction():
-            self._db.executemany("INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self._open.executemany(
+                "INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
 
     @_guarded
     def statuses(self) -> dict[str, str]:
-        """Return the status (``done`` or ``failed``) of every stored run, by key."""
-        return dict(self._db.execute("SELECT key, status FROM runs"))
+        """Return the status (``done`` or ``failed``) of every stored run, by key.
+
+        Returns
+        -------
+        dict
+            Status by run key.
+        """
+        return dict(self._open.execute("SELECT key, status FROM runs"))
 
     @_guarded
     def inputs(self) -> dict[str, dict[str, str]]:
-        """Return the inputs every stored run was computed from, by key."""
-        rows = self._db.execute("SELECT key, inputs FROM runs")
+        """Return the inputs every stored run was computed from, by key.
+
+        Returns
+        -------
+        dict
+            For each run key, its inputs by name (see :class:`~faircompare.benchmark.RunSpec`).
+        """
+        rows = self._open.execute("SELECT key, inputs FROM runs")
         return {key: json.loads(inputs or "{}") for key, inputs in rows}
 
     @_guarded
     def write(self, run: StoredRun) -> None:
-        """Store one finished run, replacing any earlier record of it, in one transaction."""
+        """Store one finished run, replacing any earlier record of it, in one transaction.
+
+        Parameters
+        ----------
+        run
+            The run, done or failed.
+        """
         spec, timings = run.spec, run.timings or {}
         record = {
             "key": run.key,
@@ -324,18 +375,18 @@ class ResultStore:
             "audit_errors": json.dumps(run.audit_errors) if run.audit_errors else None,
         }
         with self._transaction():
-            self._db.execute("DELETE FROM runs WHERE key = ?", (run.key,))
-            self._db.execute(
+            self._open.execute("DELETE FROM runs WHERE key = ?", (run.key,))
+            self._open.execute(
                 f"INSERT INTO runs ({', '.join(record)}) "
                 f"VALUES ({', '.join(f':{column}' for column in record)})",
                 record,
             )
-            self._db.executemany(
+            self._open.executemany(
                 "INSERT INTO measures (key, part, measure, grp, value) "
                 "VALUES (:key, :part, :measure, :group, :value)",
                 [{"key": run.key, **row._asdict()} for row in run.measures],
             )
-            self._db.executemany(
+            self._open.executemany(
                 "INSERT INTO audits (key, audit, metric, grp, statistic, pvalue, details) "
                 "VALUES (:key, :audit, :metric, :group, :statistic, :pvalue, :details)",
                 [
@@ -344,7 +395,7 @@ class ResultStore:
                 ],
             )
             if run.y_pred is not None:
-                self._db.execute(
+                self._open.execute(
                     "INSERT INTO predictions (key, test_index, y_true, y_pred, scores, groups, "
                     "privileged) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -389,27 +440,50 @@ class ResultStore:
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception."""
-        self._db.execute("BEGIN IMMEDIATE")
+        self._open.execute("BEGIN IMMEDIATE")
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._open.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
+        self._open.execute("COMMIT")
 
     @_guarded
     def plan(self) -> pd.DataFrame:
-        """Return the planned runs."""
+        """Return the planned runs.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per planned run: key and identifying columns.
+        """
         return self._frame("SELECT * FROM plan")
 
     @_guarded
     def runs(self) -> pd.DataFrame:
-        """Return the stored runs, one row each."""
+        """Return the stored runs, one row each.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Identifying columns, status, error, timings, versions, warnings and inputs.
+        """
         return self._frame("SELECT * FROM runs")
 
     @_guarded
     def measures(self, part: str = "test") -> pd.DataFrame:
-        """Return the measures of done runs in long form, with their runs' identifying columns."""
+        """Return the measures of done runs in long form, with their runs' identifying columns.
+
+        Parameters
+        ----------
+        part
+            ``"test"``, or ``"validation"`` for the tuning fits' scores.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Key, identifying columns, ``measure``, ``group`` and ``value``.
+        """
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
             f"SELECT m.key, {columns}, m.measure, m.grp, m.value "
@@ -419,7 +493,14 @@ class ResultStore:
 
     @_guarded
     def audits(self) -> pd.DataFrame:
-        """Return the audits of done runs in long form, with their runs' identifying columns."""
+        """Return the audits of done runs in long form, with their runs' identifying columns.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Key, identifying columns, and the fields of :class:`~faircompare.rows.AuditRow`
+            (``details`` as JSON text).
+        """
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
             f"SELECT a.key, {columns}, a.audit, a.metric, a.grp, a.statistic, a.pvalue, "
@@ -428,8 +509,24 @@ class ResultStore:
 
     @_guarded
     def predictions(self, key: str) -> Predictions:
-        """Return one run's stored test predictions."""
-        row = self._db.execute(
+        """Return one run's stored test predictions.
+
+        Parameters
+        ----------
+        key
+            The run's key.
+
+        Returns
+        -------
+        Predictions
+            Its test rows, labels, predictions, scores and groups.
+
+        Raises
+        ------
+        KeyError
+            If no predictions are stored for ``key``.
+        """
+        row = self._open.execute(
             "SELECT test_index, y_true, y_pred, scores, groups, privileged FROM predictions "
             "WHERE key = ?",
             (key,),
@@ -440,12 +537,12 @@ class ResultStore:
             test_index=_unpack(row[0], "int64"),
             y_true=_unpack(row[1], "int8"),
             y_pred=_unpack(row[2], "int8"),
-            scores=_unpack(row[3], "float64"),
+            scores=None if row[3] is None else _unpack(row[3], "float64"),
             groups=np.array(json.loads(zlib.decompress(row[4]))),
             privileged=json.loads(row[5]),
         )
 
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
-        cursor = self._db.execute(query, parameters)
+        cursor = self._open.execute(query, parameters)
         columns = [d[0] if d[0] != "grp" else "group" for d in cursor.description]
         return pd.DataFrame.from_records(cursor.fetchall(), columns=columns)

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from faircompare.algorithms.contract import check_estimator  # noqa: E402
+from faircompare.algorithms.contract import check_contract  # noqa: E402
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR  # noqa: E402
 from faircompare.audits.individual import (  # noqa: E402
     explicit_metric,
@@ -22,7 +22,7 @@ QUICK = {"steps": 40}  # the contract checks behaviour, not accuracy
 @pytest.mark.parametrize("cls", [NeuralNetwork, ProjectNetwork, SenSR])
 def test_contract(cls):
     failures = [
-        f"{c.name}: {c.detail}" for c in check_estimator(lambda: cls(**QUICK)) if not c.passed
+        f"{c.name}: {c.detail}" for c in check_contract(lambda: cls(**QUICK)) if not c.passed
     ]
     assert failures == []
 
