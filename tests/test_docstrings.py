@@ -14,6 +14,7 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,13 @@ def test_docstring_examples_run(module):
         runner.run(test)
     failed, _ = runner.summarize(verbose=False)
     assert failed == 0
+
+
+def test_readme_examples_run():
+    readme = Path(faircompare.__file__).resolve().parents[1] / "README.md"
+    result = doctest.testfile(
+        str(readme),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
+    assert result.attempted >= 5 and result.failed == 0
