@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import pandas as pd
@@ -19,7 +20,7 @@ from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.execute import progress_printer
-from faircompare.config import PROFILES, load_config
+from faircompare.config import PROFILES, BenchmarkConfig, load_config
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
@@ -194,6 +195,31 @@ def _contract(algorithm: Algorithm, timeout: float) -> list[Check]:
     return check_contract(algorithm.make, timeout=timeout)
 
 
+def _configuration(
+    profile: str | None, config_path: Path | None, overrides: dict[str, Any]
+) -> BenchmarkConfig:
+    """Return the configuration: the TOML file (or profile), then the options given.
+
+    The options are named as :class:`BenchmarkConfig`'s fields; one not given (None, or an
+    empty repeatable option) keeps the file's value. ``--spec`` without ``--dataset`` runs the
+    user's data only, and ``--grid`` sets ``tune`` as well (as its help says).
+    """
+    given = {
+        field: (tuple(map(str, value)) or None) if field in _REPEATED else value
+        for field, value in overrides.items()
+    }
+    given["dataset_specs"] = given.pop("specs")  # the --spec option other commands share
+    if given["dataset_specs"] and not given["datasets"]:
+        given["datasets"] = ()
+    given["tune"] = given["grid"]
+    if given["plugins"] is not None:
+        given["plugins"] = str(given["plugins"])
+    return load_config(config_path, profile).overridden(**given)
+
+
+_REPEATED = ("datasets", "specs", "algorithms")
+
+
 @cli.command(name="fetch-data")
 @_DATASETS
 @_DATA_DIR
@@ -217,10 +243,15 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 )
 @_DATASETS
 @_SPECS
-@click.option("--algorithm", "algorithm_names", multiple=True, help="An algorithm (repeatable).")
+@click.option("--algorithm", "algorithms", multiple=True, help="An algorithm (repeatable).")
 @click.option("--splits", type=click.IntRange(min=1), help="Number of train/test splits.")
 @click.option("--seed", type=click.IntRange(min=0), help="Base seed.")
-@click.option("--grid/--no-grid", default=None, help="Sweep the parameter grids.")
+@click.option(
+    "--grid/--no-grid",
+    default=None,
+    help="Sweep the parameter grids; sets 'tune' too (grid runs are also scored on a validation "
+    "part of the training data, for choosing parameters without the test data).",
+)
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per run.")
 @click.option(
     "--audits/--no-audits",
@@ -249,15 +280,6 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 def run(
     profile: str | None,
     config_path: Path | None,
-    datasets: tuple[str, ...],
-    specs: tuple[Path, ...],
-    algorithm_names: tuple[str, ...],
-    splits: int | None,
-    seed: int | None,
-    grid: bool | None,
-    timeout: float | None,
-    audits: bool | None,
-    permutations: int | None,
     jobs: int,
     backend: str,
     scheduler: str | None,
@@ -265,9 +287,9 @@ def run(
     force: bool,
     retry_failed: bool,
     report: bool,
-    plugins: Path | None,
     data_dir: Path | None,
     cache_dir: Path | None,
+    **overrides: Any,
 ) -> None:
     """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
 
@@ -275,33 +297,13 @@ def run(
     stopped. At the end the report of the results folder is written and its path printed. The
     exit status is 1 when any planned run has failed.
     """
-    config = load_config(config_path, profile).overridden(
-        # --spec alone runs the user's data only; --dataset adds built-ins to it
-        datasets=datasets or (() if specs else None),
-        dataset_specs=tuple(map(str, specs)) or None,
-        algorithms=algorithm_names or None,
-        splits=splits,
-        seed=seed,
-        grid=grid,
-        tune=grid,
-        timeout=timeout,
-        plugins=str(plugins) if plugins else None,
-        audits=audits,
-        permutations=permutations,
-    )
+    config = _configuration(profile, config_path, overrides)
     plan = make_plan(config)
     for algorithm in plan.unavailable:
         click.echo(
             f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}", err=True
         )
-    options = Options(
-        timeout=config.timeout,
-        plugins=config.plugins,
-        cache=str(cache_dir) if cache_dir else None,
-        mirror=str(data_dir) if data_dir else None,
-        audits=config.audits,
-        permutations=config.permutations,
-    )
+    options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
     for name, spec_path in {(s.dataset, s.dataset_spec) for s in plan.runs}:  # fetch once, first
         dataset = read_spec(spec_path) if spec_path else name
         load_dataset(dataset, cache=options.cache, mirror=options.mirror, report=_progress)

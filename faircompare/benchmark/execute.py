@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ from faircompare._timeout import time_limit
 from faircompare._validation import check_choice
 from faircompare.audits.suite import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.benchmark.plan import RunSpec
+from faircompare.config import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import measure_rows
@@ -76,6 +78,37 @@ class Options:
     mirror: str | None = None
     audits: bool = True
     permutations: int = 1000
+
+    @classmethod
+    def from_config(
+        cls,
+        config: BenchmarkConfig,
+        *,
+        cache: str | Path | None = None,
+        mirror: str | Path | None = None,
+    ) -> Options:
+        """Return the options of a configuration's runs, with the data locations.
+
+        Parameters
+        ----------
+        config
+            The benchmark's configuration (time limit, plugins, audits).
+        cache, mirror
+            The data cache and the local mirror of raw files; None for the defaults.
+
+        Returns
+        -------
+        Options
+            The workers' options.
+        """
+        return cls(
+            timeout=config.timeout,
+            plugins=config.plugins,
+            cache=None if cache is None else str(cache),
+            mirror=None if mirror is None else str(mirror),
+            audits=config.audits,
+            permutations=config.permutations,
+        )
 
 
 @dataclass
