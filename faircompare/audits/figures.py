@@ -22,16 +22,18 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from faircompare._validation import renamed_arguments
 from faircompare.audits.permutation import permutation_test
 
 # Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
 PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
 
 
+@renamed_arguments(groups="sensitive_features")
 def threshold_curve(
     y_true: Any,
     scores: Any,
-    groups: Any,
+    sensitive_features: Any,
     *,
     group_a: Any,
     thresholds: Any,
@@ -39,7 +41,24 @@ def threshold_curve(
     permutations: int = 1000,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
-    """Observed difference and permutation 95th percentile of |difference|, per threshold.
+    """Compute, per threshold, the observed difference and the 95th percentile under permutation.
+
+    Parameters
+    ----------
+    y_true, scores
+        Labels and the model's scores.
+    sensitive_features
+        Each row's group (formerly ``groups=``).
+    group_a
+        Group A, compared with everyone else.
+    thresholds
+        Decision thresholds: a score at or above one predicts 1.
+    metric
+        The metric compared (one of :data:`~faircompare.audits.permutation.PROPORTIONS`).
+    permutations
+        Permutations per test.
+    rng
+        Random generator or seed.
 
     Returns
     -------
@@ -54,8 +73,8 @@ def threshold_curve(
     for threshold in thresholds:
         y_pred = (scores >= threshold).astype(int)
         test = {"metric": metric, "group_a": group_a, "permutations": permutations, "rng": rng}
-        raw = permutation_test(y_true, y_pred, groups, studentize=False, **test)
-        studentized = permutation_test(y_true, y_pred, groups, **test)
+        raw = permutation_test(y_true, y_pred, sensitive_features, studentize=False, **test)
+        studentized = permutation_test(y_true, y_pred, sensitive_features, **test)
         rows.append(
             {
                 "threshold": float(threshold),

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, renamed_arguments
 
 # Confusion cells, indexed by 2 * y_true + y_pred.
 TN, FP, FN, TP = range(4)
@@ -77,6 +77,7 @@ class GroupStats:
     codes: np.ndarray | None = None
 
     @classmethod
+    @renamed_arguments(groups="sensitive_features")
     def from_predictions(
         cls,
         y_true: Any,
