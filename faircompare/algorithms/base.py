@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
+from faircompare.measures.stats import binary_labels as checked_labels
 
 
 class AlgorithmInputError(FaircompareError, ValueError):
@@ -201,10 +202,10 @@ def binary_labels(y: Any, n: int) -> np.ndarray:
     labels = np.asarray(y)
     if labels.shape != (n,):
         raise AlgorithmInputError(f"y must have one label per row ({n}), got shape {labels.shape}")
-    bad = np.unique(labels[(labels != 0) & (labels != 1)])
-    if bad.size:
-        raise AlgorithmInputError(f"y must hold 1 (positive) and 0 (other); found {bad[:5]}")
-    return labels.astype(np.int64)
+    try:
+        return checked_labels(labels, "y")
+    except ValueError as error:
+        raise AlgorithmInputError(str(error)) from None
 
 
 def check_sensitive(s: Any, n: int) -> np.ndarray:

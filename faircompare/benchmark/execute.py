@@ -135,8 +135,9 @@ class Summary:
 
 
 # loky shuts down a worker whose memory grew 300 MB past its size after the first task, taking
-# it for a leak. The per-split caches below (datasets, transport maps, fair metrics; bounded by
-# their lru sizes) and torch's import grow it legitimately, and a restart throws them away.
+# it for a leak. The worker's caches (datasets below; transport maps and fair metrics in the
+# audit suite; all bounded) and torch's import grow it legitimately, and a restart throws them
+# away.
 _WORKER_MEMORY_GROWTH = 2 * 2**30
 
 

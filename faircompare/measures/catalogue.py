@@ -378,9 +378,8 @@ def evaluate(
     rows = measure_rows(
         y_true, y_pred, sensitive_features, privileged=privileged, scores=scores, measures=measures
     )
-    return pd.DataFrame([row[1:] for row in rows], columns=["measure", "group", "value"]).astype(
-        {"value": float}
-    )
+    frame = pd.DataFrame([row[1:] for row in rows], columns=["measure", "group", "value"])
+    return frame.astype({"value": float})
 
 
 def measure_rows(
