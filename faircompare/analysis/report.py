@@ -122,9 +122,8 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     if len(measures):
         # One style per name across the report, tuned and pooled variants included.
         names = measures["algorithm"].unique()
-        styles = figures.algorithm_styles(
-            [*names, *(f"{n}-accuracy" for n in names), *(f"{n} (grid)" for n in names)]
-        )
+        settings = (tidy.DEFAULTS, tidy.TUNED, tidy.POOLED)
+        styles = figures.algorithm_styles([tidy.label(n, s) for n in names for s in settings])
         for (dataset, attribute, variant), part in measures.groupby(
             ["dataset", "sensitive_attribute", "variant"]
         ):
@@ -195,10 +194,10 @@ def _configuration(
         f"Measures, mean ± sd over splits: {label}",
         numbers=summary,
     )
-    names = chosen.drop_duplicates("key").set_index("key")["algorithm"]
-    chosen_audits = audits[audits["key"].isin(names.index)]
+    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
+    chosen_audits = audits[audits["key"].isin(settings.index)]
     if len(chosen_audits):
-        chosen_audits = chosen_audits.assign(algorithm=chosen_audits["key"].map(names), params="{}")
+        chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
         outcomes = tidy.audit_outcomes(chosen_audits)
         writer.table(
             tables.audit_table(outcomes),
@@ -208,10 +207,10 @@ def _configuration(
         )
         shares = [c for c in outcomes.columns if c.startswith(("permutation", "individual loss"))]
         if shares:
-            figure = figures.plot_audit_shares(outcomes, shares, title=label)
+            figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=label)
             writer.figure(figure, f"audits-{name}", f"Share of splits rejecting: {label}")
     x, y = STABILITY_AXES
-    figure = figures.plot_stability(summary, x, y, styles, title=label)
+    figure = figures.plot_stability(tidy.labelled(summary), x, y, styles, title=label)
     writer.figure(figure, f"stability-{name}", f"Stability over splits (Fig. 7): {label}")
     frame = tidy.tradeoff(measures, audits)
     figure = figures.plot_tradeoff(frame, styles, title=f"{label}: accuracy vs DIbinary gap")
@@ -273,7 +272,7 @@ def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
 
 
 def _attributes(writer: _Writer, measures: pd.DataFrame) -> None:
-    wide = tidy.runs_wide(measures[measures["params"] == "{}"])
+    wide = tidy.runs_wide(measures[measures["setting"] == tidy.DEFAULTS])
     several = wide.groupby("dataset")["sensitive_attribute"].nunique()
     if not (several > 1).any():
         return
@@ -315,10 +314,10 @@ def _audit_figures(
 
 def _run_label(run: pd.Series) -> str:
     """Name a run: dataset, attribute, variant, algorithm, its parameters and split."""
-    params = "" if run["params"] == "{}" else f" {run['params']}"
+    name = tidy.label(run["algorithm"], run["setting"])
     return (
-        f"{run['dataset']}, {run['sensitive_attribute']}, {run['variant']}, "
-        f"{run['algorithm']}{params}, split {run['split_id']}"
+        f"{run['dataset']}, {run['sensitive_attribute']}, {run['variant']}, {name}, "
+        f"split {run['split_id']}"
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from faircompare.analysis.tidy import CONFIGURATION
+from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.measures import MEASURES
 
 KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
@@ -41,10 +41,9 @@ def measure_table(summary: pd.DataFrame, attribute: str | None = None) -> pd.Dat
     Returns
     -------
     pandas.DataFrame
-        Rows are algorithms (with their parameters when not the defaults).
+        Rows are algorithms, named by their setting (:func:`~.tidy.label`).
     """
-    rows = summary.assign(
-        algorithm=_label(summary),
+    rows = labelled(summary).assign(
         cell=summary["mean"].map("{:.3f}".format) + " ± " + summary["sd"].map("{:.3f}".format),
     )
     table = rows.pivot(index="algorithm", columns="measure", values="cell")
@@ -68,13 +67,8 @@ def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
     Columns carry the names the audits' papers use (:data:`AUDIT_NAMES`).
     """
     columns = [c for c in outcomes.columns if c not in CONFIGURATION]
-    table = outcomes.assign(algorithm=_label(outcomes)).set_index("algorithm")[columns]
+    table = labelled(outcomes).set_index("algorithm")[columns]
     return table.round(3).rename_axis(index=None).rename(columns=AUDIT_NAMES)
-
-
-def _label(frame: pd.DataFrame) -> pd.Series:
-    params = frame["params"].where(frame["params"] != "{}", "")
-    return (frame["algorithm"] + " " + params).str.strip()
 
 
 def to_latex(table: pd.DataFrame, *, caption: str = "") -> str:

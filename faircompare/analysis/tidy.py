@@ -20,8 +20,10 @@ from scipy import stats
 from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.results import ResultStore
+from faircompare.results.store import DEFAULTS
 
-CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "params"]
+CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
+TUNED, POOLED = "tuned for accuracy", "all grid values"  # the settings representative adds
 RUN = ["key", *CONFIGURATION, "split_id"]
 
 
@@ -33,23 +35,70 @@ def runs_wide(measures: pd.DataFrame) -> pd.DataFrame:
 
 
 def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One setting per algorithm, as Friedler et al. report them (§7).
+    """Return one setting per algorithm, as Friedler et al. report them (§7).
 
-    An algorithm's runs with default parameters; for an algorithm run only over its grid, the
-    setting tuned for accuracy on validation data per split (renamed ``<algorithm>-accuracy``,
-    the paper's name) when the runs were tuned, else all its grid runs together (renamed
-    ``<algorithm> (grid)``).
+    An algorithm's runs with default parameters (setting ``"defaults"``); for an algorithm run
+    only over its grid, the parameters tuned for accuracy on validation data per split (setting
+    :data:`TUNED`) when the runs were tuned, else all its grid runs together (:data:`POOLED`).
+    Each run keeps its own ``params``; :func:`label` names a setting for figures and tables.
+
+    Parameters
+    ----------
+    measures
+        Test measures, long form.
+    validation
+        Validation measures of tuned runs, or None.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chosen runs' measures, their ``setting`` column saying how each was chosen.
     """
-    defaults = measures[measures["params"] == "{}"]
+    defaults = measures[measures["setting"] == DEFAULTS]
     swept = measures[~measures["algorithm"].isin(defaults["algorithm"])]
     if swept.empty:
         return defaults
     tuned = tuned_measures(swept, validation, "accuracy") if validation is not None else None
-    chosen, suffix = (
-        (tuned, "-accuracy") if tuned is not None and len(tuned) else (swept, " (grid)")
-    )
-    chosen = chosen.assign(algorithm=chosen["algorithm"] + suffix, params="{}")
+    chosen, how = (tuned, TUNED) if tuned is not None and len(tuned) else (swept, POOLED)
+    chosen = chosen.assign(setting=how)
     return pd.concat([defaults, chosen[measures.columns]], ignore_index=True)
+
+
+def label(algorithm: str, setting: str) -> str:
+    """Return the name figures and tables give an algorithm in a setting (the paper's names).
+
+    Parameters
+    ----------
+    algorithm
+        The algorithm's registry name.
+    setting
+        ``"defaults"``, :data:`TUNED`, :data:`POOLED`, or a grid point's parameters.
+
+    Returns
+    -------
+    str
+        ``kamishima``, ``kamishima-accuracy`` (tuned for accuracy, as the paper names it),
+        ``kamishima (grid)``, or ``kamishima {"eta": 30.0}``.
+    """
+    suffix = {DEFAULTS: "", TUNED: "-accuracy", POOLED: " (grid)"}.get(setting, f" {setting}")
+    return algorithm + suffix
+
+
+def labelled(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return ``frame`` with ``algorithm`` replaced by its :func:`label`, for display.
+
+    Parameters
+    ----------
+    frame
+        Any frame with ``algorithm`` and ``setting`` columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy whose ``algorithm`` holds the labels.
+    """
+    names = [label(a, s) for a, s in zip(frame["algorithm"], frame["setting"], strict=True)]
+    return frame.assign(algorithm=names)
 
 
 def measure_correlations(
@@ -206,12 +255,12 @@ def preprocessing_comparison(measures: pd.DataFrame, measure: str = "accuracy") 
     Returns
     -------
     pandas.DataFrame
-        One row per (dataset, attribute, algorithm, params, split) run under both variants,
+        One row per (dataset, attribute, algorithm, setting, split) run under both variants,
         with columns ``numerical`` and ``numerical+binary``.
     """
     wide = runs_wide(measures)
     variants = wide[wide["variant"].isin(["numerical", "numerical+binary"])]
-    keys = ["dataset", "sensitive_attribute", "algorithm", "params", "split_id"]
+    keys = ["dataset", "sensitive_attribute", "algorithm", "setting", "split_id"]
     paired = variants.pivot_table(index=keys, columns="variant", values=measure, dropna=False)
     paired = paired.reindex(columns=["numerical", "numerical+binary"])
     return paired.dropna().rename_axis(columns=None).reset_index()
@@ -229,8 +278,8 @@ def parameter_sweep(
         are joined), and the measures in ``names``.
     """
     wide = runs_wide(measures)
-    swept = wide[wide["params"] != "{}"].copy()
-    params = swept["params"].map(json.loads)
+    swept = wide[wide["setting"] != DEFAULTS].copy()
+    params = swept["setting"].map(json.loads)  # a grid run's setting is its parameters
     swept["parameter"] = params.map(lambda p: ", ".join(p))
     swept["value"] = params.map(lambda p: next(iter(p.values())) if len(p) == 1 else json.dumps(p))
     return swept[[*RUN, "parameter", "value", *names]]

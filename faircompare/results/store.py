@@ -545,4 +545,27 @@ class ResultStore:
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
         cursor = self._open.execute(query, parameters)
         columns = [d[0] if d[0] != "grp" else "group" for d in cursor.description]
-        return pd.DataFrame.from_records(cursor.fetchall(), columns=columns)
+        frame = pd.DataFrame.from_records(cursor.fetchall(), columns=columns)
+        if "params" in frame.columns:
+            frame.insert(frame.columns.get_loc("params") + 1, "setting", setting(frame["params"]))
+        return frame
+
+
+DEFAULTS = "defaults"
+
+
+def setting(params: pd.Series) -> pd.Series:
+    """Return each run's parameter setting: ``"defaults"``, or its parameters as JSON.
+
+    Parameters
+    ----------
+    params
+        The runs' parameters as the store keeps them (JSON; ``{}`` for the defaults).
+
+    Returns
+    -------
+    pandas.Series
+        The setting of each run; the analyses group runs by it (see
+        :func:`faircompare.analysis.tidy.representative` for the settings they add).
+    """
+    return params.where(params != "{}", DEFAULTS)

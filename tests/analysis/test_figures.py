@@ -125,7 +125,7 @@ def test_table_headers_use_the_papers_names():
             "sensitive_attribute": "sex",
             "variant": "numerical",
             "algorithm": "svm",
-            "params": "{}",
+            "setting": "defaults",
             "measure": ["DIbinary", "sensitive-TPR"],
             "mean": [0.9, 0.8],
             "sd": [0.01, 0.02],
