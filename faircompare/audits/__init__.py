@@ -28,6 +28,7 @@ from faircompare.audits.permutation import (
     compare_groups,
     holm,
     permutation_test,
+    permutation_tests,
 )
 from faircompare.audits.suite import (
     Audit,
@@ -59,6 +60,7 @@ __all__ = [
     "holm",
     "individual_fairness_test",
     "permutation_test",
+    "permutation_tests",
     "register_audit",
     "registered_audits",
     "sensitive_subspace_metric",

@@ -28,8 +28,9 @@ P-values are (k + 1) / (B + 1) with a Clopper-Pearson interval for the Monte Car
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -172,53 +173,157 @@ def permutation_test(
     -------
     PermutationTestResult
     """
-    check_choice(alternative, ALTERNATIVES, what="alternative")
-    check_choice(variance, ("pooled", "unpooled"), what="variance")
-    if permutations < 1:
-        raise ValueError(f"permutations must be at least 1, got {permutations}")
-    rng = np.random.default_rng(rng)
-    y, yhat, in_a, names, s = _two_groups(
-        y_true, y_pred, sensitive_features, group_a, group_b, scores
+    settings = _Settings(
+        studentize, within_outcome, alternative, permutations, n_bootstrap, variance
     )
+    groups = _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores)
+    return _test(groups, metric, settings, np.random.default_rng(rng))
+
+
+def permutation_tests(
+    y_true: Any,
+    y_pred: Any,
+    sensitive_features: Any,
+    *,
+    metrics: Sequence[str],
+    group_a: Any,
+    scores: Any = None,
+    permutations: int = 1000,
+    rng: np.random.Generator | int | None = None,
+) -> dict[str, PermutationTestResult | ValueError]:
+    """Run several studentized two-sided tests of group A against the rest on the same predictions.
+
+    The predictions are validated, split into the two groups and counted once for all the
+    tests; each test then runs as :func:`permutation_test` would, drawing from ``rng`` in turn
+    (so the results are those of calling it once per metric with the same generator).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        Labels and predictions, 1 for the positive outcome and 0 otherwise.
+    sensitive_features
+        Each row's group.
+    metrics
+        Names of the metrics to test (of :data:`METRICS`).
+    group_a
+        Group A, tested against everyone else.
+    scores
+        Scores of the positive outcome; needed for AUC.
+    permutations
+        Number of permutations B per test.
+    rng
+        Random generator or seed.
+
+    Returns
+    -------
+    dict
+        For each metric its result, or the ``ValueError`` saying why it cannot be tested (a
+        metric undefined in a group, one group empty).
+    """
+    settings = _Settings(True, False, "two-sided", permutations, 0, "pooled")
+    rng = np.random.default_rng(rng)
+    try:
+        groups = _two_groups(y_true, y_pred, sensitive_features, group_a, None, scores)
+    except ValueError as error:
+        return dict.fromkeys(metrics, error)
+    results: dict[str, PermutationTestResult | ValueError] = {}
+    for metric in metrics:
+        try:
+            results[metric] = _test(groups, metric, settings, rng)
+        except ValueError as error:
+            results[metric] = error
+    return results
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """How a test runs (see :func:`permutation_test` for each)."""
+
+    studentize: bool
+    within_outcome: bool
+    alternative: str
+    permutations: int
+    n_bootstrap: int
+    variance: str
+
+    def __post_init__(self) -> None:
+        check_choice(self.alternative, ALTERNATIVES, what="alternative")
+        check_choice(self.variance, ("pooled", "unpooled"), what="variance")
+        if self.permutations < 1:
+            raise ValueError(f"permutations must be at least 1, got {self.permutations}")
+
+
+@dataclass(frozen=True, eq=False)
+class _Groups:
+    """Validated predictions of the two groups compared, with their confusion counts."""
+
+    y: np.ndarray
+    yhat: np.ndarray
+    in_a: np.ndarray
+    names: tuple[str, str]
+    scores: np.ndarray | None
+
+    @cached_property
+    def cells(self) -> np.ndarray:
+        """Confusion counts of every row (TN, FP, FN, TP)."""
+        return np.bincount(2 * self.y + self.yhat, minlength=4)
+
+    @cached_property
+    def cells_a(self) -> np.ndarray:
+        """Confusion counts of group A."""
+        return np.bincount(2 * self.y[self.in_a] + self.yhat[self.in_a], minlength=4)
+
+
+def _test(
+    groups: _Groups,
+    metric: str | Callable[..., float],
+    settings: _Settings,
+    rng: np.random.Generator,
+) -> PermutationTestResult:
+    """Run one test on validated groups (the body of :func:`permutation_test`)."""
+    y, yhat, in_a, s = groups.y, groups.yhat, groups.in_a, groups.scores
+    b, within_outcome = settings.permutations, settings.within_outcome
     if callable(metric):
         observed, statistic, null = _algorithm_1(
-            metric, y, yhat, s, in_a, studentize, within_outcome, permutations, n_bootstrap, rng
-        )
+            metric, y, yhat, s, in_a, settings.studentize, within_outcome, b,
+            settings.n_bootstrap, rng,
+        )  # fmt: skip
         name = getattr(metric, "__name__", "metric")
     elif check_choice(metric, METRICS, what="metric") == "AUC":
         if s is None:
             raise ValueError("the AUC test needs scores")
         observed, statistic, null = _auc_test(
-            y, s, in_a, studentize, within_outcome, permutations, rng
+            y, s, in_a, settings.studentize, within_outcome, b, rng
         )
         name = metric
     else:
-        cells = np.bincount(2 * y + yhat, minlength=4)
-        mine = np.bincount(2 * y[in_a] + yhat[in_a], minlength=4)
-        drawn = _draw_group_cells(cells, mine, within_outcome, permutations, rng)
-        studentized = variance if studentize else None
+        cells, mine = groups.cells, groups.cells_a
+        drawn = _draw_group_cells(cells, mine, within_outcome, b, rng)
+        studentized = settings.variance if settings.studentize else None
         observed, statistic = _proportion_statistic(mine, cells - mine, metric, studentized)
         _, null = _proportion_statistic(drawn, cells - drawn, metric, studentized)
         if not np.isfinite(statistic):
             raise ValueError(f"{metric} is undefined in a group (an empty denominator)")
         name = metric
-    pvalue, interval = _pvalue(statistic, null, alternative)
+    pvalue, interval = _pvalue(statistic, null, settings.alternative)
     return PermutationTestResult(
         metric=name,
-        groups=names,
+        groups=groups.names,
         observed=float(observed),
         statistic=float(statistic),
         pvalue=pvalue,
         pvalue_interval=interval,
         null_distribution=null,
         group_sizes=(int(in_a.sum()), int((~in_a).sum())),
-        studentized=studentize,
-        alternative=alternative,
+        studentized=settings.studentize,
+        alternative=settings.alternative,
         within_outcome=within_outcome,
     )
 
 
-def _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores):
+def _two_groups(
+    y_true: Any, y_pred: Any, sensitive_features: Any, group_a: Any, group_b: Any, scores: Any
+) -> _Groups:
     y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
     codes, values = pd.factorize(
         sensitive_features
@@ -241,7 +346,7 @@ def _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores):
         s = None if s is None else s[keep]
     if in_a.all() or not in_a.any():
         raise ValueError("both groups need at least one row")
-    return y, yhat, in_a, (str(group_a), name_b), s
+    return _Groups(y, yhat, in_a, (str(group_a), name_b), s)
 
 
 def draw_hypergeometric(
@@ -545,9 +650,9 @@ def bootstrap_test(
         The observed difference and the p-value.
     """
     rng = np.random.default_rng(rng)
-    y, yhat, in_a, names, _ = _two_groups(y_true, y_pred, sensitive_features, group_a, None, None)
-    a = np.bincount(2 * y[in_a] + yhat[in_a], minlength=4)
-    b = np.bincount(2 * y[~in_a] + yhat[~in_a], minlength=4)
+    groups = _two_groups(y_true, y_pred, sensitive_features, group_a, None, None)
+    a = groups.cells_a
+    b = groups.cells - a
     check_choice(metric, PROPORTIONS, what="metric")
     observed, _ = _proportion_statistic(a, b, metric, None)
     boot_a = rng.multinomial(a.sum(), a / a.sum(), size=resamples)
@@ -556,7 +661,7 @@ def bootstrap_test(
     upper = (1 + np.sum(shift >= observed - _TOLERANCE)) / (resamples + 1)
     lower = (1 + np.sum(shift <= observed + _TOLERANCE)) / (resamples + 1)
     pvalue = float(min(1.0, 2 * min(upper, lower)))
-    return BootstrapTestResult(metric, names, float(observed), pvalue, resamples)
+    return BootstrapTestResult(metric, groups.names, float(observed), pvalue, resamples)
 
 
 @dataclass(frozen=True, eq=False)

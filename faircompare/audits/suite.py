@@ -33,7 +33,7 @@ from faircompare.audits.individual import (
     model_oracle,
     sensitive_subspace_metric,
 )
-from faircompare.audits.permutation import holm, permutation_test
+from faircompare.audits.permutation import holm, permutation_tests
 from faircompare.preprocessing import Split
 from faircompare.rows import AuditRow
 
@@ -319,12 +319,13 @@ def permutation_audit(
     permutations: int = 1000,
     rng: np.random.Generator | int | None = None,
 ) -> list[AuditRow]:
-    """Studentized permutation tests, privileged group against the rest, for each run metric.
+    """Run studentized permutation tests, privileged group against the rest, per run metric.
 
-    Demographic parity (positive rate), TPR, FPR and accuracy, and AUC when scores exist. The
-    details hold the observed difference, the p-value's Monte Carlo interval and the
-    Holm-adjusted p-value across the run's metrics. A metric that is undefined for a group
-    (no negatives, say) gets a row with NaN and the reason.
+    Demographic parity (positive rate), TPR, FPR and accuracy, and AUC when scores exist, the
+    predictions validated and counted once for all of them. The details hold the observed
+    difference, the p-value's Monte Carlo interval and the Holm-adjusted p-value across the
+    run's metrics. A metric that is undefined for a group (no negatives, say) gets a row with
+    NaN and the reason.
 
     Parameters
     ----------
@@ -346,25 +347,24 @@ def permutation_audit(
     list of AuditRow
         One row per metric, for the audits table.
     """
-    rng = np.random.default_rng(rng)
     metrics = RUN_METRICS + (("AUC",) if scores is not None else ())
-    rows = []
-    for metric in metrics:
-        try:
-            result = permutation_test(
-                y_true,
-                y_pred,
-                sensitive_features,
-                metric=metric,
-                group_a=privileged,
-                scores=scores,
-                permutations=permutations,
-                rng=rng,
-            )
-            rows.append(result.to_row())
-        except ValueError as error:
-            nan = float("nan")
-            rows.append(AuditRow("permutation", metric, "rest", nan, nan, {"error": str(error)}))
+    results = permutation_tests(
+        y_true,
+        y_pred,
+        sensitive_features,
+        metrics=metrics,
+        group_a=privileged,
+        scores=scores,
+        permutations=permutations,
+        rng=rng,
+    )
+    nan = float("nan")
+    rows = [
+        AuditRow("permutation", metric, "rest", nan, nan, {"error": str(result)})
+        if isinstance(result, ValueError)
+        else result.to_row()
+        for metric, result in results.items()
+    ]
     tested = [i for i, row in enumerate(rows) if "error" not in row.details]
     for i, adjusted in zip(tested, holm([rows[i].pvalue for i in tested]), strict=True):
         rows[i].details["holm_pvalue"] = float(adjusted)

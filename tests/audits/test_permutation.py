@@ -16,6 +16,7 @@ from faircompare.audits import (
     compare_groups,
     holm,
     permutation_test,
+    permutation_tests,
 )
 from faircompare.audits.permutation import (
     _draw_group_cells,
@@ -234,3 +235,29 @@ def test_the_pvalue_interval_is_scipys_exact_binomial_interval():
             low, high = clopper_pearson(k, n)
             assert low == pytest.approx(reference.low, abs=1e-10)
             assert high == pytest.approx(reference.high, abs=1e-10)
+
+
+def test_several_tests_on_one_validation_equal_the_tests_run_one_by_one():
+    # permutation_tests validates and counts the predictions once; each test draws from the
+    # shared generator in turn, so its results are those of permutation_test called in a row.
+    rng = np.random.default_rng(3)
+    n = 400
+    group = rng.integers(0, 2, n)
+    y = (rng.random(n) < 0.4).astype(int)
+    scores = rng.random(n) + 0.3 * y
+    yhat = (scores > 0.6).astype(int)
+    metrics = ("positive_rate", "TPR", "FPR", "accuracy", "AUC")
+    together = permutation_tests(
+        y, yhat, group, metrics=metrics, group_a=1, scores=scores, permutations=200, rng=7
+    )
+    shared = np.random.default_rng(7)
+    for metric in metrics:
+        alone = permutation_test(
+            y, yhat, group, metric=metric, group_a=1, scores=scores, permutations=200, rng=shared
+        )
+        assert together[metric].statistic == alone.statistic
+        assert together[metric].pvalue == alone.pvalue
+    no_negatives = permutation_tests(
+        np.ones(n, int), yhat, group, metrics=("FPR", "TPR"), group_a=1, permutations=50
+    )
+    assert isinstance(no_negatives["FPR"], ValueError) and no_negatives["TPR"].pvalue > 0
