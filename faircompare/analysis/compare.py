@@ -1,0 +1,398 @@
+"""Which intervention is better, and is the difference real? Comparisons on shared splits.
+
+Every algorithm of a benchmark is fitted on the same seeded train/test splits, so two
+algorithms can be compared split by split. The splits share most of their training rows,
+which makes the per-split differences correlated: the naive paired t-test over splits then
+underestimates the variance of their mean and rejects far too often (Nadeau & Bengio, Machine
+Learning 52, 2003; Bouckaert & Frank, PAKDD 2004). This module implements
+
+- :func:`corrected_ttest`: Nadeau & Bengio's corrected resampled t-test (§4.3: the variance of
+  the mean difference inflated from 1/J to 1/J + n_test/n_train for J random splits), with the
+  matching confidence interval;
+- :func:`correlated_bayesian_ttest`: Corani & Benavoli's correlated Bayesian t-test (Machine
+  Learning 100, 2015, §3), whose posterior of the mean difference is a Student t with the same
+  inflated scale, giving the probabilities that A is better, that the two are practically
+  equivalent (within a region of practical equivalence, the *rope*), and that B is better;
+- :func:`compare_pair` and :func:`pairwise` on the store's measures, all pairs Holm-adjusted,
+  and :func:`wins_ties_losses`;
+- :func:`friedman` across datasets (scipy's Friedman test on the algorithms' ranks, Demšar,
+  JMLR 7, 2006, §3.2.2) with the Nemenyi critical difference for the post-hoc comparison.
+
+Scores are oriented so that higher is better: accuracy as it is, a fairness measure as minus
+its distance to its ideal value (a DI of 0.9 scores -0.1, like one of 1.1).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from faircompare._validation import check_choice
+from faircompare.analysis.tidy import label, runs_wide
+from faircompare.audits.permutation import holm
+from faircompare.measures import MEASURES
+from faircompare.preprocessing.splits import TRAIN_FRACTION
+
+TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits
+
+
+@dataclass(frozen=True)
+class CorrectedTTest:
+    """The corrected resampled t-test of a mean difference over J shared splits.
+
+    Attributes
+    ----------
+    mean, sd
+        Mean and standard deviation of the per-split differences.
+    statistic
+        t = mean / (sd * sqrt(1/J + n_test/n_train)).
+    pvalue
+        Two-sided, from Student's t with J - 1 degrees of freedom.
+    interval
+        The confidence interval of the mean difference with the same standard error.
+    """
+
+    mean: float
+    sd: float
+    statistic: float
+    pvalue: float
+    interval: tuple[float, float]
+
+
+def corrected_ttest(
+    differences: np.ndarray, test_to_train: float = TEST_TO_TRAIN, *, confidence: float = 0.95
+) -> CorrectedTTest:
+    """Test a mean difference over random train/test splits (Nadeau & Bengio 2003, §4.3).
+
+    Parameters
+    ----------
+    differences
+        One difference per split (for example A's accuracy minus B's).
+    test_to_train
+        n_test / n_train of every split (1/2 for the benchmark's 2/3 : 1/3 splits); 0 gives
+        the naive paired t-test.
+    confidence
+        Level of the interval.
+
+    Returns
+    -------
+    CorrectedTTest
+        The mean, the statistic, its p-value and the interval. With no variation at all the
+        statistic is 0 (p = 1) for a zero mean and infinite otherwise.
+    """
+    d = np.asarray(differences, dtype=float)
+    if len(d) < 2:
+        raise ValueError(f"a t-test needs at least two splits, got {len(d)}")
+    mean, sd = float(d.mean()), float(d.std(ddof=1))
+    se = sd * np.sqrt(1 / len(d) + test_to_train)
+    df = len(d) - 1
+    if se > 0:
+        statistic = mean / se
+    else:
+        statistic = 0.0 if mean == 0 else float(np.copysign(np.inf, mean))
+    pvalue = float(2 * stats.t.sf(abs(statistic), df))
+    half = float(stats.t.ppf(0.5 + confidence / 2, df) * se)
+    return CorrectedTTest(mean, sd, float(statistic), pvalue, (mean - half, mean + half))
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """Posterior probabilities that A is better, that A and B are equivalent, that B is better.
+
+    Attributes
+    ----------
+    a_better, equivalent, b_better
+        P(mu > rope), P(-rope <= mu <= rope) and P(mu < -rope) for the mean difference mu.
+    rope
+        Half-width of the region of practical equivalence.
+    """
+
+    a_better: float
+    equivalent: float
+    b_better: float
+    rope: float
+
+
+def correlated_bayesian_ttest(
+    differences: np.ndarray, test_to_train: float = TEST_TO_TRAIN, *, rope: float = 0.01
+) -> Posterior:
+    """Compute the correlated Bayesian t-test's posterior (Corani & Benavoli 2015, §3).
+
+    With correlation rho = n_test / n between the splits' results, the posterior of the mean
+    difference is Student's t with J - 1 degrees of freedom, location the mean difference and
+    scale sd * sqrt(1/J + rho / (1 - rho)), where rho / (1 - rho) = n_test / n_train.
+
+    Parameters
+    ----------
+    differences
+        One difference per split.
+    test_to_train
+        n_test / n_train of every split.
+    rope
+        Half-width of the region of practical equivalence (0.01: a point of accuracy).
+
+    Returns
+    -------
+    Posterior
+        The three probabilities.
+    """
+    d = np.asarray(differences, dtype=float)
+    if len(d) < 2:
+        raise ValueError(f"the test needs at least two splits, got {len(d)}")
+    mean, sd = float(d.mean()), float(d.std(ddof=1))
+    scale = sd * np.sqrt(1 / len(d) + test_to_train)
+    if scale > 0:
+        posterior = stats.t(len(d) - 1, loc=mean, scale=scale)
+        below, above = float(posterior.cdf(-rope)), float(posterior.sf(rope))
+    else:  # every split gives the same difference: all the mass is at the mean
+        below, above = float(mean < -rope), float(mean > rope)
+    return Posterior(above, 1 - above - below, below, rope)
+
+
+def scores(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Return each run's score on ``measure``, oriented so that higher is better.
+
+    Parameters
+    ----------
+    measures
+        The store's test measures (long form), or the runs :func:`~.tidy.representative` chose.
+    measure
+        An aggregate measure of the catalogue.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run: the run's identifying columns, ``name`` (its label) and ``score``.
+    """
+    known = MEASURES[check_choice(measure, MEASURES, what="measure")]
+    wide = runs_wide(measures[measures["measure"] == measure])
+    value = wide[measure]
+    score = value if known.kind == "accuracy" else -(value - known.ideal).abs()
+    names = [label(a, s) for a, s in zip(wide["algorithm"], wide["setting"], strict=True)]
+    return wide.drop(columns=[measure]).assign(name=names, score=score)
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """Two algorithms compared on one measure over their shared splits.
+
+    Attributes
+    ----------
+    a, b
+        The algorithms' names (labels).
+    measure
+        The measure; differences are of scores, higher is better.
+    splits
+        Number of shared splits.
+    test
+        The corrected resampled t-test of the mean difference (A - B).
+    posterior
+        The correlated Bayesian t-test.
+    """
+
+    a: str
+    b: str
+    measure: str
+    splits: int
+    test: CorrectedTTest
+    posterior: Posterior
+
+
+def compare_pair(
+    measures: pd.DataFrame,
+    measure: str,
+    a: str,
+    b: str,
+    *,
+    rope: float = 0.01,
+    test_to_train: float = TEST_TO_TRAIN,
+) -> PairComparison:
+    """Compare two algorithms of one dataset, attribute and variant on their shared splits.
+
+    Parameters
+    ----------
+    measures
+        Test measures of one dataset, sensitive attribute and variant.
+    measure
+        The measure compared (its score: higher is better).
+    a, b
+        The algorithms' names as :func:`scores` labels them.
+    rope
+        Half-width of the region of practical equivalence.
+    test_to_train
+        n_test / n_train of the splits.
+
+    Returns
+    -------
+    PairComparison
+        The t-test and the posterior of score(A) - score(B).
+    """
+    by_split = _by_split(measures, measure)
+    for name in (a, b):
+        check_choice(name, by_split.columns, what="algorithm")
+    shared = by_split[[a, b]].dropna()
+    differences = (shared[a] - shared[b]).to_numpy()
+    return PairComparison(
+        a,
+        b,
+        measure,
+        len(shared),
+        corrected_ttest(differences, test_to_train),
+        correlated_bayesian_ttest(differences, test_to_train, rope=rope),
+    )
+
+
+def pairwise(
+    measures: pd.DataFrame,
+    measure: str,
+    *,
+    rope: float = 0.01,
+    test_to_train: float = TEST_TO_TRAIN,
+) -> pd.DataFrame:
+    """Compare every pair of algorithms of one configuration, Holm-adjusting the p-values.
+
+    Parameters
+    ----------
+    measures
+        Test measures of one dataset, sensitive attribute and variant.
+    measure
+        The measure compared.
+    rope
+        Half-width of the region of practical equivalence.
+    test_to_train
+        n_test / n_train of the splits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a``, ``b``, ``splits``, ``mean_difference``, ``ci_low``,
+        ``ci_high``, ``statistic``, ``pvalue``, ``holm_pvalue``, ``p_a_better``,
+        ``p_equivalent``, ``p_b_better``.
+    """
+    names = sorted(_by_split(measures, measure).columns)
+    rows = []
+    for a, b in itertools.combinations(names, 2):
+        pair = compare_pair(measures, measure, a, b, rope=rope, test_to_train=test_to_train)
+        test, posterior = pair.test, pair.posterior
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "splits": pair.splits,
+                "mean_difference": test.mean,
+                "ci_low": test.interval[0],
+                "ci_high": test.interval[1],
+                "statistic": test.statistic,
+                "pvalue": test.pvalue,
+                "p_a_better": posterior.a_better,
+                "p_equivalent": posterior.equivalent,
+                "p_b_better": posterior.b_better,
+            }  # fmt: skip
+        )
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    return table.assign(holm_pvalue=holm(table["pvalue"].to_numpy()))
+
+
+def wins_ties_losses(pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Count, per algorithm, the pairs it wins and loses significantly (Holm), and the ties.
+
+    Parameters
+    ----------
+    pairs
+        The result of :func:`pairwise`.
+    alpha
+        Level of the Holm-adjusted p-values.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by algorithm: ``wins``, ``ties``, ``losses``, by wins then losses.
+    """
+    significant = pairs["holm_pvalue"] < alpha
+    a_wins = significant & (pairs["mean_difference"] > 0)
+    b_wins = significant & (pairs["mean_difference"] < 0)
+    names = sorted(set(pairs["a"]) | set(pairs["b"]))
+    table = pd.DataFrame(0, index=names, columns=["wins", "ties", "losses"])
+    for winners, losers in ((pairs["a"][a_wins], pairs["b"][a_wins]),
+                            (pairs["b"][b_wins], pairs["a"][b_wins])):  # fmt: skip
+        table["wins"] += winners.value_counts().reindex(names, fill_value=0)
+        table["losses"] += losers.value_counts().reindex(names, fill_value=0)
+    for side in ("a", "b"):
+        table["ties"] += pairs[side][~significant].value_counts().reindex(names, fill_value=0)
+    return table.sort_values(["wins", "losses"], ascending=[False, True])
+
+
+@dataclass(frozen=True)
+class FriedmanTest:
+    """Algorithms ranked over several datasets (Demšar 2006, §3.2.2).
+
+    Attributes
+    ----------
+    ranks
+        Each algorithm's average rank (1 best), best first.
+    statistic, pvalue
+        Friedman's chi-square statistic and its p-value (scipy).
+    critical_difference
+        The Nemenyi critical difference of average ranks at ``alpha``.
+    datasets
+        Number of datasets (blocks) ranked.
+    alpha
+        The level of the critical difference.
+    """
+
+    ranks: pd.Series
+    statistic: float
+    pvalue: float
+    critical_difference: float
+    datasets: int
+    alpha: float
+
+
+def friedman(table: pd.DataFrame, *, alpha: float = 0.05) -> FriedmanTest:
+    """Rank algorithms over datasets and test that their average ranks are equal.
+
+    Parameters
+    ----------
+    table
+        One row per dataset (or dataset and attribute), one column per algorithm, each cell a
+        score (higher is better; the mean over splits, say). Rows with a missing score are
+        left out.
+    alpha
+        Level of the Nemenyi critical difference, CD = q_alpha sqrt(k (k + 1) / (6 N)), with
+        q_alpha the studentized range quantile over sqrt 2 (Demšar's Eq. (5)).
+
+    Returns
+    -------
+    FriedmanTest
+        Average ranks, the test, and the critical difference.
+    """
+    complete = table.dropna()
+    blocks, k = complete.shape
+    if k < 3 or blocks < 2:
+        raise ValueError(
+            f"the Friedman test needs at least three algorithms and two datasets, got {k} "
+            f"algorithms on {blocks} complete datasets"
+        )
+    ranks = complete.rank(axis=1, ascending=False).mean().sort_values()
+    statistic, pvalue = stats.friedmanchisquare(*complete.to_numpy().T)
+    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    difference = float(q * np.sqrt(k * (k + 1) / (6 * blocks)))
+    return FriedmanTest(ranks, float(statistic), float(pvalue), difference, blocks, alpha)
+
+
+def _by_split(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Scores with one row per split and one column per algorithm (label)."""
+    scored = scores(measures, measure)
+    keys = ["dataset", "sensitive_attribute", "variant"]
+    if len(scored.drop_duplicates(keys)) > 1:
+        raise ValueError(
+            "compare one dataset, sensitive attribute and variant at a time; got "
+            f"{len(scored.drop_duplicates(keys))} of them"
+        )
+    return scored.pivot_table(index="split_id", columns="name", values="score")
