@@ -396,3 +396,53 @@ def _by_split(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
             f"{len(scored.drop_duplicates(keys))} of them"
         )
     return scored.pivot_table(index="split_id", columns="name", values="score")
+
+
+def intervals(
+    measures: pd.DataFrame,
+    measure: str,
+    *,
+    test_to_train: float = TEST_TO_TRAIN,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Each algorithm's mean score with its corrected interval, and how it compares to the best.
+
+    Parameters
+    ----------
+    measures
+        Test measures of one dataset, sensitive attribute and variant.
+    measure
+        The measure (its score: higher is better).
+    test_to_train
+        n_test / n_train of the splits.
+    confidence
+        Level of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by algorithm (label), best first: ``mean``, ``ci_low``, ``ci_high`` (the
+        corrected interval of the mean score, as :func:`corrected_ttest` widens it) and
+        ``worse_than_best`` (whether the corrected test, Holm-adjusted over the algorithms,
+        finds the algorithm worse than the best one at 1 - ``confidence``).
+    """
+    by_split = _by_split(measures, measure)
+    rows = {}
+    for name in by_split.columns:
+        values = by_split[name].dropna().to_numpy()
+        if len(values) < 2:
+            continue
+        # An interval of one algorithm's mean: the test of its values against 0, shifted.
+        test = corrected_ttest(values, test_to_train, confidence=confidence)
+        rows[name] = {"mean": test.mean, "ci_low": test.interval[0], "ci_high": test.interval[1]}
+    table = pd.DataFrame.from_dict(rows, orient="index").sort_values("mean", ascending=False)
+    if table.empty:
+        return table.assign(worse_than_best=pd.Series(dtype=bool))
+    best = table.index[0]
+    others = [name for name in table.index if name != best]
+    pvalues = [
+        compare_pair(measures, measure, best, name, test_to_train=test_to_train).test.pvalue
+        for name in others
+    ]
+    worse = dict(zip(others, holm(pvalues) < 1 - confidence, strict=True)) if others else {}
+    return table.assign(worse_than_best=[worse.get(name, False) for name in table.index])

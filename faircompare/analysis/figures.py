@@ -22,6 +22,7 @@ from matplotlib.patches import Rectangle
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
+from faircompare.analysis.compare import FriedmanTest
 from faircompare.audits.figures import PALETTE, new_figure
 
 FORMATS = ("pdf", "svg", "png")
@@ -343,4 +344,99 @@ def plot_individual_statistics(
     ax.set_ylabel("loss ratio S_n with 95% interval;\ntick: T_n; filled: T_n > delta")
     ax.set_title(title, fontsize=9)
     ax.legend(frameon=False, fontsize=7)
+    return figure
+
+
+def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
+    """Draw average ranks on one axis, joining algorithms closer than the CD (Demšar Fig. 1).
+
+    Parameters
+    ----------
+    test
+        The Friedman test of the algorithms over datasets (:func:`~.compare.friedman`).
+    title
+        The figure's title; the Friedman p-value and the critical difference are added.
+
+    Returns
+    -------
+    Figure
+        Rank 1 (best) on the left; a thick bar joins each maximal group of algorithms whose
+        average ranks differ by less than the critical difference (not significantly different
+        by the Nemenyi test), and a scale bar shows the CD itself.
+    """
+    ranks, k = test.ranks, len(test.ranks)
+    height = 1.6 + 0.28 * k
+    figure, ax = new_figure((7.0, height))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-(k // 2 + 2), 2.2)
+    ax.axhline(0, color="black", linewidth=1)
+    for r in range(1, k + 1):
+        ax.plot([r, r], [0, 0.15], color="black", linewidth=1)
+        ax.text(r, 0.3, str(r), ha="center", fontsize=7)
+    half = (k + 1) // 2
+    for i, (name, rank) in enumerate(ranks.items()):
+        left = i < half
+        level = -(i + 1) * 0.6 if left else -(k - i) * 0.6
+        edge = 0.6 if left else k + 0.4
+        ax.plot([rank, rank, edge], [0, level, level], color="#444444", linewidth=0.8)
+        ax.text(edge - 0.05 if left else edge + 0.05, level, f"{name} ({rank:.2f})",
+                ha="right" if left else "left", va="center", fontsize=7)  # fmt: skip
+    for j, (low, high) in enumerate(_cliques(ranks.to_numpy(), test.critical_difference)):
+        y = -0.25 - 0.18 * j
+        ax.plot([low - 0.05, high + 0.05], [y, y], color="black", linewidth=3)
+    ax.plot([1, 1 + test.critical_difference], [1.4, 1.4], color="black", linewidth=1.5)
+    ax.text(1 + test.critical_difference / 2, 1.55, "CD", ha="center", fontsize=7)
+    ax.set_axis_off()
+    ax.set_title(
+        f"{title}\nFriedman p = {test.pvalue:.3g} over {test.datasets} datasets; "
+        f"Nemenyi CD = {test.critical_difference:.2f} (alpha {test.alpha})",
+        fontsize=9,
+    )
+    return figure
+
+
+def _cliques(ranks: np.ndarray, critical_difference: float) -> list[tuple[float, float]]:
+    """Maximal runs of sorted ranks spanning less than the critical difference."""
+    spans: list[tuple[int, int]] = []
+    for start in range(len(ranks)):
+        end = start
+        while end + 1 < len(ranks) and ranks[end + 1] - ranks[start] < critical_difference:
+            end += 1
+        if end > start and not any(s <= start and end <= e for s, e in spans):
+            spans.append((start, end))
+    return [(float(ranks[s]), float(ranks[e])) for s, e in spans]
+
+
+def plot_intervals(panels: dict[str, pd.DataFrame], *, title: str = "") -> Figure:
+    """Plot each algorithm's mean and corrected 95 % interval, one panel per measure.
+
+    Parameters
+    ----------
+    panels
+        ``{axis label: table}``, tables from :func:`~.compare.intervals`; the algorithms are
+        ordered by the first panel, best on top.
+    title
+        The figure's title.
+
+    Returns
+    -------
+    Figure
+        One row per algorithm; a filled marker is an algorithm the corrected test (Holm)
+        cannot tell from the best, a hollow one is significantly worse.
+    """
+    order = list(next(iter(panels.values())).index)
+    figure = Figure(figsize=(4.0 * len(panels), 1.2 + 0.3 * len(order)), layout="constrained")
+    axes = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    positions = np.arange(len(order))[::-1]
+    for ax, (name, table) in zip(axes, panels.items(), strict=True):
+        table = table.reindex(order)
+        ax.hlines(positions, table["ci_low"], table["ci_high"], color="#4477AA", linewidth=1.5)
+        worse = table["worse_than_best"].fillna(False).astype(bool).to_numpy()
+        ax.scatter(table["mean"], positions, s=24, color="#4477AA",
+                   facecolors=np.where(worse, "none", "#4477AA"))  # fmt: skip
+        ax.set_xlabel(name, fontsize=8)
+        ax.grid(axis="x", linewidth=0.3)
+    axes[0].set_yticks(positions, order, fontsize=7)
+    figure.suptitle(f"{title}\nfilled: not significantly worse than the best (Holm, 5 %)",
+                    fontsize=9)  # fmt: skip
     return figure

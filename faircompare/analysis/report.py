@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import html
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -26,13 +27,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from faircompare.analysis import figures, tables, tidy
+from faircompare.analysis import compare, figures, tables, tidy
 from faircompare.audits.figures import (
     plot_pvalue_histogram,
     plot_threshold_curve,
     plot_transparency_report,
     threshold_curve,
 )
+from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
 
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
@@ -40,6 +42,8 @@ STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
 # the largest flipset of Ricci's 40 test people says little.
 FLIPTEST_MIN_ROWS = 300
 PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
+COMPARED = ("accuracy", "DIbinary")  # the measures compared pair by pair and ranked
+ROPE = 0.01  # region of practical equivalence of the Bayesian comparisons (score units)
 SWEEP_VARIANT = "numerical+binary"
 
 
@@ -131,6 +135,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
             chosen = audits[audits["key"].isin(part["key"])]
             tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
             _configuration(writer, part, tuning, chosen, styles, where)
+        _rankings(writer, measures, validation)
         _correlations(writer, measures, balanced)
         _preprocessing(writer, measures, styles)
         _sweeps(writer, measures)
@@ -215,6 +220,66 @@ def _configuration(
     frame = tidy.tradeoff(measures, audits)
     figure = figures.plot_tradeoff(frame, styles, title=f"{label}: accuracy vs DIbinary gap")
     writer.figure(figure, f"tradeoff-{name}", f"Tradeoff and Pareto front: {label}")
+    _which_is_better(writer, chosen, name, label)
+
+
+def _which_is_better(writer: _Writer, chosen: pd.DataFrame, name: str, label: str) -> None:
+    """Pairwise comparisons over the shared splits, and the intervals figure."""
+    panels = {}
+    for measure in COMPARED:
+        pairs = compare.pairwise(chosen, measure, rope=ROPE)
+        if pairs.empty:
+            continue
+        writer.table(
+            pairs.set_index(["a", "b"]),
+            f"pairs-{slug(measure)}-{name}",
+            f"Which intervention is better? {measure} score (higher is better), A - B over the "
+            f"shared splits: corrected t-test with Holm, correlated Bayesian t-test with rope "
+            f"{ROPE}: {label}",
+            numbers=pairs,
+        )
+        panels[_score_name(measure)] = compare.intervals(chosen, measure)
+    if panels:
+        figure = figures.plot_intervals(panels, title=label)
+        caption = f"Means with corrected 95% intervals over splits: {label}"
+        writer.figure(figure, f"intervals-{name}", caption)
+
+
+def _score_name(measure: str) -> str:
+    known = MEASURES[measure]
+    return measure if known.kind == "accuracy" else f"-|{measure} - {known.ideal:g}|"
+
+
+def _rankings(writer: _Writer, measures: pd.DataFrame, validation: pd.DataFrame) -> None:
+    """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
+
+    An algorithm is ranked by its mean score over splits in the setting the report shows for
+    it (tuned in one dataset, defaults in another); an algorithm missing from one of a variant's
+    datasets is left out of that variant's ranking, as the test needs complete blocks.
+    """
+    keys = ["dataset", "sensitive_attribute", "variant"]
+    chosen = pd.concat(
+        [
+            tidy.representative(part, validation[validation["key"].isin(part["key"])])
+            for _, part in measures.groupby(keys)
+        ]
+    )
+    writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
+    for measure, (variant, part) in itertools.product(COMPARED, chosen.groupby("variant")):
+        scored = compare.scores(part, measure)
+        table = scored.pivot_table(index=keys[:2], columns="algorithm", values="score")
+        try:
+            test = compare.friedman(table.dropna(axis=1))
+        except ValueError as reason:
+            writer.text(f"No ranking of {measure} ({variant}) across datasets: {reason}.")
+            continue
+        figure = figures.plot_critical_difference(test, title=f"{_score_name(measure)}, {variant}")
+        writer.figure(
+            figure,
+            f"critical-difference-{slug(measure, variant)}",
+            f"Average ranks of {measure} ({variant}) over {test.datasets} datasets and "
+            "attributes (1 best); bars join algorithms the Nemenyi test cannot tell apart",
+        )
 
 
 def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFrame) -> None:

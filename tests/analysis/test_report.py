@@ -177,3 +177,41 @@ def test_the_fliptest_example_is_a_named_run_on_a_test_split_of_fair_size(report
     assert "at least 300 test rows" in caption
     assert ": german, sex, numerical" in caption and ", split " in caption
     assert "threshold-curve" in page and "Positive-rate gap across thresholds" in page
+
+
+def test_the_report_says_which_intervention_is_better_and_ranks_them(report, frames):
+    from faircompare.analysis import compare
+
+    measures, _ = frames
+    folder, page = report.parent, report.read_text()
+    assert "Which intervention is better? Ranks across datasets" in page
+    # every configuration gets its pairwise tables; the one ranking with three algorithms on
+    # two datasets (numerical+binary: Zafar's model needs it) gets its CD diagrams
+    for dataset, attribute, variant in measures.groupby(
+        ["dataset", "sensitive_attribute", "variant"]
+    ).groups:
+        name = slug(dataset, attribute, variant)
+        table = pd.read_csv(folder / "tables" / f"pairs-accuracy-{name}.csv")
+        assert table["holm_pvalue"].between(0, 1).all()
+        probabilities = table[["p_a_better", "p_equivalent", "p_b_better"]].sum(axis=1)
+        np.testing.assert_allclose(probabilities, 1)
+        assert (folder / "figures" / f"intervals-{name}.png").is_file()
+    for measure in ("accuracy", "dibinary"):
+        assert (
+            folder / "figures" / f"critical-difference-{measure}-numerical-binary.png"
+        ).is_file()
+    assert "No ranking of accuracy (numerical) across datasets" in page
+    # the stored table is the comparison of the representative runs, recomputed here
+    german = measures.query("dataset == 'german' and variant == 'numerical+binary'")
+    chosen = tidy.representative(german)
+    recomputed = compare.pairwise(chosen, "DIbinary")
+    assert set(recomputed["a"]) | set(recomputed["b"]) == {
+        "decision-tree", "logistic-regression", "zafar-fairness (grid)"
+    }  # fmt: skip
+
+
+def test_critical_difference_cliques_join_ranks_closer_than_the_cd():
+    ranks = pd.Series([1.0, 1.5, 2.9, 3.2, 4.5], index=list("abcde"))
+    # Demšar Fig. 1's bars: maximal runs of sorted ranks within the critical difference
+    assert figures._cliques(ranks.to_numpy(), 1.0) == [(1.0, 1.5), (2.9, 3.2)]
+    assert figures._cliques(ranks.to_numpy(), 2.0) == [(1.0, 2.9), (1.5, 3.2), (2.9, 4.5)]
