@@ -234,6 +234,12 @@ def compare_pair(
     by_split = _by_split(measures, measure)
     for name in (a, b):
         check_choice(name, by_split.columns, what="algorithm")
+    return _compare(by_split, measure, a, b, rope, test_to_train)
+
+
+def _compare(
+    by_split: pd.DataFrame, measure: str, a: str, b: str, rope: float, test_to_train: float
+) -> PairComparison:
     shared = by_split[[a, b]].dropna()
     differences = (shared[a] - shared[b]).to_numpy()
     return PairComparison(
@@ -273,10 +279,10 @@ def pairwise(
         ``ci_high``, ``statistic``, ``pvalue``, ``holm_pvalue``, ``p_a_better``,
         ``p_equivalent``, ``p_b_better``.
     """
-    names = sorted(_by_split(measures, measure).columns)
+    by_split = _by_split(measures, measure)
     rows = []
-    for a, b in itertools.combinations(names, 2):
-        pair = compare_pair(measures, measure, a, b, rope=rope, test_to_train=test_to_train)
+    for a, b in itertools.combinations(sorted(by_split.columns), 2):
+        pair = _compare(by_split, measure, a, b, rope, test_to_train)
         test, posterior = pair.test, pair.posterior
         rows.append(
             {
@@ -441,8 +447,7 @@ def intervals(
     best = table.index[0]
     others = [name for name in table.index if name != best]
     pvalues = [
-        compare_pair(measures, measure, best, name, test_to_train=test_to_train).test.pvalue
-        for name in others
+        _compare(by_split, measure, best, name, 0.0, test_to_train).test.pvalue for name in others
     ]
     worse = dict(zip(others, holm(pvalues) < 1 - confidence, strict=True)) if others else {}
     return table.assign(worse_than_best=[worse.get(name, False) for name in table.index])
