@@ -5,10 +5,8 @@ metric and for Project/SenSR). The metric is learned on the test split; the atta
 F.4's (lam 50, T = 500 steps of 0.01) in coordinates standardised over the test split.
 
 1. CPU time of the batched attack on the whole test split for logistic regression (reduced to
-   the span of w and the sensitive directions) and for the baseline network (its gradient
-   back-propagated by hand), against the authors' per-point loop (timed on a few hundred points
-   and scaled, as printed); for the network also against the same attack with torch's autograd
-   (the implementation before #19), with the difference in T_n and T~_n.
+   the span of w and the sensitive directions) and for the baseline network (autograd), against
+   the authors' per-point loop (timed on a few hundred points and scaled, as printed).
    Models without gradients (Reductions here) are audited on 1,000 random test rows.
 2. Maity et al. Table 1 on this split: balanced accuracy, T_n and T~_n with the decision, for
    the baseline network, Project, Reductions (exponentiated gradient, equalized odds, eps 0.03)
@@ -28,7 +26,6 @@ from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction
 from faircompare.audits.individual import (
-    LossOracle,
     gradient_flow_attack,
     individual_fairness_test,
     model_oracle,
@@ -49,21 +46,6 @@ def per_point_loop(oracle, Z, y, metric, points: int) -> float:
             oracle, Z[i : i + 1], y[i : i + 1], metric, callback=lambda t, x: None, **ATTACK
         )
     return (time.process_time() - start) * len(Z) / points
-
-
-def autograd_oracle(model: NeuralNetwork, mean: np.ndarray, scale: np.ndarray) -> LossOracle:
-    """The network's oracle with its gradient by torch.autograd (the earlier implementation)."""
-    own = model.loss_oracle(mean, scale)
-    factor = torch.as_tensor(scale / model.scale_, dtype=torch.float32)
-    shift = torch.as_tensor((mean - model.mean_) / model.scale_, dtype=torch.float32)
-
-    def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-        inputs = torch.tensor(Z, dtype=torch.float32, requires_grad=True)
-        targets = torch.tensor(np.asarray(y), dtype=torch.float32)
-        losses = model._pointwise_loss(torch.addcmul(shift, inputs, factor), targets)
-        return torch.autograd.grad(losses.sum(), inputs)[0].numpy()
-
-    return LossOracle(own.loss, gradient, "autograd")
 
 
 def main() -> None:
@@ -120,17 +102,6 @@ def main() -> None:
                 loop = per_point_loop(oracle, Z, split.y_test, metric, points=200)
             print(f"{'':22s} per-point loop (200 points, scaled): {loop:8.1f} CPU s "
                   f"-> batched is {loop / cpu:,.0f}x faster")  # fmt: skip
-        if name == "baseline network":
-            start = time.process_time()
-            with threadpool_limits(1):
-                before = individual_fairness_test(
-                    autograd_oracle(model, mean, scale), Z, split.y_test, metric, **ATTACK
-                )
-            autograd_cpu = time.process_time() - start
-            print(f"{'':22s} autograd (before #19): {autograd_cpu:.2f} CPU s -> by hand "
-                  f"{autograd_cpu / cpu:.1f}x faster; |T_n diff| "
-                  f"{abs(before.loss.lower_bound - result.loss.lower_bound):.1e}, |T~_n diff| "
-                  f"{abs(before.error.lower_bound - result.error.lower_bound):.1e}")  # fmt: skip
 
 
 if __name__ == "__main__":

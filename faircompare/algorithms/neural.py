@@ -15,9 +15,8 @@ These are the models of Maity et al.'s Adult and COMPAS studies (§4.2, App. F.3
 Inputs are standardised with training statistics; the sensitive subspace is learned on the
 standardised features with :func:`~faircompare.audits.individual.sensitive_subspace_metric`
 (one logistic regression per sensitive attribute; ``sensitive_features`` may hold several
-columns). All three expose ``input_gradient``, back-propagated by hand, so the
-individual-fairness audit uses exact gradients for them. torch is an optional dependency (the
-``torch`` extra).
+columns). All three expose ``input_gradient`` by autograd, so the individual-fairness audit
+uses exact gradients for them. torch is an optional dependency (the ``torch`` extra).
 """
 
 from __future__ import annotations
@@ -58,8 +57,7 @@ class NeuralNetwork(FairEstimator):
     """
 
     name: ClassVar[str] = "neural-network"
-    gradient_kind: ClassVar[str] = "analytic"  # back-propagated by hand, see _loss_gradient
-    version: ClassVar[str] = "2"  # 2: the audit's gradient by hand (T_n unchanged to 1e-6)
+    gradient_kind: ClassVar[str] = "autograd"
 
     def __init__(
         self,
@@ -156,11 +154,10 @@ class NeuralNetwork(FairEstimator):
             return clipped_log_loss(expit(logits), np.asarray(y))
 
         def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-            inputs = torch.as_tensor(Z, dtype=torch.float32)
-            targets = torch.as_tensor(np.asarray(y), dtype=torch.float32)
-            with torch.no_grad():
-                slope = self._loss_gradient(torch.addcmul(shift, inputs, factor), targets)
-            return (slope * factor).numpy()
+            inputs = torch.tensor(Z, dtype=torch.float32, requires_grad=True)
+            targets = torch.tensor(np.asarray(y), dtype=torch.float32)
+            losses = self._pointwise_loss(torch.addcmul(shift, inputs, factor), targets)
+            return torch.autograd.grad(losses.sum(), inputs)[0].numpy()
 
         return LossOracle(loss, gradient, self.gradient_kind)
 
@@ -172,20 +169,6 @@ class NeuralNetwork(FairEstimator):
 
     def _logits(self, Z: torch.Tensor) -> torch.Tensor:
         return self.network_(Z).squeeze(1)
-
-    def _loss_gradient(self, Z: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        """Return d log-loss / d Z of every row, back-propagated by hand (no autograd graph).
-
-        For logit = w2' relu(W1 z + b1) + b2 the gradient is (sigmoid(logit) - y) * W1'
-        (w2 * [W1 z + b1 > 0]): three matrix products, where autograd's graph costs more than
-        the arithmetic for a network this small (the audit calls it at every attack step).
-        """
-        first, second = self.network_[0], self.network_[2]
-        assert isinstance(first, nn.Linear) and isinstance(second, nn.Linear)
-        hidden = torch.addmm(first.bias, Z, first.weight.T)
-        logits = torch.addmm(second.bias, hidden.clamp(min=0), second.weight.T).squeeze(1)
-        residual = torch.sigmoid(logits) - targets
-        return (residual[:, None] * second.weight * (hidden > 0)) @ first.weight
 
     def _pointwise_loss(self, Z: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         return nn.functional.binary_cross_entropy_with_logits(
@@ -231,10 +214,6 @@ class ProjectNetwork(_SubspaceNetwork):
 
     def _logits(self, Z: torch.Tensor) -> torch.Tensor:
         return self.network_(self._remove_subspace(Z)).squeeze(1)
-
-    def _loss_gradient(self, Z: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        """Return the network's gradient at the projected inputs, projected (P is symmetric)."""
-        return self._remove_subspace(super()._loss_gradient(self._remove_subspace(Z), targets))
 
 
 class SenSR(_SubspaceNetwork):

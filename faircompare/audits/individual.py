@@ -16,7 +16,7 @@ its mean, the audit value, is tested against a tolerance delta (Eq. 3.3):
   its delta-method bound T~_n (§3.2, Eq. 3.13; App. C).
 
 The attack is batched over all audit points at once. Gradients come from the model where it
-has them (``input_gradient``: analytic for linear models and the torch networks) and from
+has them (``input_gradient``: analytic for linear models, autograd for torch models) and from
 a Gaussian-smoothing estimate otherwise (trees, naive Bayes, SVM, repaired pipelines), so every
 model can be audited; the result records which kind was used.
 """
