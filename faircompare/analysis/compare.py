@@ -411,7 +411,7 @@ def intervals(
     test_to_train: float = TEST_TO_TRAIN,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
-    """Each algorithm's mean score with its corrected interval, and how it compares to the best.
+    """Return each algorithm's mean score, its corrected interval, and how it compares to the best.
 
     Parameters
     ----------
