@@ -128,14 +128,16 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
         names = measures["algorithm"].unique()
         settings = (tidy.DEFAULTS, tidy.TUNED, tidy.POOLED)
         styles = figures.algorithm_styles([tidy.label(n, s) for n in names for s in settings])
+        representatives = []
         for (dataset, attribute, variant), part in measures.groupby(
             ["dataset", "sensitive_attribute", "variant"]
         ):
-            where = (dataset, attribute, variant)
-            chosen = audits[audits["key"].isin(part["key"])]
             tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
-            _configuration(writer, part, tuning, chosen, styles, where)
-        _rankings(writer, measures, validation)
+            chosen = tidy.representative(part, tuning)
+            representatives.append(chosen)
+            part_audits = audits[audits["key"].isin(part["key"])]
+            _configuration(writer, part, chosen, part_audits, styles, (dataset, attribute, variant))
+        _rankings(writer, pd.concat(representatives))
         _correlations(writer, measures, balanced)
         _preprocessing(writer, measures, styles)
         _sweeps(writer, measures)
@@ -183,15 +185,15 @@ def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
 def _configuration(
     writer: _Writer,
     measures: pd.DataFrame,
-    validation: pd.DataFrame | None,
+    chosen: pd.DataFrame,
     audits: pd.DataFrame,
     styles: dict[str, figures.Style],
     where: tuple[str, str, str],
 ) -> None:
+    """Write one configuration's section; ``chosen`` are its representative runs."""
     dataset, attribute, variant = where
     name, label = slug(dataset, attribute, variant), f"{dataset}, {attribute}, {variant}"
     writer.section(label)
-    chosen = tidy.representative(measures, validation)
     summary = tidy.stability(chosen, tables.KEY_MEASURES)
     writer.table(
         tables.measure_table(summary, attribute),
@@ -250,24 +252,20 @@ def _score_name(measure: str) -> str:
     return measure if known.kind == "accuracy" else f"-|{measure} - {known.ideal:g}|"
 
 
-def _rankings(writer: _Writer, measures: pd.DataFrame, validation: pd.DataFrame) -> None:
+def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
     An algorithm is ranked by its mean score over splits in the setting the report shows for
-    it (tuned in one dataset, defaults in another); an algorithm missing from one of a variant's
-    datasets is left out of that variant's ranking, as the test needs complete blocks.
+    it (tuned in one dataset, defaults in another), from ``chosen``, the representative runs of
+    every configuration; an algorithm missing from one of a variant's datasets is left out of
+    that variant's ranking, as the test needs complete blocks.
     """
-    keys = ["dataset", "sensitive_attribute", "variant"]
-    chosen = pd.concat(
-        [
-            tidy.representative(part, validation[validation["key"].isin(part["key"])])
-            for _, part in measures.groupby(keys)
-        ]
-    )
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
     for measure, (variant, part) in itertools.product(COMPARED, chosen.groupby("variant")):
         scored = compare.scores(part, measure)
-        table = scored.pivot_table(index=keys[:2], columns="algorithm", values="score")
+        table = scored.pivot_table(
+            index=["dataset", "sensitive_attribute"], columns="algorithm", values="score"
+        )
         try:
             test = compare.friedman(table.dropna(axis=1))
         except ValueError as reason:

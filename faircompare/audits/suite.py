@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.metadata import entry_points
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
@@ -101,9 +101,9 @@ class AuditedRun:
             split.holdout,
         )
 
-    @property
+    @cached_property
     def unprivileged(self) -> np.ndarray:
-        """Mask of the test rows outside the privileged group."""
+        """Mask of the test rows outside the privileged group (computed once per run)."""
         return np.asarray(self.split.s_test != self.split.privileged)
 
     @property
