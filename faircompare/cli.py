@@ -16,6 +16,7 @@ import click
 import pandas as pd
 
 from faircompare import __version__
+from faircompare.algorithms.base import FAMILIES
 from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
@@ -136,16 +137,25 @@ def list_measures(as_json: bool) -> None:
 
 @list_.command(name="algorithms")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option(
+    "--family",
+    type=click.Choice(FAMILIES),
+    help="Only the algorithms of this family (an unavailable one counts as unspecified).",
+)
 @_PLUGINS
-def list_algorithms(as_json: bool, plugins: Path | None) -> None:
-    """List the algorithms: source, supported variants, parameter grid, availability."""
+def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> None:
+    """List the algorithms: family, library, source, variants, parameter grid, availability."""
     described = [algorithm.describe() for algorithm in algorithms(plugins).values()]
+    described = [d for d in described if family in (None, d["family"])]
+    described.sort(key=lambda d: FAMILIES.index(d["family"]))  # stable: registry order within
     if as_json:
         click.echo(json.dumps(described, indent=2))
         return
     rows = [
         {
             "algorithm": d["name"],
+            "family": d["family"],
+            "library": d["library"] or "-",
             "variants": ", ".join(d["supports"]) or "-",
             "grid": ", ".join(f"{k} ({len(v)})" for k, v in d["param_grid"].items()) or "-",
             "source": d["source"] if d["available"] else f"UNAVAILABLE: {d['reason']}",

@@ -4,16 +4,18 @@ Built-ins, the ``faircompare.algorithms`` entry-point group, and plugin files in
 (``--plugins DIR``).
 
 A plugin is a :class:`~faircompare.algorithms.base.FairEstimator` subclass with a class attribute
-``name``; an entry point names such a class. A plugin that cannot be loaded (a missing optional
-dependency, an error in its file) is listed as unavailable, with the reason, instead of stopping
-the program.
+``name``; an entry point names such a class, or a mapping from algorithm names to functions that
+build estimators, for a family of algorithms (a pre-processing method followed by each baseline,
+:func:`~faircompare.algorithms.representation.with_baselines`). A plugin that cannot be loaded
+(a missing optional dependency, an error in its file) is listed as unavailable, with the reason,
+instead of stopping the program.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -22,16 +24,11 @@ from typing import Any
 
 from faircompare._validation import check_choice
 from faircompare.algorithms.base import FairEstimator
-from faircompare.algorithms.baselines import (
-    SVM,
-    DecisionTree,
-    GaussianNaiveBayes,
-    LogisticRegressionBaseline,
-)
 from faircompare.algorithms.calders import TwoNaiveBayes
 from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction, GridSearchReduction
+from faircompare.algorithms.representation import BASELINES
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
 
@@ -87,10 +84,12 @@ class Algorithm:
         return type(self.create())
 
     def describe(self) -> dict[str, Any]:
-        """Name, source, supported variants, parameter grid, availability."""
+        """Name, family, library, source, supported variants, parameter grid, availability."""
         cls = self.estimator_class if self.make is not None else None
         return {
             "name": self.name,
+            "family": cls.family if cls else "unspecified",
+            "library": cls.library if cls else None,
             "source": self.source,
             "available": cls is not None,
             "reason": self.unavailable,
@@ -101,15 +100,10 @@ class Algorithm:
 
 
 def _builtin() -> dict[str, Callable[[], FairEstimator]]:
-    baselines: dict[str, Callable[[], FairEstimator]] = {
-        "svm": SVM,
-        "decision-tree": DecisionTree,
-        "gaussian-nb": GaussianNaiveBayes,
-        "logistic-regression": LogisticRegressionBaseline,
-    }
+    baselines: dict[str, Callable[[], FairEstimator]] = dict(BASELINES)
     feldman = {
         f"feldman-{name}": (lambda make=make: FeldmanClassifier(estimator=make()))
-        for name, make in baselines.items()
+        for name, make in BASELINES.items()
     }
     reductions = {
         f"reductions-{short}-{tag}": (lambda cls=cls, c=constraint: cls(constraint=c))
@@ -149,11 +143,16 @@ def _from_entry_points() -> list[Algorithm]:
         except Exception as error:  # any failure to import a plugin makes it unavailable
             found.append(Algorithm(point.name, None, source, f"{type(error).__name__}: {error}"))
             continue
-        if not _plugin_class(obj):
-            reason = "does not name a FairEstimator subclass with a 'name' attribute"
-            found.append(Algorithm(point.name, None, source, reason))
-        else:
+        if _plugin_class(obj):
             found.append(Algorithm(point.name, obj, source))
+        elif isinstance(obj, Mapping) and all(callable(make) for make in obj.values()):
+            found += [Algorithm(name, make, source) for name, make in obj.items()]
+        else:
+            reason = (
+                "names neither a FairEstimator subclass with a 'name' attribute nor a mapping "
+                "of algorithm names to functions building estimators"
+            )
+            found.append(Algorithm(point.name, None, source, reason))
     return found
 
 
@@ -203,6 +202,14 @@ def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
             )
         registry[algorithm.name] = algorithm
     return registry
+
+
+def families(names: Iterable[str], plugins: str | Path | None = None) -> dict[str, str]:
+    """Return each algorithm's family (``unspecified`` where unknown or unavailable here)."""
+    known = algorithms(plugins)
+    return {
+        name: known[name].describe()["family"] if name in known else "unspecified" for name in names
+    }
 
 
 def get_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:

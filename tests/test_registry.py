@@ -3,18 +3,27 @@
 import json
 import subprocess
 import textwrap
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
 
+from faircompare import registry
 from faircompare.algorithms.contract import check_contract
 from faircompare.exceptions import ChoiceError, FaircompareError
-from faircompare.registry import AlgorithmUnavailableError, algorithms, get_algorithm
+from faircompare.registry import (
+    ENTRY_POINT_GROUP,
+    AlgorithmUnavailableError,
+    algorithms,
+    get_algorithm,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ["svm", "decision-tree", "gaussian-nb", "logistic-regression", "feldman-svm", "kamishima",
          "calders", "zafar-fairness", "zafar-accuracy", "reductions-eg-dp", "reductions-gs-eo"]  # fmt: skip
-EXTRAS = ["threshold-optimizer", "aif360-reweighing", "aif360-calibrated-eo"]
+EXTRAS = ["threshold-optimizer", "aif360-reweighing", "aif360-calibrated-eo", "aif360-eq-odds",
+          "aif360-reject-option", "lfr-svm", "lfr-logistic-regression", "gerryfair",
+          "correlation-remover-svm", "adversarial-debiasing"]  # fmt: skip
 
 
 def test_builtins_and_entry_point_extras_are_registered():
@@ -24,14 +33,38 @@ def test_builtins_and_entry_point_extras_are_registered():
         assert registry[name].source.startswith("entry point faircompare.algorithms.")
 
 
+# A family of algorithms, as one entry point names it: a mapping of names to builders.
+FAMILY = {
+    f"toy-{name}": (lambda name=name: get_algorithm(name).create()) for name in ("svm", "kamishima")
+}
+
+
+def test_an_entry_point_may_name_a_family_of_algorithms(monkeypatch):
+    points = [
+        EntryPoint("toy", "tests.test_registry:FAMILY", ENTRY_POINT_GROUP),
+        EntryPoint("odd", "tests.test_registry:PAPER", ENTRY_POINT_GROUP),
+    ]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points)
+    found = algorithms()
+    assert {"toy-svm", "toy-kamishima"} <= set(found)
+    assert found["toy-kamishima"].describe()["family"] == "in-processing"
+    assert found["toy-svm"].describe()["family"] == "baseline"
+    assert found["toy-svm"].source == "entry point tests.test_registry:FAMILY"
+    assert found["odd"].make is None
+    assert "nor a mapping of algorithm names" in found["odd"].unavailable
+
+
 # Their default training takes thousands of steps; tests/algorithms/test_neural.py checks the
-# same contract with short training in the default run.
-NEURAL = {"neural-network", "project-network", "sensr"}
+# same contract with short training in the default run. LFR's default fit costs 5,000 objective
+# evaluations: lfr-logistic-regression checks the method in the default run, the others are the
+# same representation under another baseline.
+SLOW = {"neural-network", "project-network", "sensr", "lfr-svm", "lfr-decision-tree",
+        "lfr-gaussian-nb"}  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(n, marks=pytest.mark.slow) if n in NEURAL else n for n in sorted(algorithms())],
+    [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(algorithms())],
 )
 def test_every_registered_algorithm_keeps_the_contract(name):
     algorithm = get_algorithm(name)
@@ -125,6 +158,20 @@ def test_list_algorithms_json_marks_availability(tmp_path):
     assert listed["kamishima"]["param_grid"]["eta"][-1] == 300.0
     assert listed["broken"]["available"] is False
     assert listed["broken"]["reason"] == "RuntimeError: broken on purpose"
+
+
+def test_list_algorithms_filters_by_family_and_says_where_each_comes_from():
+    result = cli("list", "algorithms", "--json", "--family", "post-processing")
+    listed = {a["name"]: a for a in json.loads(result.stdout)}
+    assert {a["family"] for a in listed.values()} == {"post-processing"}
+    assert listed["threshold-optimizer"]["library"] == "fairlearn"
+    assert "kamishima" not in listed
+    table = cli("list", "algorithms").stdout.splitlines()
+    header, kamishima = table[0].split(), next(r for r in table if r.split()[0] == "kamishima")
+    assert header[:3] == ["algorithm", "family", "library"]
+    assert kamishima.split()[1:3] == ["in-processing", "faircompare"]
+    refused = cli("list", "algorithms", "--family", "preprocessing")
+    assert refused.returncode == 2 and "'pre-processing'" in refused.stderr
 
 
 SLEEPY = """

@@ -24,6 +24,9 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from faircompare.exceptions import FaircompareError
 from faircompare.measures.stats import binary_labels as checked_labels
 
+# Where an intervention acts; FairEstimator.family is one of them.
+FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
+
 
 class AlgorithmInputError(FaircompareError, ValueError):
     """Data an algorithm cannot use (wrong variant, non-binary sensitive attribute, ...)."""
@@ -43,12 +46,20 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     version
         The algorithm's version: change it when a change to the code changes its results, so
         that runs stored by the earlier version are recomputed rather than reused.
+    family
+        Where the intervention acts: ``baseline`` (none), ``pre-processing`` (the training
+        data), ``in-processing`` (the learning) or ``post-processing`` (the predictions); one of
+        :data:`FAMILIES`, ``unspecified`` for a plugin that does not say.
+    library
+        The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {}
     uses_sensitive_at_predict: ClassVar[bool] = False
     version: ClassVar[str] = "1"
+    family: ClassVar[str] = "unspecified"
+    library: ClassVar[str] = "faircompare"
 
     # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
     # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``

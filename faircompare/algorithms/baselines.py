@@ -7,7 +7,7 @@ SVM, which on German predicts almost only the positive class.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy.special import expit
@@ -28,6 +28,9 @@ from faircompare.algorithms.base import (
 
 class _SklearnBaseline(FairEstimator):
     """A scikit-learn classifier on the features alone; the sensitive attribute is ignored."""
+
+    family: ClassVar[str] = "baseline"
+    library: ClassVar[str] = "scikit-learn"
 
     def _model(self) -> ClassifierMixin | Pipeline:
         raise NotImplementedError

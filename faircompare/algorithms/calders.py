@@ -54,6 +54,7 @@ class TwoNaiveBayes(FairEstimator):
         Share of the largest variance added to the Gaussian variances, for stability.
     """
 
+    family: ClassVar[str] = "in-processing"
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"beta": [1.0]}  # Friedler et al. use beta = 1
     uses_sensitive_at_predict: ClassVar[bool] = True

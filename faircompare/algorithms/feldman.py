@@ -158,6 +158,7 @@ class FeldmanClassifier(FairEstimator):
         Seed of the repair's tie-breaking draws.
     """
 
+    family: ClassVar[str] = "pre-processing"
     param_grid: ClassVar[dict[str, list]] = {"repair_level": REPAIR_LEVELS}
     uses_sensitive_at_predict: ClassVar[bool] = True
     version: ClassVar[str] = "2"  # 2: tie-breaking by row hash, lower median

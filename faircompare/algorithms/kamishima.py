@@ -51,6 +51,7 @@ class PrejudiceRemover(FairEstimator):
         Iteration limit of L-BFGS.
     """
 
+    family: ClassVar[str] = "in-processing"
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"eta": ETAS}
     uses_sensitive_at_predict: ClassVar[bool] = True

@@ -56,6 +56,7 @@ class NeuralNetwork(FairEstimator):
         Seeds the initial weights and the batches.
     """
 
+    family: ClassVar[str] = "baseline"
     name: ClassVar[str] = "neural-network"
     gradient_kind: ClassVar[str] = "autograd"
 
@@ -92,7 +93,7 @@ class NeuralNetwork(FairEstimator):
         counts = np.bincount(labels, minlength=2).clip(min=1)
         weights = torch.as_tensor(len(labels) / (2 * counts), dtype=torch.float32)[labels]
         optimiser = torch.optim.Adam(self.network_.parameters(), lr=self.learning_rate)
-        with _one_thread():
+        with one_thread():
             self._train(Z, targets, weights, optimiser, rng)
         self.network_.eval()
         return self
@@ -181,7 +182,7 @@ class NeuralNetwork(FairEstimator):
 
 
 @contextmanager
-def _one_thread() -> Iterator[None]:
+def one_thread() -> Iterator[None]:
     """Train on one thread: with 50 hidden units, threading costs more than it gains."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -193,6 +194,8 @@ def _one_thread() -> Iterator[None]:
 
 class _SubspaceNetwork(NeuralNetwork):
     """A network that learns the sensitive subspace of its training data."""
+
+    family: ClassVar[str] = "in-processing"
 
     def _prepare(self, Z: np.ndarray, sensitive_features: Any) -> None:
         if sensitive_features is None:

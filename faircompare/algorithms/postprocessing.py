@@ -29,6 +29,8 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         Seed of the randomised thresholds.
     """
 
+    family: ClassVar[str] = "post-processing"
+    library: ClassVar[str] = "fairlearn"
     name: ClassVar[str] = "threshold-optimizer"
     uses_sensitive_at_predict: ClassVar[bool] = True
     version: ClassVar[str] = "2"  # 2: randomised thresholds drawn per row (row hash)

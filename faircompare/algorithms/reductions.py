@@ -55,6 +55,9 @@ def _logistic_regression() -> Pipeline:
 
 
 class _Reduction(FairEstimator):
+    family: ClassVar[str] = "in-processing"
+    library: ClassVar[str] = "fairlearn"
+
     def _constraint(self) -> DemographicParity | EqualizedOdds:
         check_choice(self.constraint, CONSTRAINTS, what="reduction constraint")
         return CONSTRAINTS[self.constraint]()

@@ -91,6 +91,7 @@ class _Problem:
 
 
 class _Zafar(FairEstimator):
+    family: ClassVar[str] = "in-processing"
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
 
     def _problem(self, X: Any, y: Any, sensitive_features: Any) -> _Problem:

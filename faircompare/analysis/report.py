@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from faircompare import registry
+from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis import compare, figures, tables, tidy
 from faircompare.audits.figures import (
     plot_pvalue_histogram,
@@ -121,8 +123,9 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     runs, measures, audits = store.runs(), store.measures(), store.audits()
     validation = store.measures("validation")
     balanced = tidy.balanced_measures(store) if len(measures) else measures
+    family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
     writer.section("Summary")
-    _summary(writer, runs)
+    _summary(writer, runs, family)
     if len(measures):
         # One style per name across the report, tuned and pooled variants included.
         names = measures["algorithm"].unique()
@@ -136,7 +139,8 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
             chosen = tidy.representative(part, tuning)
             representatives.append(chosen)
             part_audits = audits[audits["key"].isin(part["key"])]
-            _configuration(writer, part, chosen, part_audits, styles, (dataset, attribute, variant))
+            where = (dataset, attribute, variant)
+            _configuration(writer, part, chosen, part_audits, styles, family, where)
         _rankings(writer, pd.concat(representatives))
         _correlations(writer, measures, balanced)
         _preprocessing(writer, measures, styles)
@@ -150,11 +154,19 @@ def slug(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
+def _summary(writer: _Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:
     if runs.empty:
         writer.text("No run is stored yet: run the benchmark (faircompare run) first.")
         return
     counts = runs.groupby(["dataset", "status"]).size().unstack(fill_value=0)
+    by_family = (
+        runs.assign(family=runs["algorithm"].map(family))
+        .groupby("family")["algorithm"]
+        .agg(lambda names: ", ".join(sorted(set(names))))
+        .reindex([f for f in FAMILIES if f in family.values()])
+        .rename("algorithms")
+        .to_frame()
+    )
     done, failed = (runs["status"] == "done").sum(), (runs["status"] == "failed").sum()
     writer.text(
         f"{len(runs)} runs stored: {done} done, {failed} failed; "
@@ -162,6 +174,7 @@ def _summary(writer: _Writer, runs: pd.DataFrame) -> None:
         f"{runs['split_id'].nunique()} splits."
     )
     writer.sections[-1].parts.append(counts.to_html(border=0))
+    writer.table(by_family.rename_axis(None), "algorithms", "Algorithms by family")
     if len(runs):
         versions = json.loads(runs["versions"].iloc[0] or "{}")
         writer.text("Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())))
@@ -188,6 +201,7 @@ def _configuration(
     chosen: pd.DataFrame,
     audits: pd.DataFrame,
     styles: dict[str, figures.Style],
+    family: dict[str, str],
     where: tuple[str, str, str],
 ) -> None:
     """Write one configuration's section; ``chosen`` are its representative runs."""
@@ -196,7 +210,7 @@ def _configuration(
     writer.section(label)
     summary = tidy.stability(chosen, tables.KEY_MEASURES)
     writer.table(
-        tables.measure_table(summary, attribute),
+        tables.measure_table(summary, attribute, family),
         f"measures-{name}",
         f"Measures, mean ± sd over splits: {label}",
         numbers=summary,

@@ -5,11 +5,12 @@ Each table is written as CSV (numbers) and as a LaTeX ``booktabs`` tabular (form
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
+from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.measures import MEASURES
 
@@ -28,7 +29,11 @@ AUDIT_NAMES = {
 }
 
 
-def measure_table(summary: pd.DataFrame, attribute: str | None = None) -> pd.DataFrame:
+def measure_table(
+    summary: pd.DataFrame,
+    attribute: str | None = None,
+    families: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
     """Algorithms by measures, "mean ± sd", from :func:`~.tidy.stability` of one configuration.
 
     Parameters
@@ -37,20 +42,31 @@ def measure_table(summary: pd.DataFrame, attribute: str | None = None) -> pd.Dat
         The stability summary of one dataset, attribute and variant.
     attribute
         The sensitive attribute; given, the headers are the paper's names (``sex-TPR``).
+    families
+        Each algorithm's family (:func:`faircompare.registry.families`); given, the rows are
+        grouped by family, baselines first.
 
     Returns
     -------
     pandas.DataFrame
-        Rows are algorithms, named by their setting (:func:`~.tidy.label`).
+        Rows are algorithms, named by their setting (:func:`~.tidy.label`), under their family
+        when ``families`` is given.
     """
     rows = labelled(summary).assign(
         cell=summary["mean"].map("{:.3f}".format) + " ± " + summary["sd"].map("{:.3f}".format),
     )
-    table = rows.pivot(index="algorithm", columns="measure", values="cell")
+    index = ["algorithm"]
+    if families is not None:
+        family = summary["algorithm"].map(families).fillna("unspecified")
+        rows = rows.assign(family=pd.Categorical(family, categories=FAMILIES, ordered=True))
+        index = ["family", "algorithm"]
+    table = rows.pivot_table(
+        index=index, columns="measure", values="cell", aggfunc="first", observed=True
+    )
     order = [m for m in KEY_MEASURES if m in table.columns] + sorted(
         set(table.columns) - set(KEY_MEASURES)
     )
-    table = table[order].rename_axis(index=None, columns=None)
+    table = table[order].rename_axis(index=[None] * len(index), columns=None)
     if attribute is None:
         return table
     return table.rename(columns=lambda m: _paper_name(m, attribute))

@@ -17,12 +17,18 @@ from sklearn.model_selection import cross_validate
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from faircompare.algorithms.contract import synthetic_data
+from faircompare.algorithms.representation import BASELINES
 from faircompare.algorithms.sklearn_compat import EXPECTED_FAILURES, SensitiveFromRows
 from faircompare.registry import algorithms
 
-# The networks train for thousands of steps, and exponentiated gradient plays 50 rounds, by
-# default; the contract does not need them.
+# The networks train for thousands of steps, exponentiated gradient plays 50 rounds, LFR
+# evaluates its objective 5,000 times and reject option searches 5,000 settings, by default;
+# the contract does not need them.
+LFR_SHORT = {"max_evaluations": 200}
 SHORT = {
+    **{f"lfr-{baseline}": LFR_SHORT for baseline in BASELINES},
+    "aif360-reject-option": {"thresholds": 10, "margins": 5},
+    "adversarial-debiasing": {"epochs": 20, "batch_size": 32},
     "neural-network": {"steps": 200, "learning_rate": 1e-2},
     "project-network": {"steps": 200, "learning_rate": 1e-2},
     "sensr": {"steps": 20, "learning_rate": 1e-2},

@@ -8,6 +8,7 @@ from matplotlib.collections import PathCollection
 from matplotlib.colors import SymLogNorm, to_rgb
 from matplotlib.patches import Rectangle
 
+from faircompare import registry
 from faircompare.analysis import figures, tables
 from faircompare.registry import algorithms
 
@@ -136,3 +137,29 @@ def test_table_headers_use_the_papers_names():
         **{"permutation positive_rate": 0.5, "individual loss-ratio": 0.1}
     )
     assert list(tables.audit_table(outcomes).columns) == ["demographic parity", "individual T_n"]
+
+
+def test_the_measure_table_groups_algorithms_by_family_baselines_first():
+    algorithms = ["zafar-fairness", "svm", "feldman-svm", "threshold-optimizer", "kamishima"]
+    summary = pd.DataFrame(
+        {
+            "dataset": "german",
+            "sensitive_attribute": "sex",
+            "variant": "numerical+binary",
+            "algorithm": algorithms,
+            "setting": "defaults",
+            "measure": "accuracy",
+            "mean": 0.7,
+            "sd": 0.01,
+        }  # fmt: skip
+    )
+    family = registry.families(algorithms)
+    table = tables.measure_table(summary, "sex", family)
+    assert table.index.tolist() == [
+        ("baseline", "svm"),
+        ("pre-processing", "feldman-svm"),
+        ("in-processing", "kamishima"),
+        ("in-processing", "zafar-fairness"),
+        ("post-processing", "threshold-optimizer"),
+    ]
+    assert table["accuracy"].eq("0.700 ± 0.010").all()

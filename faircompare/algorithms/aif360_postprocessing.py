@@ -1,0 +1,205 @@
+"""AIF360's post-processing methods, each over logistic regression's training probabilities.
+
+- Pleiss et al. (NeurIPS 2017) calibrated equalized odds,
+- Hardt et al. (NeurIPS 2016) equalized odds by randomised label flips,
+- Kamiran et al. (ICDM 2012) reject option classification.
+
+Each fits logistic regression (standardised features), scores the training data with it, fits
+AIF360's post-processor on the true and the predicted training labels, and applies it to the
+test scores; all use the sensitive attribute at prediction time. Where AIF360's ``predict``
+randomises in row order, so that a person's label depends on the rows predicted with them, the
+same probabilities are drawn per row (:mod:`~faircompare.algorithms.rowhash`). They need the
+optional ``aif360`` extra; without it the registry lists them as unavailable.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from aif360.algorithms.postprocessing import (
+    CalibratedEqOddsPostprocessing,
+    EqOddsPostprocessing,
+    RejectOptionClassification,
+)
+
+from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
+from faircompare.algorithms.base import FairEstimator, binary_sensitive
+from faircompare.algorithms.reductions import _logistic_regression
+from faircompare.algorithms.rowhash import row_uniforms
+
+
+class _Postprocessed(FairEstimator):
+    """Logistic regression, then an AIF360 post-processor fitted on its training predictions."""
+
+    family: ClassVar[str] = "post-processing"
+    library: ClassVar[str] = "aif360"
+    supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
+    uses_sensitive_at_predict: ClassVar[bool] = True
+
+    def _postprocessor(self) -> Any:
+        raise NotImplementedError
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> _Postprocessed:
+        """Fit logistic regression, then the post-processor on its training probabilities."""
+        features, labels = self._validate_fit(X, y)
+        s = binary_sensitive(sensitive_features, len(features), type(self).__name__)
+        self.model_ = _logistic_regression().fit(features, labels)
+        scores = self.model_.predict_proba(features)[:, 1]
+        predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
+        self.postprocessor_ = self._postprocessor().fit(binary_label_dataset(labels, s), predicted)
+        return self
+
+    def _scores(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the rows as a float matrix, their 0/1 sensitive attribute and their scores."""
+        features = self._fitted_features(X)
+        s = binary_sensitive(
+            self._sensitive_for_predict(features, sensitive_features),
+            len(features),
+            type(self).__name__,
+        )
+        return features, s, self.model_.predict_proba(features)[:, 1]
+
+
+class AIF360CalibratedEqualizedOdds(_Postprocessed):
+    """Calibrated equalized-odds post-processing of logistic regression's probabilities.
+
+    Parameters
+    ----------
+    cost_constraint
+        ``"fnr"``, ``"fpr"`` or ``"weighted"``: which error rates to equalise.
+    random_state
+        Seed of the randomised mixing.
+    """
+
+    name: ClassVar[str] = "aif360-calibrated-eo"
+    version: ClassVar[str] = "2"  # 2: mixing drawn per row (row hash)
+
+    def __init__(self, cost_constraint: str = "weighted", random_state: int | None = 0) -> None:
+        self.cost_constraint = cost_constraint
+        self.random_state = random_state
+
+    def _postprocessor(self) -> CalibratedEqOddsPostprocessing:
+        return CalibratedEqOddsPostprocessing(
+            cost_constraint=self.cost_constraint, seed=self.random_state, **GROUPS
+        )
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Mix each group's probabilities as fitted, then threshold at 1/2.
+
+        AIF360's ``predict`` replaces a row's probability by its group's base rate with the
+        group's mixing rate; here each row's draw comes from a hash of its features.
+        """
+        features, s, scores = self._scores(X, sensitive_features)
+        fitted = self.postprocessor_
+        mix = np.where(s == 1, fitted.priv_mix_rate, fitted.unpriv_mix_rate)
+        base = np.where(s == 1, fitted.base_rate_priv, fitted.base_rate_unpriv)
+        mixed = np.where(row_uniforms(features, self.random_state)[:, 0] <= mix, base, scores)
+        return self._labels(mixed >= 0.5)
+
+
+class AIF360EqualizedOdds(_Postprocessed):
+    """Hardt et al.'s equalized odds: each group's predicted labels flipped at fitted rates.
+
+    AIF360's ``EqOddsPostprocessing`` solves the linear program of Hardt et al. (§3.2) for the
+    probabilities that a predicted positive stays positive and that a predicted negative becomes
+    positive, per group, minimising the expected error subject to equal true and false positive
+    rates on the training data.
+
+    Parameters
+    ----------
+    random_state
+        Seed of the randomised flips.
+    """
+
+    name: ClassVar[str] = "aif360-eq-odds"
+
+    def __init__(self, random_state: int | None = 0) -> None:
+        self.random_state = random_state
+
+    def _postprocessor(self) -> EqOddsPostprocessing:
+        return EqOddsPostprocessing(seed=self.random_state, **GROUPS)
+
+    def positive_probability(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Return each row's probability of a positive label after the flips.
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        sensitive_features
+            The rows' sensitive attribute (0/1, 1 privileged).
+
+        Returns
+        -------
+        numpy.ndarray
+            P(positive | predicted label, group), from the fitted linear program.
+        """
+        _, s, scores = self._scores(X, sensitive_features)
+        return self._positive_probability(s, scores)
+
+    def _positive_probability(self, s: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        # AIF360's model_params: privileged (p2p, n2p), then unprivileged (p2p, n2p)
+        priv_p2p, priv_n2p, unpriv_p2p, unpriv_n2p = self.postprocessor_.model_params.x
+        keep = np.where(s == 1, priv_p2p, unpriv_p2p)
+        flip = np.where(s == 1, priv_n2p, unpriv_n2p)
+        return np.where(scores > 0.5, keep, flip)
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Flip each row's predicted label with its group's fitted probability, drawn per row."""
+        features, s, scores = self._scores(X, sensitive_features)
+        draws = row_uniforms(features, self.random_state)[:, 0]
+        return self._labels(draws < self._positive_probability(s, scores))
+
+
+class AIF360RejectOption(_Postprocessed):
+    """Kamiran et al.'s reject option classification of logistic regression's probabilities.
+
+    Rows whose score lies within ``margin`` of the threshold (the critical region) get the
+    favourable label if unprivileged and the unfavourable one if privileged; the others keep the
+    threshold's decision. AIF360 chooses the threshold and the margin on the training data: the
+    most balanced accuracy whose fairness metric lies within its bounds. Deterministic, so
+    AIF360's own ``predict`` is used.
+
+    Parameters
+    ----------
+    metric_name
+        The metric held within bounds: ``"Statistical parity difference"``, ``"Average odds
+        difference"`` or ``"Equal opportunity difference"``.
+    metric_bound
+        The bound on the metric's absolute value.
+    thresholds, margins
+        Sizes of the search grid: classification thresholds in [0.01, 0.99], and margins for
+        each threshold (AIF360's ``num_class_thresh`` and ``num_ROC_margin``).
+    """
+
+    name: ClassVar[str] = "aif360-reject-option"
+    param_grid: ClassVar[dict[str, list]] = {"metric_bound": [0.01, 0.025, 0.05, 0.1, 0.2]}
+
+    def __init__(
+        self,
+        metric_name: str = "Statistical parity difference",
+        metric_bound: float = 0.05,
+        thresholds: int = 100,
+        margins: int = 50,
+    ) -> None:
+        self.metric_name = metric_name
+        self.metric_bound = metric_bound
+        self.thresholds = thresholds
+        self.margins = margins
+
+    def _postprocessor(self) -> RejectOptionClassification:
+        return RejectOptionClassification(
+            metric_name=self.metric_name,
+            metric_ub=self.metric_bound,
+            metric_lb=-self.metric_bound,
+            num_class_thresh=self.thresholds,
+            num_ROC_margin=self.margins,
+            **GROUPS,
+        )
+
+    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Threshold the scores, with the critical region's decisions by group."""
+        _, s, scores = self._scores(X, sensitive_features)
+        dataset = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
+        return self._labels(self.postprocessor_.predict(dataset).labels.ravel())

@@ -1,0 +1,193 @@
+"""AIF360's methods as faircompare plugins: each method's defining property, and agreement with
+AIF360 called directly on the same data (the library is the reference)."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("aif360", reason="the aif360 extra is not installed")
+
+from aif360.algorithms.inprocessing import GerryFairClassifier  # noqa: E402
+from aif360.algorithms.postprocessing import (  # noqa: E402
+    EqOddsPostprocessing,
+    RejectOptionClassification,
+)
+from aif360.algorithms.preprocessing import LFR  # noqa: E402
+from scipy.spatial.distance import cdist  # noqa: E402
+from scipy.special import softmax  # noqa: E402
+from sklearn.linear_model import LinearRegression  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+
+from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset  # noqa: E402
+from faircompare.algorithms.aif360_inprocessing import GerryFair  # noqa: E402
+from faircompare.algorithms.aif360_postprocessing import (  # noqa: E402
+    AIF360EqualizedOdds,
+    AIF360RejectOption,
+)
+from faircompare.algorithms.aif360_preprocessing import LearnedFairRepresentations  # noqa: E402
+from faircompare.algorithms.baselines import LogisticRegressionBaseline  # noqa: E402
+from faircompare.algorithms.reductions import _logistic_regression  # noqa: E402
+from faircompare.registry import get_algorithm  # noqa: E402
+
+
+def training_scores(X, y):
+    """Logistic regression's training probabilities, as the post-processors see them."""
+    return _logistic_regression().fit(X.to_numpy(float), y).predict_proba(X.to_numpy(float))[:, 1]
+
+
+def rates(positive, y, s, group):
+    """Expected true and false positive rates of a group, from per-row positive probabilities."""
+    rows = s == group
+    return positive[rows & (y == 1)].mean(), positive[rows & (y == 0)].mean()
+
+
+# ---------------------------------------------------------------- equalized odds (Hardt et al.)
+
+
+def test_eq_odds_solves_aif360s_linear_program_on_the_same_predictions(biased):
+    X, y, s = biased
+    model = AIF360EqualizedOdds().fit(X, y, sensitive_features=s)
+    scores = training_scores(X, y)
+    direct = EqOddsPostprocessing(seed=0, **GROUPS).fit(
+        binary_label_dataset(y, s),
+        binary_label_dataset((scores > 0.5).astype(int), s, scores=scores),
+    )
+    np.testing.assert_array_equal(model.postprocessor_.model_params.x, direct.model_params.x)
+
+
+def test_eq_odds_equalises_the_expected_true_and_false_positive_rates_on_training_data(biased):
+    X, y, s = biased
+    model = AIF360EqualizedOdds().fit(X, y, sensitive_features=s)
+    positive = model.positive_probability(X, sensitive_features=s)
+    scores = training_scores(X, y)
+    before = np.subtract(rates(scores > 0.5, y, s, 1), rates(scores > 0.5, y, s, 0))
+    after = np.subtract(rates(positive, y, s, 1), rates(positive, y, s, 0))
+    assert np.abs(before).max() > 0.1  # the biased data give logistic regression real gaps
+    # Hardt et al. §3.2: the linear program's equality constraints, to the solver's tolerance
+    np.testing.assert_allclose(after, 0.0, atol=1e-7)
+
+
+def test_eq_odds_draws_each_row_with_its_probability(biased):
+    X, y, s = biased
+    model = AIF360EqualizedOdds().fit(X, y, sensitive_features=s)
+    big = X.sample(20_000, replace=True, random_state=0)
+    big += np.random.default_rng(0).normal(scale=1e-9, size=big.shape)  # distinct rows
+    groups = s[X.index.get_indexer(big.index)]
+    predicted = model.predict(big, sensitive_features=groups)
+    expected = model.positive_probability(big, sensitive_features=groups)
+    # 20,000 Bernoulli draws: the realised share is within 4 standard errors of the expectation
+    assert abs(predicted.mean() - expected.mean()) < 4 * np.sqrt(0.25 / len(big))
+    alone = [model.predict(big.iloc[[i]], sensitive_features=groups[[i]])[0] for i in range(20)]
+    assert alone == predicted[:20].tolist()  # a row's label does not depend on its batch
+
+
+# ----------------------------------------------------- reject option classification (Kamiran)
+
+
+def test_reject_option_predicts_as_aif360_does(biased):
+    X, y, s = biased
+    model = AIF360RejectOption(thresholds=20, margins=10).fit(X, y, sensitive_features=s)
+    scores = training_scores(X, y)
+    predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
+    direct = RejectOptionClassification(
+        num_class_thresh=20, num_ROC_margin=10, metric_ub=0.05, metric_lb=-0.05, **GROUPS
+    ).fit(binary_label_dataset(y, s), predicted)
+    assert model.postprocessor_.ROC_margin == direct.ROC_margin
+    expected = direct.predict(predicted).labels.ravel()
+    np.testing.assert_array_equal(model.predict(X, sensitive_features=s), expected)
+
+
+def test_reject_option_moves_decisions_only_inside_its_critical_region(biased):
+    X, y, s = biased
+    model = AIF360RejectOption(thresholds=20, margins=10).fit(X, y, sensitive_features=s)
+    threshold = model.postprocessor_.classification_threshold
+    margin = model.postprocessor_.ROC_margin
+    scores = training_scores(X, y)
+    predicted = model.predict(X, sensitive_features=s)
+    critical = (scores > threshold - margin) & (scores <= threshold + margin)
+    assert margin > 0 and critical.any()
+    outside = ~critical
+    np.testing.assert_array_equal(predicted[outside], (scores[outside] > threshold).astype(int))
+    assert (predicted[critical & (s == 0)] == 1).all()  # unprivileged: favourable
+    assert (predicted[critical & (s == 1)] == 0).all()  # privileged: unfavourable
+
+
+# ------------------------------------------------------ learning fair representations (Zemel)
+
+
+def parity_term(model, X, s):
+    """L_z of Zemel et al.: mean |difference of the groups' mean prototype memberships|."""
+    standardised = model.scaler_.transform(X.to_numpy(float))
+    with_s = np.column_stack([standardised, s])
+    memberships = softmax(-cdist(with_s, model.lfr_.prototypes), axis=1)
+    return np.abs(memberships[s == 1].mean(0) - memberships[s == 0].mean(0)).mean()
+
+
+def test_lfr_is_aif360s_representation_with_a_baseline_on_it(biased):
+    X, y, s = biased
+    model = LearnedFairRepresentations(Az=2.0, max_evaluations=300).fit(X, y, sensitive_features=s)
+    standardised = StandardScaler().fit_transform(X.to_numpy(float))
+    dataset = binary_label_dataset(y, s, standardised)
+    direct = LFR(k=5, Ax=0.01, Ay=1.0, Az=2.0, seed=0, **GROUPS).fit(
+        dataset, maxiter=300, maxfun=300
+    )
+    represented = direct.transform(dataset).features
+    np.testing.assert_array_equal(model.transform(X, sensitive_features=s), represented)
+    baseline = LogisticRegressionBaseline().fit(represented, y)
+    np.testing.assert_array_equal(
+        model.predict(X, sensitive_features=s), baseline.predict(represented)
+    )
+
+
+def test_lfr_parity_weight_shrinks_the_groups_membership_gap(biased):
+    X, y, s = biased
+    gaps = [
+        parity_term(
+            LearnedFairRepresentations(Az=Az, max_evaluations=1500).fit(X, y, sensitive_features=s),
+            X,
+            s,
+        )
+        for Az in (0.0, 50.0)
+    ]
+    # Zemel et al. §2: Az weighs L_z in the objective; a large weight drives L_z towards 0
+    assert gaps[1] < 0.5 * gaps[0]
+
+
+# ---------------------------------------------------------------------- GerryFair (Kearns)
+
+
+def test_gerryfair_predicts_as_aif360_does(biased):
+    X, y, s = biased
+    model = GerryFair(max_iters=5).fit(X, y, sensitive_features=s)
+    dataset = binary_label_dataset(y, s, X.to_numpy(float))
+    direct = GerryFairClassifier(max_iters=5, gamma=0.01, C=10, predictor=LinearRegression())
+    expected = direct.fit(dataset, early_termination=True).predict(dataset).labels.ravel()
+    np.testing.assert_array_equal(model.predict(X, sensitive_features=s), expected)
+
+
+def test_gerryfair_narrows_the_false_positive_gap_of_its_learner(biased):
+    X, y, s = biased
+    features = np.column_stack([X.to_numpy(float), s])
+    unconstrained = LinearRegression().fit(features, y).predict(features) >= 0.5
+    fair = GerryFair(gamma=0.005, max_iters=50).fit(X, y, sensitive_features=s)
+    predicted = fair.predict(X, sensitive_features=s)
+
+    def fp_gap(labels):
+        return abs(
+            rates(labels.astype(float), y, s, 1)[1] - rates(labels.astype(float), y, s, 0)[1]
+        )
+
+    assert fp_gap(predicted) < fp_gap(unconstrained)
+
+
+def test_the_new_aif360_methods_are_plugins_of_their_family():
+    families = {
+        "aif360-eq-odds": "post-processing",
+        "aif360-reject-option": "post-processing",
+        "lfr-svm": "pre-processing",
+        "gerryfair": "in-processing",
+    }
+    for name, family in families.items():
+        algorithm = get_algorithm(name)
+        assert algorithm.source.startswith("entry point faircompare.algorithms.aif360_")
+        assert algorithm.describe()["family"] == family
+        assert algorithm.describe()["library"] == "aif360"
