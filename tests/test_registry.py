@@ -140,7 +140,7 @@ def cli(*args):
 def test_check_plugin_passes_the_example_plugin():
     result = cli("check-plugin", "examples/plugins/group_threshold.py")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("11 passed, 0 failed")
+    assert result.stdout.strip().endswith("12 passed, 0 failed")
 
 
 def test_check_plugin_catches_an_undeclared_use_of_the_sensitive_attribute(tmp_path):
@@ -213,4 +213,17 @@ def test_check_contract_checks_the_audit_hooks_a_plugin_provides():
     hook = checks["audit hooks well formed (numerical+binary)"]
     assert not hook.passed and hook.detail == "logit_coefficients disagree with predict_proba"
     assert checks["audit hooks well formed (numerical)"].passed is False
+    assert all(c.passed for c in check_contract(LogisticRegressionBaseline))
+
+
+def test_check_contract_refuses_an_unknown_family():
+    from faircompare.algorithms.baselines import LogisticRegressionBaseline
+
+    class Misfiled(LogisticRegressionBaseline):
+        family = "preprocessing"
+
+    checks = {c.name: c for c in check_contract(Misfiled)}
+    assert not checks["declares a known family"].passed
+    assert "'pre-processing'" in checks["declares a known family"].detail
+    assert checks["declares a known family"].detail.endswith("got 'preprocessing'")
     assert all(c.passed for c in check_contract(LogisticRegressionBaseline))

@@ -28,6 +28,7 @@ class GroupQuantileThreshold(FairEstimator):
     """
 
     name: ClassVar[str] = "group-quantile-threshold"
+    family: ClassVar[str] = "post-processing"  # thresholds on a fitted model's scores
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"C": [0.1, 1.0, 10.0]}
     uses_sensitive_at_predict: ClassVar[bool] = True

@@ -18,7 +18,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from faircompare._timeout import RunTimeoutError, time_limit
-from faircompare.algorithms.base import FairEstimator
+from faircompare.algorithms.base import FAMILIES, FairEstimator
 from faircompare.algorithms.hooks import (
     InputGradient,
     LogitCoefficients,
@@ -104,6 +104,7 @@ def check_contract(
         return Check(name, problem is None, problem or "")
 
     checks = [run("declares valid variants", _variants, make)]
+    checks.append(run("declares a known family", _family, make))
     checks.append(run("parameter grid names real parameters", _grid, make))
     checks.append(run("clone round-trips", _clone, make))
     for variant in sorted(make().supports & set(VARIANTS)):
@@ -122,6 +123,11 @@ def _variants(make: Callable[[], FairEstimator]) -> str | None:
     if not supports or unknown:
         return f"supports must be a non-empty subset of {VARIANTS}; got {sorted(supports)}"
     return None
+
+
+def _family(make: Callable[[], FairEstimator]) -> str | None:
+    family = type(make()).family
+    return None if family in FAMILIES else f"family must be one of {FAMILIES}; got {family!r}"
 
 
 def _grid(make: Callable[[], FairEstimator]) -> str | None:
