@@ -23,7 +23,7 @@ PAPER = ["svm", "decision-tree", "gaussian-nb", "logistic-regression", "feldman-
          "calders", "zafar-fairness", "zafar-accuracy", "reductions-eg-dp", "reductions-gs-eo"]  # fmt: skip
 EXTRAS = ["threshold-optimizer", "aif360-reweighing", "aif360-calibrated-eo", "aif360-eq-odds",
           "aif360-reject-option", "lfr-svm", "lfr-logistic-regression", "gerryfair",
-          "correlation-remover-svm", "adversarial-debiasing"]  # fmt: skip
+          "correlation-remover-svm", "adversarial-debiasing", "metafair"]  # fmt: skip
 
 
 def test_builtins_and_entry_point_extras_are_registered():

@@ -2,11 +2,14 @@
 
 AIF360's algorithms take and return ``BinaryLabelDataset`` objects: a frame of features,
 labels and protected attributes, where the protected attributes are also features (the
-algorithms that learn from features, such as LFR, GerryFair and MetaFair, see them). The
+algorithms that learn from features, such as LFR and GerryFair, see them) unless asked
+otherwise. The
 sensitive attribute is the column ``s`` (1 privileged, 0 other), the label ``y`` (1 favourable).
 """
 
 from __future__ import annotations
+
+import logging
 
 import numpy as np
 import pandas as pd
@@ -22,6 +25,8 @@ def binary_label_dataset(
     sensitive: np.ndarray,
     features: np.ndarray | None = None,
     scores: np.ndarray | None = None,
+    *,
+    sensitive_is_feature: bool = True,
 ) -> BinaryLabelDataset:
     """Build AIF360's container from 0/1 labels, a 0/1 sensitive attribute and, optionally, more.
 
@@ -36,6 +41,9 @@ def binary_label_dataset(
         the sensitive attribute is the last feature); none for algorithms that only need labels.
     scores
         Scores of the favourable label, for post-processing.
+    sensitive_is_feature
+        Whether ``s`` is the last feature, as in AIF360's own datasets; False keeps it out of
+        ``features`` (a protected attribute only).
 
     Returns
     -------
@@ -46,7 +54,24 @@ def binary_label_dataset(
     frame = pd.DataFrame(
         {**columns, SENSITIVE: sensitive.astype(float), LABEL: labels.astype(float)}
     )
-    dataset = BinaryLabelDataset(
+    # AIF360 logs a warning when a group is absent, as in a batch of one person's perturbed copies
+    # that the audits predict; faircompare checks the groups where they matter.
+    previous = logging.root.manager.disable
+    logging.disable(max(previous, logging.WARNING))
+    try:
+        dataset = _dataset(frame)
+    finally:
+        logging.disable(previous)
+    if scores is not None:
+        dataset.scores = np.asarray(scores, dtype=float).reshape(-1, 1)
+    if not sensitive_is_feature:
+        dataset.features = dataset.features[:, :-1]
+        dataset.feature_names = dataset.feature_names[:-1]
+    return dataset
+
+
+def _dataset(frame: pd.DataFrame) -> BinaryLabelDataset:
+    return BinaryLabelDataset(
         df=frame,
         label_names=[LABEL],
         protected_attribute_names=[SENSITIVE],
@@ -55,6 +80,3 @@ def binary_label_dataset(
         privileged_protected_attributes=[np.array([1.0])],
         unprivileged_protected_attributes=[np.array([0.0])],
     )
-    if scores is not None:
-        dataset.scores = np.asarray(scores, dtype=float).reshape(-1, 1)
-    return dataset

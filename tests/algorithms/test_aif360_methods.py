@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("aif360", reason="the aif360 extra is not installed")
 
-from aif360.algorithms.inprocessing import GerryFairClassifier  # noqa: E402
+from aif360.algorithms.inprocessing import GerryFairClassifier, MetaFairClassifier  # noqa: E402
 from aif360.algorithms.postprocessing import (  # noqa: E402
     EqOddsPostprocessing,
     RejectOptionClassification,
@@ -18,7 +18,7 @@ from sklearn.linear_model import LinearRegression  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset  # noqa: E402
-from faircompare.algorithms.aif360_inprocessing import GerryFair  # noqa: E402
+from faircompare.algorithms.aif360_inprocessing import GerryFair, MetaFair  # noqa: E402
 from faircompare.algorithms.aif360_postprocessing import (  # noqa: E402
     AIF360EqualizedOdds,
     AIF360RejectOption,
@@ -179,12 +179,40 @@ def test_gerryfair_narrows_the_false_positive_gap_of_its_learner(biased):
     assert fp_gap(predicted) < fp_gap(unconstrained)
 
 
+# ----------------------------------------------------------- MetaFair (Celis et al. 2019)
+
+
+def statistical_rate(predicted, s):
+    """Celis et al.'s statistical rate: the smaller ratio of the groups' positive rates."""
+    low, high = sorted([predicted[s == 0].mean(), predicted[s == 1].mean()])
+    return low / high
+
+
+def test_metafair_predicts_as_aif360_does_with_the_attribute_kept_out_of_the_features(biased):
+    X, y, s = biased
+    model = MetaFair(tau=0.8).fit(X, y, sensitive_features=s)
+    dataset = binary_label_dataset(y, s, X.to_numpy(float), sensitive_is_feature=False)
+    assert dataset.features.shape == X.shape
+    direct = MetaFairClassifier(tau=0.8, type="sr", seed=0).fit(dataset)
+    np.testing.assert_array_equal(model.predict(X), direct.predict(dataset).labels.ravel())
+
+
+def test_metafair_raises_the_statistical_rate_to_its_target(biased):
+    X, y, s = biased
+    unconstrained = MetaFair(tau=0.0).fit(X, y, sensitive_features=s).predict(X)
+    constrained = MetaFair(tau=0.8).fit(X, y, sensitive_features=s).predict(X)
+    # measured: 0.56 unconstrained; AIF360 keeps the most accurate classifier whose training
+    # statistical rate is at least tau - 0.2
+    assert statistical_rate(unconstrained, s) < 0.6 <= statistical_rate(constrained, s)
+
+
 def test_the_new_aif360_methods_are_plugins_of_their_family():
     families = {
         "aif360-eq-odds": "post-processing",
         "aif360-reject-option": "post-processing",
         "lfr-svm": "pre-processing",
         "gerryfair": "in-processing",
+        "metafair": "in-processing",
     }
     for name, family in families.items():
         algorithm = get_algorithm(name)

@@ -22,13 +22,15 @@ from faircompare.algorithms.sklearn_compat import EXPECTED_FAILURES, SensitiveFr
 from faircompare.registry import algorithms
 
 # The networks train for thousands of steps, exponentiated gradient plays 50 rounds, LFR
-# evaluates its objective 5,000 times and reject option searches 5,000 settings, by default;
-# the contract does not need them.
+# evaluates its objective 5,000 times, reject option searches 5,000 settings and MetaFair 50
+# constraint bounds by default; the contract does not need them (MetaFair at tau = 0 is its
+# unconstrained classifier: the Gaussian model's, with the dual's parameters at zero).
 LFR_SHORT = {"max_evaluations": 200}
 SHORT = {
     **{f"lfr-{baseline}": LFR_SHORT for baseline in BASELINES},
     "aif360-reject-option": {"thresholds": 10, "margins": 5},
     "adversarial-debiasing": {"epochs": 20, "batch_size": 32},
+    "metafair": {"tau": 0.0},
     "neural-network": {"steps": 200, "learning_rate": 1e-2},
     "project-network": {"steps": 200, "learning_rate": 1e-2},
     "sensr": {"steps": 20, "learning_rate": 1e-2},
