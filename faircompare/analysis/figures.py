@@ -365,18 +365,19 @@ def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
         by the Nemenyi test), and a scale bar shows the CD itself.
     """
     ranks, k = test.ranks, len(test.ranks)
-    height = 1.6 + 0.28 * k
-    figure, ax = new_figure((7.0, height))
+    half = (k + 1) // 2  # names on the left; the others on the right
+    step = 0.6  # between the names of one side
+    bottom = -(half + 1) * step
+    figure, ax = new_figure((7.0, 1.2 + 0.5 * (2.2 - bottom)))
     ax.set_xlim(0.5, k + 0.5)
-    ax.set_ylim(-(k // 2 + 2), 2.2)
+    ax.set_ylim(bottom, 2.2)
     ax.axhline(0, color="black", linewidth=1)
     for r in range(1, k + 1):
         ax.plot([r, r], [0, 0.15], color="black", linewidth=1)
         ax.text(r, 0.3, str(r), ha="center", fontsize=7)
-    half = (k + 1) // 2
     for i, (name, rank) in enumerate(ranks.items()):
         left = i < half
-        level = -(i + 1) * 0.6 if left else -(k - i) * 0.6
+        level = -(i + 1) * step if left else -(k - i) * step
         edge = 0.6 if left else k + 0.4
         ax.plot([rank, rank, edge], [0, level, level], color="#444444", linewidth=0.8)
         ax.text(edge - 0.05 if left else edge + 0.05, level, f"{name} ({rank:.2f})",

@@ -8,7 +8,7 @@ import pytest
 from matplotlib.patches import Rectangle
 from scipy import stats
 
-from faircompare.analysis import figures, tables, tidy
+from faircompare.analysis import compare, figures, tables, tidy
 from faircompare.analysis.report import slug
 from faircompare.results import ResultStore
 
@@ -215,3 +215,16 @@ def test_critical_difference_cliques_join_ranks_closer_than_the_cd():
     # Demšar Fig. 1's bars: maximal runs of sorted ranks within the critical difference
     assert figures._cliques(ranks.to_numpy(), 1.0) == [(1.0, 1.5), (2.9, 3.2)]
     assert figures._cliques(ranks.to_numpy(), 2.0) == [(1.0, 2.9), (1.5, 3.2), (2.9, 4.5)]
+
+
+@pytest.mark.parametrize("k", [3, 8, 22])
+def test_the_critical_difference_diagram_fits_its_names_without_empty_space(k):
+    ranks = pd.Series(np.linspace(1, k, k), index=[f"algorithm-{i}" for i in range(k)])
+    test = compare.FriedmanTest(ranks, 30.0, 0.001, 5.0, datasets=5, alpha=0.05)
+    ax = figures.plot_critical_difference(test).axes[0]
+    levels = [text.get_position()[1] for text in ax.texts if "algorithm-" in text.get_text()]
+    bottom = ax.get_ylim()[0]
+    assert len(levels) == k and bottom < min(levels)
+    # the lowest names sit one step (0.6) above the bottom; before, 22 names left the lower half
+    # of the figure empty (the bottom at -13 for names down to -6.6)
+    assert min(levels) - bottom == pytest.approx(0.6)
