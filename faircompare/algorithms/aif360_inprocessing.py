@@ -70,9 +70,7 @@ class GerryFair(FairEstimator):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Average the learner's classifiers, then threshold at 1/2."""
         features = self._fitted_features(X)
-        s = binary_sensitive(
-            self._sensitive_for_predict(features, sensitive_features), len(features), "GerryFair"
-        )
+        s = self._binary_sensitive_for_predict(features, sensitive_features)
         dataset = binary_label_dataset(np.zeros(len(s)), s, features)
         return self._labels(self.model_.predict(dataset, threshold=0.5).labels.ravel())
 

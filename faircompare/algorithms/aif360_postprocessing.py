@@ -53,11 +53,7 @@ class _Postprocessed(FairEstimator):
     def _scores(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the rows as a float matrix, their 0/1 sensitive attribute and their scores."""
         features = self._fitted_features(X)
-        s = binary_sensitive(
-            self._sensitive_for_predict(features, sensitive_features),
-            len(features),
-            type(self).__name__,
-        )
+        s = self._binary_sensitive_for_predict(features, sensitive_features)
         return features, s, self.model_.predict_proba(features)[:, 1]
 
 

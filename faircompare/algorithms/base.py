@@ -187,6 +187,11 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             )
         return check_sensitive(sensitive_features, np.shape(X)[0])
 
+    def _binary_sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
+        """Check ``predict``'s sensitive attribute and return it as 0/1 (1 privileged)."""
+        s = self._sensitive_for_predict(X, sensitive_features)
+        return binary_sensitive(s, np.shape(X)[0], type(self).__name__)
+
 
 def refuse_text_columns(X: Any, algorithm: str) -> None:
     """Refuse a frame with non-numeric columns, naming the variant the algorithm needs."""

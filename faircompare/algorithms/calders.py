@@ -161,8 +161,7 @@ class TwoNaiveBayes(FairEstimator):
 
     def _inputs(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray]:
         features = self._fitted_features(X)
-        s = self._sensitive_for_predict(features, sensitive_features)
-        return features, binary_sensitive(s, len(features), "TwoNaiveBayes")
+        return features, self._binary_sensitive_for_predict(features, sensitive_features)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Posterior log-odds of label 1 under each row's group model and adjusted priors."""

@@ -85,11 +85,7 @@ class PrejudiceRemover(FairEstimator):
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1, with the weights of each row's group."""
         features = self._fitted_features(X)
-        s = binary_sensitive(
-            self._sensitive_for_predict(features, sensitive_features),
-            len(features),
-            "PrejudiceRemover",
-        )
+        s = self._binary_sensitive_for_predict(features, sensitive_features)
         if_one, if_zero = (self.design_(features) @ self.coef_[::-1].T).T
         return np.where(s == 1, if_one, if_zero)
 

@@ -85,12 +85,9 @@ class RepresentationClassifier(FairEstimator):
             One row per person.
         """
         features = self._fitted_features(X)
-        s = binary_sensitive(
-            self._sensitive_for_predict(features, sensitive_features),
-            len(features),
-            type(self).__name__,
+        return self._represent(
+            features, self._binary_sensitive_for_predict(features, sensitive_features)
         )
-        return self._represent(features, s)
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Represent ``X`` with the map learned in fit, then predict."""
