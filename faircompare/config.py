@@ -42,7 +42,9 @@ class BenchmarkConfig:
     variants
         ``"supported"`` (every variant each algorithm supports) or a list of variants.
     algorithms
-        ``"all"`` (every available algorithm) or a list of registry names.
+        ``"all"`` (every available algorithm), ``"default"`` (every available algorithm that
+        does not opt out of a first look, :attr:`FairEstimator.in_default_profile`) or a list
+        of registry names.
     grid
         Whether to sweep each algorithm's parameter grid; else its default parameters only.
     tune
@@ -66,7 +68,7 @@ class BenchmarkConfig:
     dataset_specs: tuple[str, ...] = ()
     sensitive: str | tuple[str, ...] = "first"
     variants: str | tuple[str, ...] = ("numerical+binary",)
-    algorithms: str | tuple[str, ...] = "all"
+    algorithms: str | tuple[str, ...] = "default"
     grid: bool = False
     tune: bool = False
     splits: int = 10
@@ -82,7 +84,7 @@ class BenchmarkConfig:
         for name, keywords in (
             ("sensitive", ("all", "first")),
             ("variants", ("supported",)),
-            ("algorithms", ("all",)),
+            ("algorithms", ("all", "default")),
         ):
             object.__setattr__(self, name, _names(name, getattr(self, name), keywords))
         self._check()

@@ -96,6 +96,7 @@ class Algorithm:
             "supports": sorted(cls.supports) if cls else [],
             "param_grid": dict(cls.param_grid) if cls else {},
             "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
+            "in_default_profile": bool(cls and cls.in_default_profile),
         }
 
 

@@ -52,6 +52,9 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         :data:`FAMILIES`, ``unspecified`` for a plugin that does not say.
     library
         The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
+    in_default_profile
+        Whether the ``default`` profile, a first look at every dataset, runs it; False for an
+        algorithm too costly for that (it still runs in the ``paper`` profile and when named).
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
@@ -60,6 +63,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     version: ClassVar[str] = "1"
     family: ClassVar[str] = "unspecified"
     library: ClassVar[str] = "faircompare"
+    in_default_profile: ClassVar[bool] = True
 
     # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
     # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``

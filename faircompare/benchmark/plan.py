@@ -105,7 +105,8 @@ class Plan:
     runs
         The planned runs, ordered by dataset.
     unavailable
-        Algorithms the configuration asked for with ``"all"`` that cannot be loaded here.
+        Algorithms the configuration asked for with ``"all"`` or ``"default"`` that cannot be
+        loaded here.
     """
 
     runs: tuple[RunSpec, ...]
@@ -131,8 +132,10 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         If a named algorithm is unknown or unavailable, or a combination leaves no run.
     """
     registry = algorithms(config.plugins)
-    if config.algorithms == "all":
+    if config.algorithms in ("all", "default"):
         chosen = [a for a in registry.values() if a.make is not None]
+        if config.algorithms == "default":
+            chosen = [a for a in chosen if a.estimator_class.in_default_profile]
         unavailable = tuple(a for a in registry.values() if a.make is None)
     else:
         chosen = [

@@ -60,7 +60,9 @@ def test_unknown_and_unavailable_algorithms(tmp_path):
     (tmp_path / "broken.py").write_text("import faircompare_no_such_package\n")
     with pytest.raises(ConfigError, match="'broken' is unavailable: ModuleNotFoundError"):
         make_plan(BenchmarkConfig(algorithms=("broken",), plugins=str(tmp_path)))
-    plan = make_plan(BenchmarkConfig(datasets=("ricci",), splits=1, plugins=str(tmp_path)))
+    plan = make_plan(
+        BenchmarkConfig(datasets=("ricci",), splits=1, plugins=str(tmp_path), algorithms="all")
+    )
     registry = algorithms()  # without the torch extra, its algorithms are unavailable too
     unavailable = [name for name, a in registry.items() if a.make is None]
     assert [a.name for a in plan.unavailable] == [*unavailable, "broken"]
@@ -70,3 +72,17 @@ def test_unknown_and_unavailable_algorithms(tmp_path):
 def test_a_plan_without_runs_is_an_error():
     with pytest.raises(ConfigError, match="plans no run"):
         make_plan(BenchmarkConfig(algorithms=("kamishima",), variants=("numerical",)))
+
+
+def test_the_default_profile_leaves_out_the_algorithms_that_opt_out_and_the_paper_keeps_them():
+    available = {n for n, a in algorithms().items() if a.make is not None}
+    default = {
+        r.algorithm for r in make_plan(PROFILES["default"].overridden(datasets=("ricci",))).runs
+    }
+    paper = {r.algorithm for r in make_plan(PROFILES["paper"].overridden(datasets=("ricci",))).runs}
+    costly = {n for n in available if not algorithms()[n].estimator_class.in_default_profile}
+    assert paper == available
+    assert default == available - costly
+    if "lfr-svm" in available:  # the aif360 extra
+        assert {"lfr-svm", "lfr-logistic-regression"} <= costly
+    assert "kamishima" in default and "feldman-svm" in default
