@@ -24,6 +24,7 @@ from faircompare.algorithms.aif360_postprocessing import (  # noqa: E402
     AIF360RejectOption,
 )
 from faircompare.algorithms.aif360_preprocessing import LearnedFairRepresentations  # noqa: E402
+from faircompare.algorithms.base import AlgorithmInputError  # noqa: E402
 from faircompare.algorithms.baselines import LogisticRegressionBaseline  # noqa: E402
 from faircompare.algorithms.reductions import _logistic_regression  # noqa: E402
 from faircompare.registry import get_algorithm  # noqa: E402
@@ -204,6 +205,14 @@ def test_metafair_raises_the_statistical_rate_to_its_target(biased):
     # measured: 0.56 unconstrained; AIF360 keeps the most accurate classifier whose training
     # statistical rate is at least tau - 0.2
     assert statistical_rate(unconstrained, s) < 0.6 <= statistical_rate(constrained, s)
+
+
+def test_metafair_says_why_when_aif360_finds_no_parameters(biased):
+    X, y, s = biased
+    # a copy of the group among the features makes the Gaussian singular (measured: AIF360's
+    # own fit then raises "cannot unpack non-iterable NoneType object")
+    with pytest.raises(AlgorithmInputError, match="found no parameters.*on these 6 features"):
+        MetaFair(tau=0.8).fit(X.assign(copy=s.astype(float)), y, sensitive_features=s)
 
 
 def test_the_new_aif360_methods_are_plugins_of_their_family():
