@@ -33,6 +33,14 @@ _RANDOMISED = {
 _ONE_LABEL_GROUP = (
     "fairlearn's ThresholdOptimizer refuses a group with one label, which the check's 10 rows leave"
 )
+_ONE_LABEL_GROUP_LP = (
+    "AIF360's equalized-odds linear program divides by each group's label counts: a group with "
+    "one label, which the check's 10 rows leave, gives linprog NaN costs"
+)
+_POOR_REPRESENTATION = (
+    "LFR at its default parity weight (Az = 50), shortened for the checks, leaves naive Bayes "
+    "below the check's 0.83 training accuracy in some environments (a fresh venv's scipy)"
+)
 _LOCAL_TORCH_CLASS = (
     "fairlearn builds its torch predictor from a class defined inside a function, which pickle "
     "cannot name (fairlearn 0.15)"
@@ -48,6 +56,14 @@ EXPECTED_FAILURES: dict[str, dict[str, str]] = {
     "sensr": _FLOAT32,
     "reductions-eg-dp": _RANDOMISED,
     "reductions-eg-eo": _RANDOMISED,
+    "aif360-eq-odds": {
+        "check_estimators_nan_inf": _ONE_LABEL_GROUP_LP,
+        "check_fit2d_1feature": _ONE_LABEL_GROUP_LP,
+    },
+    "lfr-gaussian-nb": {
+        "check_classifiers_train": _POOR_REPRESENTATION,
+        "check_classifiers_train(readonly_memmap=True)": _POOR_REPRESENTATION,
+    },
     "adversarial-debiasing": {
         "check_estimators_pickle": _LOCAL_TORCH_CLASS,
         "check_estimators_pickle(readonly_memmap=True)": _LOCAL_TORCH_CLASS,
