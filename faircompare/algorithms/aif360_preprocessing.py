@@ -78,7 +78,8 @@ class LearnedFairRepresentations(RepresentationClassifier):
     name: ClassVar[str] = "lfr"
     library: ClassVar[str] = "aif360"
     # AIF360 minimises by L-BFGS-B with numerical gradients over k (d + 1) parameters: measured
-    # 11.5 CPU-minutes per fit on Adult (485 parameters), ~100 s on ProPublica (2,000).
+    # 11.5 CPU-minutes per fit on Adult (485 parameters), 130-230 s on ProPublica (2,000
+    # parameters, 5,000 evaluations: about 3 iterations), so a first look leaves it out.
     in_default_profile: ClassVar[bool] = False
     # Az, the parity term's weight: AIF360's default is 50 and its demonstration uses 2.
     param_grid: ClassVar[dict[str, list]] = {"Az": [0.5, 1.0, 2.0, 5.0, 10.0, 50.0]}
