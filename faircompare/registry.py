@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from faircompare._validation import check_choice
-from faircompare.algorithms.base import FairEstimator
+from faircompare.algorithms.base import FAMILIES, FairEstimator
 from faircompare.algorithms.calders import TwoNaiveBayes
 from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
@@ -88,7 +88,9 @@ class Algorithm:
         cls = self.estimator_class if self.make is not None else None
         return {
             "name": self.name,
-            "family": cls.family if cls else "unspecified",
+            # a family the plugin misspelt (check-plugin says so) counts as unspecified, so
+            # listings and the report's tables keep the algorithm
+            "family": cls.family if cls and cls.family in FAMILIES else "unspecified",
             "library": cls.library if cls else None,
             "source": self.source,
             "available": cls is not None,

@@ -227,3 +227,5 @@ def test_check_contract_refuses_an_unknown_family():
     assert "'pre-processing'" in checks["declares a known family"].detail
     assert checks["declares a known family"].detail.endswith("got 'preprocessing'")
     assert all(c.passed for c in check_contract(LogisticRegressionBaseline))
+    # listed (and tabled in the report) as unspecified rather than dropped or crashing
+    assert registry.Algorithm("misfiled", Misfiled, "test").describe()["family"] == "unspecified"
