@@ -154,8 +154,9 @@ class AIF360RejectOption(_Postprocessed):
     Rows whose score lies within ``margin`` of the threshold (the critical region) get the
     favourable label if unprivileged and the unfavourable one if privileged; the others keep the
     threshold's decision. AIF360 chooses the threshold and the margin on the training data: the
-    most balanced accuracy whose fairness metric lies within its bounds. Deterministic, so
-    AIF360's own ``predict`` is used.
+    most balanced accuracy whose fairness metric lies within its bounds. ``predict`` applies
+    that rule to the scores as AIF360's ``predict`` does (the same comparisons, tested equal),
+    without building an AIF360 dataset per call: the audits predict in many small batches.
 
     Parameters
     ----------
@@ -197,5 +198,7 @@ class AIF360RejectOption(_Postprocessed):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Threshold the scores, with the critical region's decisions by group."""
         _, s, scores = self._scores(X, sensitive_features)
-        dataset = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
-        return self._labels(self.postprocessor_.predict(dataset).labels.ravel())
+        threshold = self.postprocessor_.classification_threshold
+        margin = self.postprocessor_.ROC_margin
+        critical = (scores > threshold - margin) & (scores <= threshold + margin)
+        return self._labels(np.where(critical, s == 0, scores > threshold))
