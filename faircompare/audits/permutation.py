@@ -18,8 +18,8 @@ consistent standard error it is, and the test is asymptotically exact.
   standard deviation 1.15 and its test rejects about 0.08 at the 5% level; the pooled one
   rejects about 0.05 (as the paper reports, 0.0486).
 - AUC (§3.2): each permutation's group AUCs and their DeLong variances come from one sort of
-  the scores: within a block of tied scores every positive shares its placement value, so
-  per-block counts and cumulative sums give both, vectorized over permutations in chunks.
+  the scores and one pass over the rows, for many permutations at once
+  (:mod:`faircompare.audits.auc_null`).
 - Any other metric: Algorithm 1, with bootstrap variances (eq. 1).
 
 ``within_outcome=True`` permutes labels only among positives and among negatives (§3.1).
@@ -38,6 +38,7 @@ import pandas as pd
 from scipy.special import betaincinv
 
 from faircompare._validation import check_choice, renamed_arguments
+from faircompare.audits.auc_null import GroupAUC
 from faircompare.measures.stats import FN, FP, RATES, TN, TP, binary_labels
 from faircompare.rows import AuditRow
 
@@ -51,7 +52,6 @@ PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     for metric in ("positive_rate", "TPR", "FNR", "FPR", "TNR", "accuracy", "precision")
 }
 METRICS = (*PROPORTIONS, "AUC")
-_CHUNK = 2_000_000  # permutations x rows handled at once by the AUC test
 _TOLERANCE = 1e-9  # relative: permuted statistics this close to the observed one count as ties
 
 
@@ -467,69 +467,18 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
 # --- AUC -------------------------------------------------------------------------------------
 
 
-def auc_and_variance(
-    member: np.ndarray, positive: np.ndarray, starts: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """AUC and DeLong variance of the rows flagged by each row of ``member``.
-
-    ``member`` has shape (permutations, rows) with rows sorted by score; ``positive`` marks the
-    positive rows; ``starts`` are the first rows of the blocks of tied scores.
-    """
-    return _auc_from_blocks(*_block_counts(member, positive, starts))
-
-
-def _block_counts(member: np.ndarray, positive: np.ndarray, starts: np.ndarray):
-    """Members' positives and negatives in each block of tied scores (no reduction without ties)."""
-    pos, neg = (member & positive).astype(np.int32), (member & ~positive).astype(np.int32)
-    if len(starts) == member.shape[1]:
-        return pos, neg
-    return np.add.reduceat(pos, starts, axis=1), np.add.reduceat(neg, starts, axis=1)
-
-
-def _auc_from_blocks(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUC and DeLong variance from positives and negatives per block of tied scores.
-
-    Every positive in a block has the same placement value, the number of negatives below it
-    (ties counting one half) over n-, and every negative likewise the positives above it over
-    n+. The AUC is the mean positive placement; DeLong's variance is S10 / n+ + S01 / n-, with
-    S10 and S01 the sample variances of the positive and negative placements (§3.2).
-    """
-    n_pos, n_neg = pos.sum(1), neg.sum(1)
-    below = np.cumsum(neg, axis=1) - 0.5 * neg  # negatives strictly below, plus half the ties
-    above = (n_pos[:, None] - np.cumsum(pos, axis=1)) + 0.5 * pos
-    with np.errstate(divide="ignore", invalid="ignore"):
-        auc = np.einsum("ij,ij->i", pos, below) / (n_pos * n_neg)
-        s10 = (np.einsum("ij,ij,ij->i", pos, below, below) / n_neg**2 - n_pos * auc**2) / (
-            n_pos - 1
-        )
-        s01 = (np.einsum("ij,ij,ij->i", neg, above, above) / n_pos**2 - n_neg * auc**2) / (
-            n_neg - 1
-        )
-        return auc, s10 / n_pos + s01 / n_neg
-
-
 def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
-    order = np.argsort(scores, kind="stable")
-    s, positive, a = scores[order], y[order] == 1, in_a[order]
-    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    all_pos, all_neg = _block_counts(np.ones((1, len(a)), bool), positive, starts)
+    auc = GroupAUC(y, scores)
 
-    def statistic(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        pos_a, neg_a = _block_counts(member, positive, starts)
-        auc_a, var_a = _auc_from_blocks(pos_a, neg_a)
-        auc_b, var_b = _auc_from_blocks(all_pos - pos_a, all_neg - neg_a)  # group B: the rest
+    def statistic(auc_a, var_a, auc_b, var_b) -> tuple[np.ndarray, np.ndarray]:
         difference = auc_a - auc_b
         return difference, _ratio(difference, np.sqrt(var_a + var_b)) if studentize else difference
 
-    observed, observed_statistic = statistic(a[None, :])
-    null = []
-    chunk = max(1, _CHUNK // len(a))
-    for start in range(0, b, chunk):
-        member = shuffled_membership(
-            np.tile(a, (min(chunk, b - start), 1)), positive, within_outcome, rng
-        )
-        null.append(statistic(member)[1])
-    return observed[0], observed_statistic[0], np.concatenate(null)
+    observed, observed_statistic = statistic(*auc.of(in_a[:, None]))
+    if not np.isfinite(observed_statistic[0]):
+        raise ValueError("AUC is undefined in a group (it has no positives or no negatives)")
+    null = statistic(*auc.permuted(in_a, b, within_outcome, rng))[1]
+    return observed[0], observed_statistic[0], null
 
 
 def shuffled_membership(

@@ -18,10 +18,10 @@ from faircompare.audits import (
     permutation_test,
     permutation_tests,
 )
+from faircompare.audits.auc_null import GroupAUC, draw_subsets
 from faircompare.audits.permutation import (
     _draw_group_cells,
     _proportion_statistic,
-    auc_and_variance,
     shuffled_membership,
 )
 
@@ -120,23 +120,73 @@ def test_monte_carlo_pvalue_converges_to_the_exact_permutation_pvalue():
     assert result.pvalue_interval[0] <= result.pvalue <= result.pvalue_interval[1]
 
 
-def test_auc_and_delong_variance_match_a_direct_computation_per_permutation():
+def delong(y: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
+    """AUC and DeLong's variance from the pairwise kernel, O(n+ n-) (DiCiccio et al. §3.2)."""
+    pos, neg = scores[y == 1], scores[y == 0]
+    kernel = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    variance = kernel.mean(1).var(ddof=1) / len(pos) + kernel.mean(0).var(ddof=1) / len(neg)
+    return kernel.mean(), variance
+
+
+@pytest.mark.parametrize("scores", ["ties", "distinct", "runs"])
+def test_group_auc_and_delong_variance_match_scikit_learn_and_the_pairwise_kernel(scores):
     rng = np.random.default_rng(2)
-    n = 300
+    n = 300  # 300 rows: 5 blocks of 64 positions, the last one padded
     y = rng.integers(0, 2, n)
-    scores = rng.integers(0, 40, n) / 40  # many ties
-    order = np.argsort(scores, kind="stable")
-    sorted_scores, positive = scores[order], y[order] == 1
-    starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
-    members = rng.random((25, n)) < 0.4  # 25 random group assignments of the sorted rows
-    auc, variance = auc_and_variance(members, positive, starts)
-    for member, got_auc, got_variance in zip(members, auc, variance, strict=True):
-        y_g, s_g = y[order][member], sorted_scores[member]
-        assert got_auc == pytest.approx(roc_auc_score(y_g, s_g), abs=1e-12)
-        pos, neg = s_g[y_g == 1], s_g[y_g == 0]  # DeLong from the pairwise kernel
-        kernel = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
-        delong = kernel.mean(1).var(ddof=1) / len(pos) + kernel.mean(0).var(ddof=1) / len(neg)
-        assert got_variance == pytest.approx(delong, rel=1e-10)
+    s = {
+        "ties": rng.integers(0, 40, n) / 40,
+        "distinct": rng.random(n),
+        "runs": np.sort(rng.random(n)) * (1 + y),  # long runs of one class
+    }[scores]
+    members = rng.random((n, 25)) < rng.uniform(0.2, 0.8, 25)  # 25 groupings of various sizes
+    auc_a, var_a, auc_b, var_b = GroupAUC(y, s).of(members)
+    for j in range(25):
+        for rows, auc, variance in ((members[:, j], auc_a[j], var_a[j]),
+                                    (~members[:, j], auc_b[j], var_b[j])):  # fmt: skip
+            assert auc == pytest.approx(roc_auc_score(y[rows], s[rows]), abs=1e-12)
+            assert variance == pytest.approx(delong(y[rows], s[rows])[1], rel=1e-10)
+
+
+def test_group_auc_is_undefined_for_a_group_without_negatives():
+    y = np.array([1, 1, 0, 1, 0, 0])
+    auc_a, var_a, auc_b, _ = GroupAUC(y, np.arange(6.0)).of(np.array([[1, 1, 0, 1, 0, 0]], bool).T)
+    assert np.isnan(auc_a[0]) and np.isnan(var_a[0]) and np.isnan(auc_b[0])
+    with pytest.raises(ValueError, match="AUC is undefined in a group"):
+        permutation_test(y, y, y, metric="AUC", group_a=1, scores=np.arange(6.0))
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 2), (5, 4), (6, 1)])
+def test_drawn_subsets_are_uniform_over_all_subsets_of_their_size(n, k):
+    # n rows among n + 3 (3 padding rows), 30,000 draws: each of the C(n, k) subsets should
+    # appear equally often (chi-square goodness of fit, p > 0.001 one time in 1000).
+    rng = np.random.default_rng(11)
+    real = np.array([0, 2, 3, 5, 6, 7, 8][: n + 1])[:n]
+    member = np.empty((real.max() + 3, 30_000), dtype=bool)
+    draw_subsets(member, real, k, rng)
+    assert not np.delete(member, real, axis=0).any()
+    assert (member.sum(0) == k).all()
+    codes = (member[real] * (1 << np.arange(n))[:, None]).sum(0)
+    observed = np.unique(codes, return_counts=True)[1]
+    assert len(observed) == math.comb(n, k)
+    assert stats.chisquare(observed).pvalue > 0.001
+
+
+@pytest.mark.parametrize("within_outcome", [False, True])
+def test_permuted_auc_statistics_match_shuffling_the_group_labels(within_outcome):
+    """Same null distribution: drawn memberships vs explicit row shuffles (two-sample KS)."""
+    rng = np.random.default_rng(12)
+    n = 500
+    y = rng.integers(0, 2, n)
+    scores = np.round(rng.random(n) + 0.3 * y, 2)
+    in_a = rng.random(n) < 0.7
+    auc = GroupAUC(y, scores)
+    drawn = auc.permuted(in_a, 3000, within_outcome, rng)
+    shuffled = np.column_stack(
+        [shuffled_membership(in_a, y == 1, within_outcome, rng) for _ in range(3000)]
+    )
+    explicit = auc.of(shuffled)
+    for got, want in zip(drawn, explicit, strict=True):
+        assert stats.ks_2samp(got, want).pvalue > 0.001
 
 
 def test_auc_test_detects_a_difference_and_not_its_absence():
