@@ -15,8 +15,10 @@ These are the models of Maity et al.'s Adult and COMPAS studies (§4.2, App. F.3
 Inputs are standardised with training statistics; the sensitive subspace is learned on the
 standardised features with :func:`~faircompare.audits.individual.sensitive_subspace_metric`
 (one logistic regression per sensitive attribute; ``sensitive_features`` may hold several
-columns). All three expose ``input_gradient`` by autograd, so the individual-fairness audit
-uses exact gradients for them. torch is an optional dependency (the ``torch`` extra).
+columns). All three give the individual-fairness audit their exact gradient, written out for
+one hidden layer in numpy (a :class:`~faircompare.audits.individual.Ridge` in the first layer's
+units), so the audit's attack runs in the span of that layer and the metric's directions.
+torch is an optional dependency (the ``torch`` extra).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from faircompare.algorithms.base import FairEstimator, binary_labels
 from faircompare.audits.individual import (
     FairMetric,
     LossOracle,
+    Ridge,
     clipped_log_loss,
     sensitive_subspace_metric,
 )
@@ -58,7 +61,7 @@ class NeuralNetwork(FairEstimator):
 
     family: ClassVar[str] = "baseline"
     name: ClassVar[str] = "neural-network"
-    gradient_kind: ClassVar[str] = "autograd"
+    gradient_kind: ClassVar[str] = "analytic"
 
     def __init__(
         self,
@@ -140,27 +143,43 @@ class NeuralNetwork(FairEstimator):
     def loss_oracle(self, mean: Any = 0.0, scale: Any = 1.0) -> LossOracle:
         """Build the individual-fairness oracle for points z whose features are mean + scale * z.
 
-        The affine map to the network's standardised inputs is folded into one (shift, factor)
-        pair and everything runs in torch: one conversion in, one out, per call.
+        Everything before the hidden layer's ReLU is affine in z: the map to the standardised
+        inputs and the first layer fold into pre-activations u = z'V + c, V (d, hidden).
+        The log-loss and its gradient in u are then written out (the gradient is
+        relu'(u) * w2 * (sigmoid(logit) - y)), in double precision, without autograd.
         """
-        factor = torch.as_tensor(np.asarray(scale, float) / self.scale_, dtype=torch.float32)
-        shift = torch.as_tensor(
-            (np.asarray(mean, float) - self.mean_) / self.scale_, dtype=torch.float32
-        )
+        first, last = self._layers()
+        weights = self._first_layer_weights()  # (hidden, d) on the standardised inputs
+        factor = np.asarray(scale, float) / self.scale_
+        shift = (np.asarray(mean, float) - self.mean_) / self.scale_
+        offset = shift @ weights.T + _numpy(first.bias)
+        out_weights, out_bias = _numpy(last.weight)[0], float(_numpy(last.bias)[0])
 
-        def loss(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-            inputs = torch.tensor(Z, dtype=torch.float32)
-            with torch.no_grad():
-                logits = self._logits(torch.addcmul(shift, inputs, factor)).double().numpy()
-            return clipped_log_loss(expit(logits), np.asarray(y))
+        def forward(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Return the logits and which units are active; overwrites u."""
+            active = u > 0
+            np.maximum(u, 0.0, out=u)
+            return u @ out_weights + out_bias, active
 
-        def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-            inputs = torch.tensor(Z, dtype=torch.float32, requires_grad=True)
-            targets = torch.tensor(np.asarray(y), dtype=torch.float32)
-            losses = self._pointwise_loss(torch.addcmul(shift, inputs, factor), targets)
-            return torch.autograd.grad(losses.sum(), inputs)[0].numpy()
+        def loss(u: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return clipped_log_loss(expit(forward(u)[0]), np.asarray(y))
 
-        return LossOracle(loss, gradient, self.gradient_kind)
+        def gradient(u: np.ndarray, y: np.ndarray) -> np.ndarray:
+            logits, active = forward(u)
+            np.multiply(active, out_weights, out=u)
+            u *= (expit(logits) - np.asarray(y))[:, None]
+            return u
+
+        return Ridge((weights * factor).T, offset, loss, gradient).oracle(self.gradient_kind)
+
+    def _layers(self) -> tuple[nn.Linear, nn.Linear]:
+        first, last = self.network_[0], self.network_[2]
+        assert isinstance(first, nn.Linear) and isinstance(last, nn.Linear)
+        return first, last
+
+    def _first_layer_weights(self) -> np.ndarray:
+        """Return the first layer's weights on the standardised inputs, shape (hidden, d)."""
+        return _numpy(self._layers()[0].weight)
 
     def _standardised(self, features: np.ndarray) -> np.ndarray:
         return (features - self.mean_) / self.scale_
@@ -179,6 +198,10 @@ class NeuralNetwork(FairEstimator):
     def _training_inputs(self, Z: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         """Return the inputs one training step learns from: the batch itself for the baseline."""
         return Z
+
+
+def _numpy(parameter: torch.Tensor) -> np.ndarray:
+    return parameter.detach().double().numpy()
 
 
 @contextmanager
@@ -217,6 +240,10 @@ class ProjectNetwork(_SubspaceNetwork):
 
     def _logits(self, Z: torch.Tensor) -> torch.Tensor:
         return self.network_(self._remove_subspace(Z)).squeeze(1)
+
+    def _first_layer_weights(self) -> np.ndarray:
+        """Return the first layer's weights projected as its inputs are, shape (hidden, d)."""
+        return self.metric_.project(super()._first_layer_weights())
 
 
 class SenSR(_SubspaceNetwork):

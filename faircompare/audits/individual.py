@@ -16,9 +16,12 @@ its mean, the audit value, is tested against a tolerance delta (Eq. 3.3):
   its delta-method bound T~_n (§3.2, Eq. 3.13; App. C).
 
 The attack is batched over all audit points at once. Gradients come from the model where it
-has them (``input_gradient``: analytic for linear models, autograd for torch models) and from
-a Gaussian-smoothing estimate otherwise (trees, naive Bayes, SVM, repaired pipelines), so every
-model can be audited; the result records which kind was used.
+has them (``input_gradient``: analytic for linear models and the networks, autograd for a
+plugin's torch model) and from a Gaussian-smoothing estimate otherwise (trees, naive Bayes, SVM,
+repaired pipelines), so every model can be audited; the result records which kind was used.
+A model whose loss depends on x only through a few projections x'V (logistic regression, one
+hidden layer) is attacked in the span of V and the metric's directions, exactly
+(:class:`Ridge`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from faircompare.algorithms.hooks import (
 )
 
 PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
+_ATTACK_ROWS = 2048  # points attacked together in the reduced space (their arrays stay in cache)
 
 
 @dataclass(frozen=True, eq=False)
@@ -193,15 +197,69 @@ class LossOracle:
         ``gradient(X, y)``: its gradient with respect to each row.
     kind
         ``"analytic"``, ``"autograd"`` or ``"derivative-free"``.
-    linear
-        For a model whose log-odds are linear, x'w + b: (w, b). The attack then runs in the span
-        of w and the metric's directions, exactly and in O(n k) per step.
+    ridge
+        For a model whose loss depends on x only through x'V, its :class:`Ridge`: the attack
+        then runs in the span of V and the metric's directions, exactly.
     """
 
     loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
     gradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
     kind: str
-    linear: tuple[np.ndarray, float] | None = None
+    ridge: Ridge | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Ridge:
+    """A loss that depends on a point x only through its projections u = x'V + c.
+
+    Logistic regression is one (V = w, c = b); so is a network with one hidden layer (V and c
+    its first layer's weights and biases, one column per unit). The loss's gradient in x is then
+    V times its gradient in u, and the attack can run in the span of V's columns and the
+    metric's directions.
+
+    Attributes
+    ----------
+    directions
+        V, shape (d, m).
+    offset
+        c, shape (m,).
+    loss
+        ``loss(u, y)``: each row's log-loss from its projections u, shape (n, m).
+    gradient
+        ``gradient(u, y)``: the log-loss's gradient with respect to u, shape (n, m); it may
+        overwrite u (the attack's steps then allocate nothing).
+    """
+
+    directions: np.ndarray
+    offset: np.ndarray
+    loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    gradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+    def oracle(self, kind: str = "analytic") -> LossOracle:
+        """Return the loss oracle in x: loss(u) and V gradient(u), u = x'V + c.
+
+        Parameters
+        ----------
+        kind
+            How the gradient was obtained.
+
+        Returns
+        -------
+        LossOracle
+        """
+
+        def projections(X: np.ndarray) -> np.ndarray:
+            u = X @ self.directions.astype(X.dtype, copy=False)
+            u += self.offset.astype(X.dtype, copy=False)
+            return u
+
+        def loss(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return self.loss(projections(X), y)
+
+        def gradient(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return self.gradient(projections(X), y) @ self.directions.T.astype(X.dtype, copy=False)
+
+        return LossOracle(loss, gradient, kind, self)
 
 
 def model_oracle(
@@ -296,10 +354,16 @@ def logistic_oracle(coef: Any, intercept: Any) -> LossOracle:
     per point); a shared w lets the attack run in its reduced form.
     """
     coef, intercept = np.asarray(coef, dtype=float), np.asarray(intercept, dtype=float)
+    if coef.ndim == 1:
+        return Ridge(
+            coef[:, None],
+            intercept.reshape(1),
+            lambda u, y: clipped_log_loss(expit(u[:, 0]), y),
+            lambda u, y: expit(u) - np.asarray(y)[:, None],
+        ).oracle()
 
     def probability(X: np.ndarray) -> np.ndarray:
-        logits = X @ coef if coef.ndim == 1 else np.einsum("nd,nd->n", X, coef)
-        return expit(logits + intercept)
+        return expit(np.einsum("nd,nd->n", X, coef) + intercept)
 
     def loss(X: np.ndarray, y: np.ndarray) -> np.ndarray:
         return clipped_log_loss(probability(X), y)
@@ -307,8 +371,7 @@ def logistic_oracle(coef: Any, intercept: Any) -> LossOracle:
     def gradient(X: np.ndarray, y: np.ndarray) -> np.ndarray:
         return (probability(X) - y)[:, None] * coef
 
-    linear = (coef, float(intercept)) if coef.ndim == 1 else None
-    return LossOracle(loss, gradient, "analytic", linear)
+    return LossOracle(loss, gradient, "analytic")
 
 
 def gradient_flow_attack(
@@ -334,8 +397,8 @@ def gradient_flow_attack(
     schedule = [step_size / t**decay for t in range(1, steps + 1)]
     _check_stable(schedule, 2 * lam * max(metric.base, float(np.max(metric.weights, initial=0))))
     origin, y = np.asarray(X, dtype=float), np.asarray(y)
-    if oracle.linear is not None and callback is None:
-        return _linear_attack(oracle.linear, origin, y, metric, lam, schedule)
+    if oracle.ridge is not None and callback is None:
+        return _ridge_attack(oracle.ridge, origin, y, metric, lam, schedule)
     # Single precision halves the memory traffic of the n x d updates, which dominate.
     start = origin.astype(np.float32)
     x, penalty = start.copy(), np.empty_like(start)
@@ -365,31 +428,49 @@ def _check_stable(schedule: list[float], stiffness: float, limit: float = 1e3) -
         )
 
 
-def _linear_attack(
-    linear: tuple[np.ndarray, float],
+def _ridge_attack(
+    ridge: Ridge,
     origin: np.ndarray,
     y: np.ndarray,
     metric: FairMetric,
     lam: float,
     schedule: list[float],
 ) -> np.ndarray:
-    """Run the attack on a linear-logit model in the span of w and the metric's directions.
+    """Run the attack on a :class:`Ridge` loss in the span of V and the metric's directions D.
 
-    Every step adds a multiple of w (the loss gradient) and of Sigma (x - x_0), which stays in
-    span{w, D} when x - x_0 does; so x_t - x_0 = c_t B for an orthonormal basis B of that span,
-    and the iteration runs on the n x m coordinates c_t (m <= k + 1), exactly.
+    A step adds eps V g_t (g_t: the loss's gradient in u) and -eps lam 2 Sigma (x_t - x_0),
+    with 2 Sigma e = 2 base e + 2 (e D')(weights - base) D. So x_t - x_0 = P_t V' + Q_t D for
+    all t (it is 0 at the start), and with s = 1 - 2 eps lam base and q_t = (x_t - x_0) D' =
+    P_t V'D' + Q_t (D's rows are orthonormal):
+
+        P_{t+1} = s P_t + eps g_t,    Q_{t+1} = s Q_t - 2 eps lam q_t diag(weights - base),
+
+    while u_t = x_t'V + c = u_0 + P_t V'V + Q_t DV. The iteration is exact and costs O(n m^2) per
+    step for m projections (one matrix product with V'V), not O(n m d) in x. Points move
+    independently, so blocks of them take all their steps in turn, their arrays in cache.
     """
-    coef, intercept = linear
-    _, singular, rows = np.linalg.svd(np.vstack([coef, metric.directions]), full_matrices=False)
-    basis = rows[singular > 1e-12 * singular.max()]
-    local = FairMetric(metric.directions @ basis.T, metric.weights, metric.base)  # D in B's frame
-    logit, slope = origin @ coef + intercept, basis @ coef
-    c = np.zeros((len(origin), len(basis)))
-    zero = np.zeros_like(c)
-    for step in schedule:
-        residual = expit(logit + c @ slope) - y
-        c += step * (residual[:, None] * slope - lam * local.gradient(c, zero))
-    return origin + c @ basis
+    v, d = ridge.directions, metric.directions
+    m, k = v.shape[1], len(d)
+    to_u = np.vstack([v.T @ v, d @ v])  # [P Q] -> u - u_0
+    to_along = np.vstack([v.T @ d.T, np.eye(k)])  # [P Q] -> q
+    extra = metric.weights - metric.base
+    pq = np.zeros((len(origin), m + k))  # P and Q side by side: one product per step
+    for rows in range(0, len(origin), _ATTACK_ROWS):  # points move independently: in cache
+        block = pq[rows : rows + _ATTACK_ROWS]
+        p, q = block[:, :m], block[:, m:]
+        start = origin[rows : rows + _ATTACK_ROWS] @ v + ridge.offset
+        u = np.empty_like(start)
+        for step in schedule:
+            np.matmul(block, to_u, out=u)
+            u += start
+            along = block @ to_along
+            gradient = ridge.gradient(u, y[rows : rows + _ATTACK_ROWS])  # may overwrite u
+            block *= 1 - 2 * step * lam * metric.base
+            gradient *= step
+            p += gradient
+            along *= (2 * step * lam) * extra
+            q -= along
+    return origin + pq[:, :m] @ v.T + pq[:, m:] @ d
 
 
 @dataclass(frozen=True, eq=False)

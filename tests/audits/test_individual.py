@@ -104,7 +104,7 @@ def test_linear_models_get_the_exact_oracle_in_attack_coordinates():
     m, s = X.mean(0), X.std(0)
     Z = (X - m) / s
     oracle = model_oracle(model, mean=m, scale=s)
-    assert oracle.kind == "analytic" and oracle.linear is not None
+    assert oracle.kind == "analytic" and oracle.ridge is not None
     np.testing.assert_allclose(
         oracle.gradient(Z, y), model.input_gradient(X, y) * s, rtol=1e-8, atol=1e-12
     )
