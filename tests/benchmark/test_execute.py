@@ -9,7 +9,7 @@ import pytest
 
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.benchmark.execute import execute_run
-from faircompare.config import BenchmarkConfig
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.measures import evaluate
 from faircompare.preprocessing import make_split, prepare
 from faircompare.results import ResultStore
@@ -95,6 +95,23 @@ def test_dask_local_cluster_stores_the_same_results_as_loky(tmp_path):
             assert run_plan(specs, store, Options(), jobs=2, backend=backend).done == len(specs)
             measures = store.measures().sort_values(["key", "measure", "group"])
             tables.append(measures.reset_index(drop=True))
+    pd.testing.assert_frame_equal(tables[0], tables[1])
+
+
+@pytest.mark.slow
+def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_loky_stores(tmp_path):
+    # The paper profile's Ricci part, one split (337 runs: every algorithm and grid value, tuning
+    # runs, all three audits) on a LocalCluster of two worker processes; about 6 minutes here.
+    pytest.importorskip("dask.distributed")
+    specs = make_plan(PROFILES["paper"].overridden(datasets=("ricci",), splits=1)).runs
+    tables = []
+    for backend in ("loky", "dask"):
+        with ResultStore(tmp_path / backend) as store:
+            summary = run_plan(specs, store, Options(), jobs=2, backend=backend)
+            assert (summary.done, summary.failed) == (len(specs), 0)
+            tables.append(
+                store.measures().sort_values(["key", "measure", "group"], ignore_index=True)
+            )
     pd.testing.assert_frame_equal(tables[0], tables[1])
 
 
