@@ -90,6 +90,7 @@ class LearnedFairRepresentations(RepresentationClassifier):
 
     name: ClassVar[str] = "lfr"
     library: ClassVar[str] = "aif360"
+    version: ClassVar[str] = "2"  # 2: the exact gradient, to convergence
     # Even with the exact gradient a fit to convergence is costly on the larger datasets
     # (measured: Adult 26-152 CPU s, ProPublica 9-57 s, Az 50 to 0.5), and each of the four
     # pipelines fits its own representation, so a first look leaves LFR out.

@@ -23,6 +23,7 @@ from typing import Any
 
 from faircompare import __version__
 from faircompare._validation import check_choice
+from faircompare.audits.suite import METHODS_VERSION
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.preprocessing import VARIANTS, split_seed
@@ -187,7 +188,11 @@ def make_plan(config: BenchmarkConfig) -> Plan:
 def _inputs(
     data: str, algorithm: Algorithm, config: BenchmarkConfig, tune: bool
 ) -> tuple[tuple[str, str], ...]:
-    audits = f"on, {config.permutations} permutations" if config.audits else "off"
+    audits = (
+        f"on, {config.permutations} permutations, methods {METHODS_VERSION}"
+        if config.audits
+        else "off"
+    )
     return (
         ("algorithm", str(getattr(algorithm.estimator_class, "version", "1"))),
         ("audits", audits),

@@ -15,6 +15,7 @@ from aif360.algorithms.preprocessing import LFR  # noqa: E402
 from aif360.algorithms.preprocessing.lfr_helpers.helpers import LFR_optim_objective  # noqa: E402
 from scipy.spatial.distance import cdist  # noqa: E402
 from scipy.special import softmax  # noqa: E402
+from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.linear_model import LinearRegression  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
@@ -257,6 +258,16 @@ def test_metafair_raises_the_statistical_rate_to_its_target(biased):
     # measured: 0.56 unconstrained; AIF360 keeps the most accurate classifier whose training
     # statistical rate is at least tau - 0.2
     assert statistical_rate(unconstrained, s) < 0.6 <= statistical_rate(constrained, s)
+
+
+def test_metafair_fits_aif360s_classifier_on_principal_components_beyond_max_features(biased):
+    X, y, s = biased
+    model = MetaFair(tau=0.8, max_features=4).fit(X, y, sensitive_features=s)
+    components = PCA(4, random_state=0).fit(X.to_numpy(float)).transform(X.to_numpy(float))
+    dataset = binary_label_dataset(y, s, components, sensitive_is_feature=False)
+    direct = MetaFairClassifier(tau=0.8, type="sr", seed=0).fit(dataset)
+    np.testing.assert_array_equal(model.predict(X), direct.predict(dataset).labels.ravel())
+    assert MetaFair(max_features=6).fit(X, y, sensitive_features=s).components_ is None
 
 
 def test_metafair_says_why_when_aif360_finds_no_parameters(biased):
