@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -54,8 +55,9 @@ class _Layout:
     def rows(self, positions: np.ndarray) -> np.ndarray:
         return self.start + (positions % _BLOCK) * self.blocks + positions // _BLOCK
 
+    @cached_property
     def real(self) -> np.ndarray:
-        """Return the rows that hold the data's rows, relative to ``start``."""
+        """The rows that hold the data's rows, relative to ``start``, ascending."""
         return np.sort(self.rows(np.arange(self.length))) - self.start
 
     def running_counts(self, member: np.ndarray) -> _RunningCounts:
@@ -105,7 +107,7 @@ class GroupAUC:
         self._rows = np.empty(len(order), dtype=np.int64)  # each row's place in the layout
         self._rows[order[positive]] = self._pos.rows(np.arange(self.n_pos))
         self._rows[order[~positive]] = self._neg.rows(np.arange(self.n_neg))
-        self._real = np.sort(self._rows)
+        self._real = np.r_[self._pos.real, self._neg.real + self._neg.start]
         self._positive = np.asarray(y) == 1
         # negatives scored below each positive (strictly, and with the ties), and vice versa
         lo, hi = np.searchsorted(neg, pos, "left"), np.searchsorted(neg, pos, "right")
@@ -158,7 +160,7 @@ class GroupAUC:
         if within_outcome:
             for layout, in_class in ((self._pos, self._positive), (self._neg, ~self._positive)):
                 region = member[layout.start : layout.stop]
-                draw_subsets(region, layout.real(), int(in_a[in_class].sum()), rng)
+                draw_subsets(region, layout.real, int(in_a[in_class].sum()), rng)
         else:
             draw_subsets(member, self._real, int(in_a.sum()), rng)
         return member

@@ -475,7 +475,7 @@ def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
         return difference, _ratio(difference, np.sqrt(var_a + var_b)) if studentize else difference
 
     observed, observed_statistic = statistic(*auc.of(in_a[:, None]))
-    if not np.isfinite(observed_statistic[0]):
+    if np.isnan(observed_statistic[0]):  # +-inf is a real difference with zero variance
         raise ValueError("AUC is undefined in a group (it has no positives or no negatives)")
     null = statistic(*auc.permuted(in_a, b, within_outcome, rng))[1]
     return observed[0], observed_statistic[0], null

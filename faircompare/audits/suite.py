@@ -38,9 +38,10 @@ from faircompare.preprocessing import Split
 from faircompare.rows import AuditRow
 
 ENTRY_POINTS = "faircompare.audits"
-# Part of every run's key: change it when the built-in audits compute different numbers, so that
-# stored audits of the earlier methods are redone. 2: the AUC permutation test draws its
-# permutations as uniform subsets; networks are attacked in double precision (#19).
+# Part of every run's recorded inputs: change it when the built-in audits compute different
+# numbers, so that a rerun reports stored audits of the earlier methods as stale. 2: the AUC
+# permutation test draws its permutations as uniform subsets; networks are attacked in double
+# precision (#19).
 METHODS_VERSION = "2"
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
 # The benchmark's individual-fairness attack: App. F.4's lam and step (50, 0.01; a larger step
