@@ -426,7 +426,7 @@ def _ratio(difference: np.ndarray, se: np.ndarray) -> np.ndarray:
 def _pvalue(
     statistic: float, null: np.ndarray, alternative: str
 ) -> tuple[float, tuple[float, float]]:
-    tolerance = _TOLERANCE * max(1.0, abs(statistic))
+    tolerance = _TOLERANCE * max(1.0, abs(statistic)) if np.isfinite(statistic) else 0.0
     finite = np.nan_to_num(null, nan=0.0)
     if alternative == "two-sided":
         extreme = np.abs(finite) >= abs(statistic) - tolerance
@@ -472,7 +472,10 @@ def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
 
     def statistic(auc_a, var_a, auc_b, var_b) -> tuple[np.ndarray, np.ndarray]:
         difference = auc_a - auc_b
-        return difference, _ratio(difference, np.sqrt(var_a + var_b)) if studentize else difference
+        if not studentize:
+            return difference, difference
+        with np.errstate(invalid="ignore"):  # NaN variances: permuted groups without a class
+            return difference, _ratio(difference, np.sqrt(var_a + var_b))
 
     observed, observed_statistic = statistic(*auc.of(in_a[:, None]))
     if np.isnan(observed_statistic[0]):  # +-inf is a real difference with zero variance
