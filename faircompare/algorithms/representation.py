@@ -60,12 +60,18 @@ class RepresentationClassifier(FairEstimator):
     def _represent(self, features: np.ndarray, s: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def _training_data(
+        self, features: np.ndarray, labels: np.ndarray, s: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return the classifier's training rows (represented) and labels (unchanged here)."""
+        return self._represent(features, s), labels
+
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> RepresentationClassifier:
         """Learn the representation on the training data, then the classifier on it."""
         features, labels = self._validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), type(self).__name__)
         self._fit_representation(features, labels, s)
-        represented = self._represent(features, s)
+        represented, labels = self._training_data(features, labels, s)
         self.estimator_ = clone(self._base()).fit(represented, labels, sensitive_features=s)
         return self
 
