@@ -26,7 +26,7 @@ attribute, and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import sparse
@@ -38,8 +38,8 @@ from faircompare.algorithms.representation import RepresentationClassifier, with
 from faircompare.algorithms.rowhash import row_uniforms
 
 _MAX_CELLS = 1024  # values of x; the linear program has 8 cells**2 variables at most
-# How far above the least utility loss the least distorting map may lie (solver round-off)
-_UTILITY_TOLERANCE = 1e-9
+# How far above the least utility loss (or gap) a later program may go: the solver's round-off
+_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,6 +166,9 @@ class Mapping:
         Half the l1 distance between the distributions of (x^, y^) and (x, y).
     distortion
         The expected distortion of the map.
+    epsilon
+        The largest gap between the groups' favourable rates that the map was held to: the
+        ``epsilon`` asked for, or the least gap the distortion bounds allow when it is larger.
     """
 
     states: np.ndarray
@@ -174,6 +177,7 @@ class Mapping:
     probabilities: np.ndarray
     objective: float
     distortion: float
+    epsilon: float
 
 
 def optimal_mapping(
@@ -190,10 +194,15 @@ def optimal_mapping(
     |P(y^ = 1 | d = 0) - P(y^ = 1 | d = 1)| <= epsilon and, for every observed (x, y) and each
     level c = 1, 2, ..., P(distortion >= c | x, y) <= ``excess_distortion[c - 1]``.
 
-    Many maps often reach the least utility loss (swapping labels between the groups of a cell
-    leaves P(x^, y^) as it is), and a solver would return any of them. A second linear program
-    therefore returns, of those maps, the one of least expected distortion (with ``epsilon``
-    at least the original gap, the identity).
+    Two choices the formulation leaves open are made here, each by one more linear program:
+
+    - When the distortion bounds let no map bring the gap down to ``epsilon`` (measured: Ricci's
+      race gap of 0.30 cannot go below 0.112 under the default bounds), the map brings it to the
+      least gap they allow, which :attr:`Mapping.epsilon` records, rather than fail.
+    - Many maps often reach the least utility loss (swapping labels between the groups of a
+      cell leaves P(x^, y^) as it is) and a solver would return any of them; of those, the
+      least distorting (least expected distortion) is returned: with ``epsilon`` at least the
+      original gap, the identity.
 
     Parameters
     ----------
@@ -213,75 +222,86 @@ def optimal_mapping(
     Raises
     ------
     AlgorithmInputError
-        When no map meets the constraints.
+        When the training data hold one group only.
     """
     k = len(distortion)  # the columns (x^, y^)
     states, counts = np.unique(_states(d, x, y, k // 2), return_counts=True)
     weights = counts / len(d)
     rows = np.column_stack(np.unravel_index(states, (2, k // 2, 2)))
     r = len(states)
-    pairs = r * k  # the map's variables P[r, c] at r k + c, then one bound t_c per column
-
-    row_sums = sparse.hstack(
-        [sparse.kron(sparse.eye(r), np.ones((1, k))), sparse.csr_matrix((r, k))]
-    )
-    xy = 2 * rows[:, 1] + rows[:, 2]
-    original = np.bincount(xy, weights=weights, minlength=k)
-    marginal = sparse.kron(weights.reshape(1, r), sparse.eye(k))
-    bound = sparse.eye(k)
+    pairs = r * k
     group_share = np.bincount(rows[:, 0], weights=weights, minlength=2)
     if group_share.min() == 0:
         raise AlgorithmInputError("optimized pre-processing needs both groups in the training data")
-    signed = np.where(rows[:, 0] == 1, 1.0, -1.0) * weights / group_share[rows[:, 0]]
-    favourable_gap = np.outer(signed, np.arange(k) % 2 == 1).reshape(1, pairs)
 
+    # The variables: the map P[r, c] at r k + c, a bound t_c on |P(x^, y^) - P(x, y)| per
+    # column c, and a bound g on the groups' gap.
+    xy = 2 * rows[:, 1] + rows[:, 2]
+    original = np.bincount(xy, weights=weights, minlength=k)
+    marginal = sparse.kron(weights.reshape(1, r), sparse.eye(k))
+    signed = np.where(rows[:, 0] == 1, 1.0, -1.0) * weights / group_share[rows[:, 0]]
+    gap = sparse.csr_matrix(np.outer(signed, np.arange(k) % 2 == 1).reshape(1, pairs))
     cells, cell_of_row = np.unique(xy, return_inverse=True)
     cell_share = np.bincount(cell_of_row, weights=weights)
-    excess = []
-    for level, _ in enumerate(excess_distortion, start=1):
-        beyond = (distortion[xy] >= level) * (weights / cell_share[cell_of_row])[:, None]
-        rows_of = np.repeat(cell_of_row, k)
-        excess.append(
-            sparse.csr_matrix((beyond.ravel(), (rows_of, np.arange(pairs))), (len(cells), pairs))
+    excess = [
+        sparse.csr_matrix(
+            (
+                ((distortion[xy] >= level) * (weights / cell_share[cell_of_row])[:, None]).ravel(),
+                (np.repeat(cell_of_row, k), np.arange(pairs)),
+            ),
+            (len(cells), pairs),
         )
-    zeros = sparse.csr_matrix
-    inequalities = sparse.vstack(
+        for level in range(1, len(excess_distortion) + 1)
+    ]
+    no_t = sparse.csr_matrix((1, k))
+    inequalities = sparse.bmat(
         [
-            sparse.hstack([marginal, -bound]),
-            sparse.hstack([-marginal, -bound]),
-            sparse.hstack([favourable_gap, zeros((1, k))]),
-            sparse.hstack([-favourable_gap, zeros((1, k))]),
-            *(sparse.hstack([matrix, zeros((len(cells), k))]) for matrix in excess),
+            [marginal, -sparse.eye(k), None],
+            [-marginal, -sparse.eye(k), None],
+            [gap, no_t, -sparse.eye(1)],
+            [-gap, no_t, -sparse.eye(1)],
+            *([matrix, None, None] for matrix in excess),
         ],
         format="csr",
     )
     limits = np.concatenate(
-        [original, -original, [epsilon, epsilon], np.repeat(excess_distortion, len(cells))]
+        [original, -original, [0.0, 0.0], np.repeat(excess_distortion, len(cells))]
     )
-    utility_loss = np.concatenate([np.zeros(pairs), np.full(k, 0.5)])
-    solution = linprog(utility_loss, inequalities, limits, row_sums, np.ones(r), method="highs")
-    if solution.status == 0:  # of the maps of least utility loss, the least distorting one
-        expected_distortion = (weights[:, None] * distortion[xy]).ravel()
-        solution = linprog(
-            np.concatenate([expected_distortion, np.zeros(k)]),
-            sparse.vstack([inequalities, utility_loss]),
-            np.append(limits, solution.fun + _UTILITY_TOLERANCE),
-            row_sums,
-            np.ones(r),
-            method="highs",
+    row_sums = sparse.hstack(
+        [sparse.kron(sparse.eye(r), np.ones((1, k))), sparse.csr_matrix((r, k + 1))]
+    )
+
+    def solve(cost: np.ndarray, largest_gap: float | None, extra=None) -> Any:
+        a, b = inequalities, limits
+        if extra is not None:
+            a, b = sparse.vstack([a, extra[0]]), np.append(b, extra[1])
+        bounds = [(0, None)] * (pairs + k) + [(0, largest_gap)]
+        return linprog(cost, a, b, row_sums, np.ones(r), bounds=bounds, method="highs")
+
+    utility_loss = np.concatenate([np.zeros(pairs), np.full(k, 0.5), [0.0]])
+    reached = float(epsilon)
+    solution = solve(utility_loss, reached)
+    if solution.status == 2:  # infeasible: the least gap the distortion bounds allow
+        least = solve(np.concatenate([np.zeros(pairs + k), [1.0]]), None)
+        reached = max(reached, float(least.fun) + _TOLERANCE)
+        solution = solve(utility_loss, reached)
+    expected_distortion = (weights[:, None] * distortion[xy]).ravel()
+    if solution.status == 0:
+        solution = solve(
+            np.concatenate([expected_distortion, np.zeros(k + 1)]),
+            reached,
+            (sparse.csr_matrix(utility_loss), solution.fun + _TOLERANCE),
         )
     if solution.status != 0:
         raise AlgorithmInputError(
-            f"optimized pre-processing found no map with epsilon={epsilon} and "
-            f"excess_distortion={tuple(excess_distortion)} ({solution.message}); "
-            "allow a larger epsilon or more distortion"
+            f"optimized pre-processing: the solver failed ({solution.message})"
         )
     probabilities = np.clip(solution.x[:pairs].reshape(r, k), 0.0, None)
     probabilities[probabilities < 1e-8] = 0.0  # the solver's round-off, as AIF360 drops it
     probabilities /= probabilities.sum(axis=1, keepdims=True)
     loss = 0.5 * np.abs(weights @ probabilities - original).sum()
     distortion_mean = float(expected_distortion @ probabilities.ravel())
-    return Mapping(states, rows, weights, probabilities, loss, distortion_mean)
+    return Mapping(states, rows, weights, probabilities, loss, distortion_mean, reached)
 
 
 def _states(d: np.ndarray, x: np.ndarray, y: np.ndarray, n_cells: int) -> np.ndarray:
@@ -306,7 +326,9 @@ class OptimizedPreprocessing(RepresentationClassifier):
     estimator
         The classifier trained on the transformed data (logistic regression when None).
     epsilon
-        Largest difference between the groups' rates of the favourable transformed label.
+        Largest difference between the groups' rates of the favourable transformed label; where
+        the distortion bounds allow no map that reaches it, the least difference they allow
+        (``mapping_.epsilon``, see :func:`optimal_mapping`).
     excess_distortion
         Largest probability, given (x, y), of a distortion of at least 1, 2, ... (bins moved
         plus a changed label); AIF360's demonstrations' bounds by default (0.1, 0.05, 0): at

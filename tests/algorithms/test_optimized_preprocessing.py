@@ -34,6 +34,17 @@ def favourable_rates(mapping):
     ]
 
 
+def assert_within_bounds(mapping, distortion, bounds):
+    """Calmon et al. eq. 5 as AIF360 states it: given (x, y), P(distortion >= c) <= bound."""
+    xy = 2 * mapping.rows[:, 1] + mapping.rows[:, 2]
+    for level, bound in enumerate(bounds, start=1):
+        beyond = (mapping.probabilities * (distortion[xy] >= level)).sum(axis=1)
+        for cell in np.unique(xy):
+            rows = xy == cell
+            share = (mapping.weights[rows] * beyond[rows]).sum() / mapping.weights[rows].sum()
+            assert share <= bound + 1e-7
+
+
 def test_quantile_bins_cut_at_the_training_quantiles_and_skip_a_one_hot_partner():
     values = np.arange(100.0)
     flag = (values % 3 == 0).astype(float)
@@ -69,14 +80,8 @@ def test_the_map_meets_the_discrimination_and_distortion_constraints(biased, eps
     original = [y[s == g].mean() for g in (0, 1)]
     assert abs(original[1] - original[0]) > 0.15  # the constraint binds
     assert abs(rates[1] - rates[0]) <= epsilon + 1e-7
-    # Calmon et al. eq. 5 as AIF360 states it: given (x, y), P(distortion >= c) <= bound
-    xy = 2 * mapping.rows[:, 1] + mapping.rows[:, 2]
-    for level, bound in enumerate(BOUNDS, start=1):
-        beyond = (mapping.probabilities * (distortion[xy] >= level)).sum(axis=1)
-        for cell in np.unique(xy):
-            rows = xy == cell
-            share = (mapping.weights[rows] * beyond[rows]).sum() / mapping.weights[rows].sum()
-            assert share <= bound + 1e-7
+    assert mapping.epsilon == epsilon
+    assert_within_bounds(mapping, distortion, BOUNDS)
 
 
 @pytest.mark.parametrize("epsilon", [0.01, 0.03])
@@ -119,10 +124,31 @@ def test_with_epsilon_above_the_gap_the_map_is_the_identity(biased):
     assert mapping.objective == pytest.approx(0.0, abs=1e-12)
 
 
-def test_an_unreachable_epsilon_is_refused_with_its_reason(biased):
+def test_an_unreachable_epsilon_gives_the_least_gap_the_distortion_bounds_allow(biased):
     bins, cells, y, s = binned(biased)
-    with pytest.raises(AlgorithmInputError, match=r"epsilon=0.01 and excess_distortion=\(0.0,\)"):
-        optimal_mapping(s, cells, y, bins_moved(bins.sizes), 0.01, (0.0,))
+    distortion = bins_moved(bins.sizes)
+    original = y[s == 1].mean() - y[s == 0].mean()
+    # nothing may change: the identity, held to the original gap (computed by hand)
+    frozen = optimal_mapping(s, cells, y, distortion, 0.01, (0.0,))
+    assert frozen.epsilon == pytest.approx(original, abs=1e-8)
+    assert frozen.objective == pytest.approx(0.0, abs=1e-12)
+    # 2 % of each cell may change: part of the way, and no further than the bounds allow
+    tight = optimal_mapping(s, cells, y, distortion, 0.01, (0.02,))
+    rates = favourable_rates(tight)
+    assert 0.01 < tight.epsilon < original
+    assert rates[1] - rates[0] == pytest.approx(tight.epsilon, abs=1e-7)
+    assert_within_bounds(tight, distortion, (0.02,))
+    # the least gap: a map with a smaller one (more room) breaks the tighter bound
+    loose = optimal_mapping(s, cells, y, distortion, 0.01, (0.03,))
+    assert loose.epsilon < tight.epsilon - 0.01
+    with pytest.raises(AssertionError):
+        assert_within_bounds(loose, distortion, (0.02,))
+
+
+def test_training_data_of_one_group_are_refused(biased):
+    bins, cells, y, s = binned(biased)
+    with pytest.raises(AlgorithmInputError, match="needs both groups"):
+        optimal_mapping(np.ones_like(s), cells, y, bins_moved(bins.sizes), 0.05, BOUNDS)
 
 
 def test_training_labels_are_drawn_from_the_map(biased):

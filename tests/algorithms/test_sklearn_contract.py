@@ -26,13 +26,8 @@ from faircompare.registry import algorithms
 # constraint bounds by default; the contract does not need them (MetaFair at tau = 0 is its
 # unconstrained classifier: the Gaussian model's, with the dual's parameters at zero).
 LFR_SHORT = {"max_evaluations": 200}
-# The checks' groups (the sign of a feature) differ in their positive rates by more than the
-# default distortion bounds let optimized pre-processing close (its linear program is
-# infeasible there, a refusal with its reason); without bounds the checks test the estimator.
-UNBOUNDED = {"excess_distortion": (1.0, 1.0, 1.0)}
 SHORT = {
     **{f"lfr-{baseline}": LFR_SHORT for baseline in BASELINES},
-    **{f"optimized-preprocessing-{baseline}": UNBOUNDED for baseline in BASELINES},
     "aif360-reject-option": {"thresholds": 10, "margins": 5},
     "adversarial-debiasing": {"epochs": 20, "batch_size": 32},
     "metafair": {"tau": 0.0},
