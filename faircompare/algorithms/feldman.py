@@ -20,6 +20,7 @@ repaired, never the label or other sensitive attributes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -66,6 +67,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
             np.asfortranarray(np.sort(features[codes == g], axis=0))
             for g in range(len(self.groups_))
         ]
+        self.ecdfs_ = [_Ecdf.of(reference) for reference in self.sorted_]
         self.n_features_in_ = features.shape[1]
         return self
 
@@ -98,18 +100,18 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         codes = self._codes(np.asarray(sensitive_features))
         noise = row_uniforms(features, self.random_state)
         repaired = features.copy()
-        for g, reference in enumerate(self.sorted_):
+        for g, ecdf in enumerate(self.ecdfs_):
             rows = codes == g
             values = features[rows]
-            below, at_most = _ecdf_counts(reference, values)
-            u = (below + noise[rows] * (at_most - below)) / len(reference)
+            below, at_most = ecdf.counts(values)
+            u = (below + noise[rows] * (at_most - below)) / ecdf.n
             repaired[rows] = self._repair(values, u)
         return repaired
 
     def _repair(self, values: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Move ``values`` toward the median distribution's quantiles at levels ``u``."""
-        quantiles = np.sort([_quantile(sorted_h, u) for sorted_h in self.sorted_], axis=0)
-        target = quantiles[(len(quantiles) - 1) // 2]  # the lower median: a value of the data
+        quantiles = [_quantile(sorted_h, u) for sorted_h in self.sorted_]
+        target = _lower_median(quantiles)  # a value of the data
         return (1 - self.repair_level) * values + self.repair_level * target
 
     def _codes(self, groups: np.ndarray) -> np.ndarray:
@@ -124,18 +126,67 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         return codes
 
 
-def _ecdf_counts(sorted_reference: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Count, column by column, the reference values < and <= each query value.
+_FEW_VALUES = 16  # columns with at most this many distinct values are counted by comparisons
 
-    Binary search in each sorted reference column: O(m log n) per column, where sorting the
-    stacked columns would cost O((n + m) log(n + m)) at every call.
+
+@dataclass(frozen=True, eq=False)
+class _Ecdf:
+    """One group's training values, column by column: how many lie below a query value.
+
+    Columns with few distinct values (one-hot and small integer features, most of the columns
+    of the benchmark's datasets) are counted for all columns of a size at once, by comparing the
+    query with their distinct values; the others by binary search in the sorted column.
     """
-    below = np.empty(query.shape, dtype=np.int64)
-    at_most = np.empty(query.shape, dtype=np.int64)
-    for j in range(query.shape[1]):
-        below[:, j] = np.searchsorted(sorted_reference[:, j], query[:, j], side="left")
-        at_most[:, j] = np.searchsorted(sorted_reference[:, j], query[:, j], side="right")
-    return below, at_most
+
+    sorted_values: np.ndarray
+    # (columns, their distinct values, their counts), per number of distinct values
+    few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    many: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """The group's number of training rows."""
+        return len(self.sorted_values)
+
+    @classmethod
+    def of(cls, sorted_values: np.ndarray) -> _Ecdf:
+        """Index a group's training values, each column sorted."""
+        distinct = [np.unique(column, return_counts=True) for column in sorted_values.T]
+        sizes = np.array([len(values) for values, _ in distinct], dtype=int)
+        few = []
+        for size in np.unique(sizes[sizes <= _FEW_VALUES]):
+            columns = np.flatnonzero(sizes == size)
+            values = np.array([distinct[j][0] for j in columns])
+            counts = np.array([distinct[j][1] for j in columns])
+            few.append((columns, values, counts))
+        return cls(sorted_values, tuple(few), np.flatnonzero(sizes > _FEW_VALUES))
+
+    def counts(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Count, column by column, the training values < and <= each query value."""
+        below = np.empty(query.shape, dtype=np.int64)
+        at_most = np.empty(query.shape, dtype=np.int64)
+        for columns, values, counts in self.few:
+            x = query[:, columns]
+            fewer = (x > values[:, 0]) * counts[:, 0]
+            up_to = (x >= values[:, 0]) * counts[:, 0]
+            for value, count in zip(values.T[1:], counts.T[1:], strict=True):
+                fewer += (x > value) * count  # branch-free: the attack's values are random
+                up_to += (x >= value) * count
+            below[:, columns] = fewer
+            at_most[:, columns] = up_to
+        for j in self.many:
+            below[:, j] = np.searchsorted(self.sorted_values[:, j], query[:, j], side="left")
+            at_most[:, j] = np.searchsorted(self.sorted_values[:, j], query[:, j], side="right")
+        return below, at_most
+
+
+def _lower_median(quantiles: list[np.ndarray]) -> np.ndarray:
+    """Return the lower median of the groups' quantiles, cell by cell (the smaller of two)."""
+    if len(quantiles) == 1:
+        return quantiles[0]
+    if len(quantiles) == 2:
+        return np.minimum(*quantiles)
+    return np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
 
 
 def _quantile(sorted_values: np.ndarray, u: np.ndarray) -> np.ndarray:

@@ -9,16 +9,17 @@ draws come from a hash of the row's values instead of a stream consumed in row o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
-import pandas as pd
 
 
 def row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
     """Return uniforms in [0, 1), one per cell, that depend only on the cell's row, column and seed.
 
-    Each row is hashed (pandas' SipHash of its values), then mixed with the column index and the
-    seed by SplitMix64 (Steele et al., OOPSLA 2014), whose 53 high bits give the uniform. Equal
-    rows get equal draws, wherever they stand in the batch.
+    Each row is hashed (:func:`row_hashes`), then mixed with the column index and the seed by
+    SplitMix64 (Steele et al., OOPSLA 2014), whose 53 high bits give the uniform. Equal rows get
+    equal draws, wherever they stand in the batch.
 
     Parameters
     ----------
@@ -32,19 +33,78 @@ def row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
     numpy.ndarray
         An array of the shape of ``values``.
     """
-    rows = pd.util.hash_pandas_object(pd.DataFrame(values), index=False).to_numpy(np.uint64)
-    columns = np.arange(values.shape[1], dtype=np.uint64)
+    values = np.asarray(values, dtype=np.float64)
+    rows = row_hashes(values)
     with np.errstate(over="ignore"):
-        streams = _splitmix64(columns + np.uint64(seed or 0) * _GOLDEN)
-        return (_splitmix64(rows[:, None] ^ streams[None, :]) >> np.uint64(11)) * 2.0**-53
+        streams = np.arange(values.shape[1], dtype=np.uint64) + np.uint64(seed or 0) * _GOLDEN
+        streams = _mix(streams + _GOLDEN)  # SplitMix64 of each column's stream
+        uniforms = np.empty(values.shape)
+        for block, bits, spare in _blocks(values.shape[0], values.shape[1]):
+            np.bitwise_xor(rows[block, None], streams, out=bits)
+            bits += _GOLDEN
+            _mix(bits, spare)
+            uniforms[block] = (bits >> np.uint64(11)) * 2.0**-53
+    return uniforms
+
+
+def row_hashes(values: np.ndarray) -> np.ndarray:
+    """Hash each row of a float matrix: pandas' ``hash_pandas_object(frame, index=False)``.
+
+    The same 64-bit hashes as pandas 3 (whose float hashing canonicalises -0.0 and NaN), in
+    numpy: each value's bits are mixed by SplitMix64's finaliser, then a row's values are
+    combined in column order as CPython combines a tuple's hashes. pandas hashes column by
+    column through its own machinery; here blocks of columns are mixed in place, in cache.
+
+    Parameters
+    ----------
+    values
+        A float matrix.
+
+    Returns
+    -------
+    numpy.ndarray
+        One uint64 hash per row.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n, d = values.shape
+    combined = np.full(n, 0x345678, dtype=np.uint64)
+    multiplier = np.uint64(1000003)
+    with np.errstate(over="ignore"):
+        for block, bits, spare in _blocks(d, n):
+            columns = values[:, block].T
+            bits[...] = columns.view(np.uint64)
+            bits[np.isnan(columns)] = _NAN_BITS
+            bits[bits == _NEGATIVE_ZERO_BITS] = 0
+            _mix(bits, spare)
+            for column, position in zip(bits, range(block.start, block.stop), strict=True):
+                combined ^= column
+                combined *= multiplier
+                multiplier += np.uint64(82520 + 2 * (d - position))
+        return combined + np.uint64(97531)
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_NAN_BITS = np.array(np.nan).view(np.uint64)
+_NEGATIVE_ZERO_BITS = np.array(-0.0).view(np.uint64)
+_BLOCK = 1 << 15  # uint64 values mixed at a time: 256 kB, which stay in cache
 
 
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser, elementwise on uint64 (arithmetic modulo 2**64, wrapping)."""
-    z = x + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+def _blocks(rows: int, columns: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+    """Yield slices of ``rows`` and two uint64 buffers of their shape (rows x ``columns``)."""
+    size = max(1, _BLOCK // max(1, columns))
+    buffers = np.empty((2, min(size, rows), columns), dtype=np.uint64)
+    for start in range(0, rows, size):
+        block = slice(start, min(start + size, rows))
+        length = block.stop - block.start
+        yield block, buffers[0, :length], buffers[1, :length]
+
+
+def _mix(z: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
+    """SplitMix64's finaliser (pandas' integer mixing), in place on uint64 (modulo 2**64)."""
+    spare = np.empty_like(z) if spare is None else spare
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
+        np.right_shift(z, np.uint64(shift), out=spare)
+        z ^= spare
+        if factor is not None:
+            z *= np.uint64(factor)
+    return z

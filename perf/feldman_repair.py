@@ -1,0 +1,126 @@
+"""Time Feldman's repair of new rows, and the individual audit of Feldman pipelines it dominates.
+
+On a ProPublica split (numerical+binary, 399 features, most of them one-hot), the repair of
+the batches the individual-fairness attack predicts (its 200 audit rows, twice two antithetic
+copies: 800 perturbed rows) and of the whole test split, by the repair now and by the previous
+implementation, kept here as the baseline: rows hashed by pandas column by column, each
+column's training values searched one column at a time, the groups' quantiles sorted to take
+their lower median. Then the benchmark's individual audit of ``feldman-logistic-regression``
+and ``feldman-svm`` with either repair. Every output must be identical; prints CPU times and
+ratios (one thread).
+
+    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/feldman_repair.py
+"""
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from faircompare.algorithms.feldman import DisparateImpactRepair, _quantile
+from faircompare.algorithms.rowhash import _GOLDEN, _mix
+from faircompare.audits.individual import individual_fairness_test, model_oracle
+from faircompare.audits.suite import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
+from faircompare.datasets import load_dataset
+from faircompare.preprocessing import make_split, prepare
+from faircompare.registry import get_algorithm
+
+
+class PreviousRepair(DisparateImpactRepair):
+    """The repair's transform before #17's work on it (same numbers, slower)."""
+
+    def transform(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
+        features = np.asarray(X, dtype=float)
+        codes = self._codes(np.asarray(sensitive_features))
+        noise = previous_row_uniforms(features, self.random_state)
+        repaired = features.copy()
+        for g, reference in enumerate(self.sorted_):
+            rows = codes == g
+            values = features[rows]
+            below = np.empty(values.shape, dtype=np.int64)
+            at_most = np.empty(values.shape, dtype=np.int64)
+            for j in range(values.shape[1]):
+                below[:, j] = np.searchsorted(reference[:, j], values[:, j], side="left")
+                at_most[:, j] = np.searchsorted(reference[:, j], values[:, j], side="right")
+            u = (below + noise[rows] * (at_most - below)) / len(reference)
+            quantiles = np.sort([_quantile(sorted_h, u) for sorted_h in self.sorted_], axis=0)
+            target = quantiles[(len(quantiles) - 1) // 2]
+            repaired[rows] = (1 - self.repair_level) * values + self.repair_level * target
+        return repaired
+
+
+def previous_row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
+    """Row uniforms from pandas' row hashes, mixed on the whole matrix at once."""
+    rows = pd.util.hash_pandas_object(pd.DataFrame(values), index=False).to_numpy(np.uint64)
+    columns = np.arange(values.shape[1], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        streams = _mix(columns + np.uint64(seed or 0) * _GOLDEN + _GOLDEN)
+        return (_mix((rows[:, None] ^ streams[None, :]) + _GOLDEN) >> np.uint64(11)) * 2.0**-53
+
+
+def cpu(function, *args, repeat: int = 1, **kwargs):
+    """The result of the last of ``repeat`` calls, and the CPU seconds of one call."""
+    start = time.process_time()
+    for _ in range(repeat):
+        result = function(*args, **kwargs)
+    return result, (time.process_time() - start) / repeat
+
+
+def audit(model: Any, split: Any, setup: Any) -> Any:
+    """The suite's individual audit of one model."""
+    oracle = model_oracle(
+        model,
+        sensitive_features=split.s_test[setup.rows],
+        mean=setup.mean,
+        scale=setup.scale,
+        directions=SMOOTHING_PAIRS,
+        rng=split.seed,
+    )
+    y = split.y_test[setup.rows]
+    return individual_fairness_test(oracle, setup.Z, y, setup.metric, **INDIVIDUAL_ATTACK)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default="propublica-recidivism")
+    args = parser.parse_args()
+    split = make_split(prepare(load_dataset(args.dataset)), 0)
+    X_train, X_test = split.X_train.to_numpy(float), split.X_test.to_numpy(float)
+    setup = split_fair_metric(X_test, split.s_test, rng=split.seed)
+    rng = np.random.default_rng(0)
+    batch = np.tile(X_test[setup.rows], (4, 1))
+    batch += rng.normal(scale=0.05, size=batch.shape) * setup.scale
+    batch_groups = np.tile(split.s_test[setup.rows], 4)
+    print(f"{args.dataset}: {X_train.shape[1]} features, {len(X_train):,} training rows")
+    with threadpool_limits(1):
+        for level in (0.5, 1.0):
+            now = DisparateImpactRepair(level).fit(X_train, sensitive_features=split.s_train)
+            previous = PreviousRepair(level).fit(X_train, sensitive_features=split.s_train)
+            for name, rows, groups in (
+                (f"attack batch ({len(batch)} rows)", batch, batch_groups),
+                (f"test split ({len(X_test):,} rows)", X_test, split.s_test),
+            ):
+                ours, t_ours = cpu(now.transform, rows, sensitive_features=groups, repeat=10)
+                theirs, t_theirs = cpu(
+                    previous.transform, rows, sensitive_features=groups, repeat=10
+                )
+                assert np.array_equal(ours, theirs)
+                print(f"repair level {level}, {name}: previous {t_theirs * 1e3:.1f} ms; "
+                      f"ours {t_ours * 1e3:.1f} ms; ratio {t_theirs / t_ours:.1f}x; same")  # fmt: skip
+        for algorithm in ("feldman-logistic-regression", "feldman-svm"):
+            model = get_algorithm(algorithm).create(repair_level=0.5)
+            model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
+            ours, t_ours = cpu(audit, model, split, setup)
+            model.repair_.__class__ = PreviousRepair
+            theirs, t_theirs = cpu(audit, model, split, setup)
+            assert ours.loss.lower_bound == theirs.loss.lower_bound
+            print(f"individual audit of {algorithm} (repair level 0.5): previous "
+                  f"{t_theirs:.2f} CPU s; ours {t_ours:.2f} CPU s; ratio {t_theirs / t_ours:.1f}x; "
+                  f"T_n {ours.loss.lower_bound:.4f} in both")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
