@@ -108,8 +108,9 @@ def main() -> None:
                     previous.transform, rows, sensitive_features=groups, repeat=10
                 )
                 assert np.array_equal(ours, theirs)
+                ratio = t_theirs / t_ours
                 print(f"repair level {level}, {name}: previous {t_theirs * 1e3:.1f} ms; "
-                      f"ours {t_ours * 1e3:.1f} ms; ratio {t_theirs / t_ours:.1f}x; same")  # fmt: skip
+                      f"ours {t_ours * 1e3:.1f} ms; ratio {ratio:.1f}x; identical")  # fmt: skip
         for algorithm in ("feldman-logistic-regression", "feldman-svm"):
             model = get_algorithm(algorithm).create(repair_level=0.5)
             model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
