@@ -26,18 +26,18 @@ attribute, and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from scipy import sparse
-from scipy.optimize import linprog
+from scipy.optimize import OptimizeResult, linprog
 from sklearn.metrics import mutual_info_score
 
 from faircompare.algorithms.base import AlgorithmInputError, FairEstimator
 from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
 from faircompare.algorithms.rowhash import row_uniforms
 
-_MAX_CELLS = 1024  # values of x; the linear program has 8 cells**2 variables at most
+_MAX_CELLS = 1024  # values of x: the linear program has up to 8 n_cells**2 variables
 # How far above the least utility loss (or gap) a later program may go: the solver's round-off
 _TOLERANCE = 1e-9
 
@@ -271,9 +271,11 @@ def optimal_mapping(
         [sparse.kron(sparse.eye(r), np.ones((1, k))), sparse.csr_matrix((r, k + 1))]
     )
 
-    def solve(cost: np.ndarray, largest_gap: float | None, extra=None) -> Any:
+    def solve(
+        cost: np.ndarray, largest_gap: float | None, extra: tuple[np.ndarray, float] | None = None
+    ) -> OptimizeResult:
         a, b = inequalities, limits
-        if extra is not None:
+        if extra is not None:  # one more inequality: extra[0] . variables <= extra[1]
             a, b = sparse.vstack([a, extra[0]]), np.append(b, extra[1])
         bounds = [(0, None)] * (pairs + k) + [(0, largest_gap)]
         return linprog(cost, a, b, row_sums, np.ones(r), bounds=bounds, method="highs")
@@ -290,7 +292,7 @@ def optimal_mapping(
         solution = solve(
             np.concatenate([expected_distortion, np.zeros(k + 1)]),
             reached,
-            (sparse.csr_matrix(utility_loss), solution.fun + _TOLERANCE),
+            (utility_loss, solution.fun + _TOLERANCE),
         )
     if solution.status != 0:
         raise AlgorithmInputError(

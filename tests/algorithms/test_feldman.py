@@ -163,3 +163,28 @@ def test_german_predictions_do_not_depend_on_the_batch(load):
         model.predict(X.iloc[[i]], sensitive_features=groups[i : i + 1])[0] for i in range(len(X))
     ]
     assert (batch != reverse).sum() == 0 and (batch != np.array(alone)).sum() == 0
+
+
+def test_training_values_below_a_query_are_counted_as_binary_search_counts_them():
+    # columns with 1, 2, 5 and 16 distinct values are counted by comparisons, the rest by search
+    rng = np.random.default_rng(4)
+    X = np.column_stack(
+        [
+            np.ones(500),
+            rng.random(500) < 0.3,
+            rng.integers(0, 5, 500),
+            rng.integers(0, 16, 500),
+            rng.integers(0, 40, 500),
+            rng.normal(size=500),
+        ]
+    ).astype(float)
+    repair = DisparateImpactRepair().fit(X, sensitive_features=np.zeros(500))
+    query = np.vstack([X[:100], X[:100] + rng.normal(scale=0.5, size=(100, 6))])
+    below, at_most = repair.ecdfs_[0].counts(query)
+    reference = repair.sorted_[0]
+    for j in range(X.shape[1]):
+        np.testing.assert_array_equal(below[:, j], np.searchsorted(reference[:, j], query[:, j]))
+        np.testing.assert_array_equal(
+            at_most[:, j], np.searchsorted(reference[:, j], query[:, j], side="right")
+        )
+    assert len(repair.ecdfs_[0].many) == 2
