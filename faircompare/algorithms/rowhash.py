@@ -53,7 +53,8 @@ def row_hashes(values: np.ndarray) -> np.ndarray:
     The same 64-bit hashes as pandas 3 (whose float hashing canonicalises -0.0 and NaN), in
     numpy: each value's bits are mixed by SplitMix64's finaliser, then a row's values are
     combined in column order as CPython combines a tuple's hashes. pandas hashes column by
-    column through its own machinery; here blocks of columns are mixed in place, in cache.
+    column through its own machinery; here blocks of columns are mixed in place, in cache. The
+    draws no longer depend on the installed pandas either.
 
     Parameters
     ----------
@@ -89,14 +90,14 @@ _NEGATIVE_ZERO_BITS = np.array(-0.0).view(np.uint64)
 _BLOCK = 1 << 15  # uint64 values mixed at a time: 256 kB, which stay in cache
 
 
-def _blocks(rows: int, columns: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
-    """Yield slices of ``rows`` and two uint64 buffers of their shape (rows x ``columns``)."""
-    size = max(1, _BLOCK // max(1, columns))
-    buffers = np.empty((2, min(size, rows), columns), dtype=np.uint64)
-    for start in range(0, rows, size):
-        block = slice(start, min(start + size, rows))
-        length = block.stop - block.start
-        yield block, buffers[0, :length], buffers[1, :length]
+def _blocks(length: int, width: int) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+    """Yield consecutive slices of ``range(length)`` and two uint64 buffers (slice x width)."""
+    size = max(1, _BLOCK // max(1, width))
+    buffers = np.empty((2, min(size, length), width), dtype=np.uint64)
+    for start in range(0, length, size):
+        block = slice(start, min(start + size, length))
+        taken = block.stop - block.start
+        yield block, buffers[0, :taken], buffers[1, :taken]
 
 
 def _mix(z: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
