@@ -44,13 +44,32 @@ def cpu(function, *args, **kwargs):
 
 
 def time_run(spec: RunSpec, options: AuditOptions) -> tuple[dict[str, float], dict[str, float]]:
-    """CPU seconds of one run's parts, and of its split's audit setups."""
+    """CPU seconds of one run's parts, and of its split's audit setups.
+
+    A run that fails (as the benchmark would store it: a failed run) counts the time it took
+    until it failed, as "failed runs", and is reported.
+    """
+    parts: dict[str, float] = {}
+    setups: dict[str, float] = {}
+    start = time.process_time()
+    try:
+        time_parts(spec, options, parts, setups)
+    except Exception as error:  # the benchmark stores any error as a failed run
+        parts["failed runs"] = time.process_time() - start - sum(parts.values())
+        where = f"{spec.dataset} {spec.sensitive_attribute} {spec.variant} {spec.algorithm}"
+        print(f"  (failed: {where} split {spec.split_id}: {type(error).__name__}: {error})")
+    return parts, setups
+
+
+def time_parts(
+    spec: RunSpec, options: AuditOptions, parts: dict[str, float], setups: dict[str, float]
+) -> None:
+    """Fill ``parts`` and ``setups`` with the CPU seconds of one run's parts."""
     split = make_split(
         prepared(spec.dataset, spec.variant, spec.sensitive_attribute),
         spec.split_id,
         base_seed=spec.base_seed,
     )
-    parts: dict[str, float] = {}
     # the harness's own fit and predict, so the estimate times what a run does
     (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split)
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, model, split)
@@ -58,7 +77,6 @@ def time_run(spec: RunSpec, options: AuditOptions) -> tuple[dict[str, float], di
         tuning = validation_split(split)
         _, parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning)
     run = AuditedRun(split, model, y_pred, scores, seed=spec.seed)
-    setups: dict[str, float] = {}
     for name, audit in registered_audits().items():
         if not audit.applies(run):
             continue
@@ -66,7 +84,6 @@ def time_run(spec: RunSpec, options: AuditOptions) -> tuple[dict[str, float], di
             audit.setups.clear()
             _, setups[f"{name} setup (once per split)"] = cpu(audit.setups, run)
         _, parts[f"{name} audits"] = cpu(audit, run, options)
-    return parts, setups
 
 
 def main() -> None:

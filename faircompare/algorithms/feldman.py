@@ -94,17 +94,25 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         return repaired
 
     def transform(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
-        """Repair new data, whose rows belong to the groups given by ``sensitive_features``."""
+        """Repair new data, whose rows belong to the groups given by ``sensitive_features``.
+
+        A group absent from the training data (a group of a few people who all fell in the test
+        part of a split) has no distribution of its own to take quantiles in: its rows take
+        their quantiles among all training rows, the pooled distribution.
+        """
         features = numeric_matrix(X, "Feldman repair")
         check_fitted_width(features, self.n_features_in_, "Feldman repair")
         codes = self._codes(np.asarray(sensitive_features))
         noise = row_uniforms(features, self.random_state)
         repaired = features.copy()
-        for g, ecdf in enumerate(self.ecdfs_):
+        for g in np.unique(codes):
             rows = codes == g
             values = features[rows]
-            below, at_most = ecdf.counts(values)
-            u = (below + noise[rows] * (at_most - below)) / ecdf.n
+            ecdfs = self.ecdfs_ if g == _UNSEEN else [self.ecdfs_[g]]
+            counts = [ecdf.counts(values) for ecdf in ecdfs]
+            below = sum(fewer for fewer, _ in counts)
+            at_most = sum(up_to for _, up_to in counts)
+            u = (below + noise[rows] * (at_most - below)) / sum(ecdf.n for ecdf in ecdfs)
             repaired[rows] = self._repair(values, u)
         return repaired
 
@@ -115,18 +123,13 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         return (1 - self.repair_level) * values + self.repair_level * target
 
     def _codes(self, groups: np.ndarray) -> np.ndarray:
-        codes = np.searchsorted(self.groups_, groups)
-        codes = np.minimum(codes, len(self.groups_) - 1)
-        unknown = groups != self.groups_[codes]
-        if unknown.any():
-            raise AlgorithmInputError(
-                f"groups {np.unique(groups[unknown])[:5].tolist()} were not in the training "
-                f"data; known groups: {self.groups_.tolist()}"
-            )
-        return codes
+        """Each row's group index in ``groups_``; ``_UNSEEN`` for a group not seen in fit."""
+        codes = np.minimum(np.searchsorted(self.groups_, groups), len(self.groups_) - 1)
+        return np.where(groups == self.groups_[codes], codes, _UNSEEN)
 
 
 _FEW_VALUES = 16  # columns with at most this many distinct values are counted by comparisons
+_UNSEEN = -1  # the code of a group absent from the training data
 
 
 @dataclass(frozen=True, eq=False)

@@ -75,14 +75,22 @@ def test_test_value_maps_to_the_median_of_the_groups_quantiles_by_hand():
     assert half.transform([[2.5]], sensitive_features=["a"])[0, 0] == (2.5 + 20) / 2
 
 
-def test_unknown_group_and_bad_level_are_refused(three_groups):
+def test_a_group_absent_from_training_takes_its_quantile_among_everyone_by_hand():
+    # Training groups as above. A new value 25 of group z, unseen in training, lies above 6 of
+    # the 12 training values (1, 2, 3, 4, 10, 20): u = 1/2, whose quantiles are 2, 20, 200.
+    X = np.array([[1.0], [2], [3], [4], [10], [20], [30], [40], [100], [200], [300], [400]])
+    s = np.repeat(["a", "b", "c"], 4)
+    full = DisparateImpactRepair(1.0).fit(X, sensitive_features=s)
+    half = DisparateImpactRepair(0.5).fit(X, sensitive_features=s)
+    assert full.transform([[25.0]], sensitive_features=["z"])[0, 0] == 20
+    assert half.transform([[25.0], [2.5]], sensitive_features=["z", "a"])[:, 0].tolist() == [
+        (25 + 20) / 2,
+        (2.5 + 20) / 2,
+    ]
+
+
+def test_a_bad_level_is_refused(three_groups):
     X, s = three_groups
-    repair = DisparateImpactRepair().fit(X, sensitive_features=s)
-    with pytest.raises(
-        AlgorithmInputError,
-        match="groups \\['z'\\] were not in the training data; known groups: \\['a', 'b', 'c'\\]",
-    ):
-        repair.transform(X[:1], sensitive_features=["z"])
     with pytest.raises(AlgorithmInputError, match="repair_level must lie in \\[0, 1\\], got 1.5"):
         DisparateImpactRepair(1.5).fit(X, sensitive_features=s)
 
