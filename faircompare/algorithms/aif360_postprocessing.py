@@ -26,7 +26,7 @@ from aif360.algorithms.postprocessing import (
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.base import FairEstimator, binary_sensitive
 from faircompare.algorithms.reductions import _logistic_regression
-from faircompare.algorithms.rowhash import row_uniforms
+from faircompare.algorithms.rowhash import row_uniform
 
 
 class _Postprocessed(FairEstimator):
@@ -90,7 +90,7 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
         fitted = self.postprocessor_
         mix = np.where(s == 1, fitted.priv_mix_rate, fitted.unpriv_mix_rate)
         base = np.where(s == 1, fitted.base_rate_priv, fitted.base_rate_unpriv)
-        mixed = np.where(row_uniforms(features, self.random_state)[:, 0] <= mix, base, scores)
+        mixed = np.where(row_uniform(features, self.random_state) <= mix, base, scores)
         return self._labels(mixed >= 0.5)
 
 
@@ -144,7 +144,7 @@ class AIF360EqualizedOdds(_Postprocessed):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Flip each row's predicted label with its group's fitted probability, drawn per row."""
         features, s, scores = self._scores(X, sensitive_features)
-        draws = row_uniforms(features, self.random_state)[:, 0]
+        draws = row_uniform(features, self.random_state)
         return self._labels(draws < self._positive_probability(s, scores))
 
 

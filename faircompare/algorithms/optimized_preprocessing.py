@@ -35,7 +35,7 @@ from sklearn.metrics import mutual_info_score
 
 from faircompare.algorithms.base import AlgorithmInputError, FairEstimator
 from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
-from faircompare.algorithms.rowhash import row_uniforms
+from faircompare.algorithms.rowhash import row_uniform
 
 _MAX_CELLS = 1024  # values of x: the linear program has up to 8 n_cells**2 variables
 # How far above the least utility loss (or gap) a later program may go: the solver's round-off
@@ -396,7 +396,7 @@ class OptimizedPreprocessing(RepresentationClassifier):
     def _represent(self, features: np.ndarray, s: np.ndarray) -> np.ndarray:
         n_cells = self.feature_map_.shape[1]
         probabilities = self.feature_map_[s * n_cells + self.bins_.cells(features)]
-        uniforms = row_uniforms(np.column_stack([features, s]), self.random_state)[:, 0]
+        uniforms = row_uniform(np.column_stack([features, s]), self.random_state)
         return self._encode(_draw(probabilities, uniforms), s)
 
     def _encode(self, cells: np.ndarray, s: np.ndarray) -> np.ndarray:

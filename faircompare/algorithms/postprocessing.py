@@ -13,7 +13,7 @@ from fairlearn.postprocessing import ThresholdOptimizer
 
 from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.reductions import _logistic_regression
-from faircompare.algorithms.rowhash import row_uniforms
+from faircompare.algorithms.rowhash import row_uniform
 
 
 class ThresholdOptimizerPostprocessing(FairEstimator):
@@ -67,4 +67,4 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         features = self._fitted_features(X)
         s = self._sensitive_for_predict(features, sensitive_features)
         positive = self.model_._pmf_predict(features, sensitive_features=s)[:, 1]
-        return self._labels(row_uniforms(features, self.random_state)[:, 0] < positive)
+        return self._labels(row_uniform(features, self.random_state) < positive)

@@ -26,7 +26,7 @@ from faircompare.algorithms.base import (
     FairEstimator,
     check_sensitive,
 )
-from faircompare.algorithms.rowhash import row_uniforms
+from faircompare.algorithms.rowhash import row_uniform
 
 CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
 
@@ -139,7 +139,7 @@ class ExponentiatedGradientReduction(_Reduction):
         """
         features = self._scaled(X)
         positive = self.model_._pmf_predict(features)[:, 1]
-        return self._labels(row_uniforms(features, self.random_state)[:, 0] < positive)
+        return self._labels(row_uniform(features, self.random_state) < positive)
 
 
 class GridSearchReduction(_Reduction):

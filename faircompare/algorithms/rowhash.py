@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 
 
-def row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
+def row_uniforms(values: np.ndarray, seed: int | None, columns: int | None = None) -> np.ndarray:
     """Return uniforms in [0, 1), one per cell, that depend only on the cell's row, column and seed.
 
     Each row is hashed (:func:`row_hashes`), then mixed with the column index and the seed by
@@ -27,24 +27,33 @@ def row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
         A float matrix.
     seed
         Seed of the draws (None counts as 0).
+    columns
+        Draw for the first ``columns`` columns only (every column when None); the whole row is
+        hashed either way.
 
     Returns
     -------
     numpy.ndarray
-        An array of the shape of ``values``.
+        One row per row of ``values``, one column per column drawn.
     """
     values = np.asarray(values, dtype=np.float64)
     rows = row_hashes(values)
+    drawn = values.shape[1] if columns is None else columns
     with np.errstate(over="ignore"):
-        streams = np.arange(values.shape[1], dtype=np.uint64) + np.uint64(seed or 0) * _GOLDEN
+        streams = np.arange(drawn, dtype=np.uint64) + np.uint64(seed or 0) * _GOLDEN
         streams = _mix(streams + _GOLDEN)  # SplitMix64 of each column's stream
-        uniforms = np.empty(values.shape)
-        for block, bits, spare in _blocks(values.shape[0], values.shape[1]):
+        uniforms = np.empty((len(values), drawn))
+        for block, bits, spare in _blocks(len(values), drawn):
             np.bitwise_xor(rows[block, None], streams, out=bits)
             bits += _GOLDEN
             _mix(bits, spare)
             uniforms[block] = (bits >> np.uint64(11)) * 2.0**-53
     return uniforms
+
+
+def row_uniform(values: np.ndarray, seed: int | None) -> np.ndarray:
+    """Return one uniform per row: its first column's draw of :func:`row_uniforms`."""
+    return row_uniforms(values, seed, columns=1)[:, 0]
 
 
 def row_hashes(values: np.ndarray) -> np.ndarray:

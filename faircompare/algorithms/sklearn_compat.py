@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.metaestimators import available_if
 
 from faircompare.algorithms.base import FairEstimator
-from faircompare.algorithms.rowhash import row_uniforms
+from faircompare.algorithms.rowhash import row_uniform
 
 _FLOAT32 = {
     "check_methods_subset_invariance": "a float32 network: batched BLAS changes a row's logit "
@@ -147,7 +147,7 @@ def _groups(X: Any) -> np.ndarray:
         values = X.to_numpy(float) if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=float)
         if values.ndim != 2 or values.shape[1] == 0:
             raise ValueError
-        return (row_uniforms(np.nan_to_num(values), seed=0)[:, 0] < 0.5).astype(np.int64)
+        return (row_uniform(np.nan_to_num(values), seed=0) < 0.5).astype(np.int64)
     except (TypeError, ValueError):
         try:
             return np.zeros(len(X), dtype=np.int64)

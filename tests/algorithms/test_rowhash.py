@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy.stats import kstest
 
-from faircompare.algorithms.rowhash import row_hashes, row_uniforms
+from faircompare.algorithms.rowhash import row_hashes, row_uniform, row_uniforms
 
 
 def pandas_hashes(values: np.ndarray) -> np.ndarray:
@@ -47,3 +47,10 @@ def test_draws_of_distinct_rows_are_uniform():
     assert kstest(draws.ravel(), "uniform").pvalue > 1e-3
     # the columns' draws are not copies of one another
     assert abs(np.corrcoef(draws[:, 0], draws[:, 1])[0, 1]) < 0.03
+
+
+def test_the_first_columns_draws_alone_are_those_of_every_column():
+    values = np.random.default_rng(3).normal(size=(300, 8))
+    every = row_uniforms(values, seed=4)
+    np.testing.assert_array_equal(row_uniforms(values, seed=4, columns=3), every[:, :3])
+    np.testing.assert_array_equal(row_uniform(values, seed=4), every[:, 0])
