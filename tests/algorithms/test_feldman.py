@@ -63,25 +63,26 @@ def test_test_rows_are_repaired_with_the_training_quantiles_one_by_one(three_gro
     np.testing.assert_array_equal(batch, np.array(alone))  # no test row depends on another
 
 
-def test_test_value_maps_to_the_median_of_the_groups_quantiles_by_hand():
-    # Group a has training values 1..4, group b 10..40, group c 100..400 (four each). A new
-    # value 2.5 in group a lies above 2 of a's 4 values: u = 2/4, and each group's inverse ECDF
-    # at 1/2 is its 2nd value: 2, 20, 200. The median distribution gives 20; half repair 11.25.
+def hand_repairs() -> tuple[DisparateImpactRepair, DisparateImpactRepair]:
+    """Full and half repairs fitted on group a: 1..4, b: 10..40, c: 100..400 (four each)."""
     X = np.array([[1.0], [2], [3], [4], [10], [20], [30], [40], [100], [200], [300], [400]])
     s = np.repeat(["a", "b", "c"], 4)
-    full = DisparateImpactRepair(1.0).fit(X, sensitive_features=s)
-    half = DisparateImpactRepair(0.5).fit(X, sensitive_features=s)
+    return tuple(DisparateImpactRepair(level).fit(X, sensitive_features=s) for level in (1, 0.5))
+
+
+def test_test_value_maps_to_the_median_of_the_groups_quantiles_by_hand():
+    # A new value 2.5 in group a lies above 2 of a's 4 values: u = 2/4, and each group's inverse
+    # ECDF at 1/2 is its 2nd value: 2, 20, 200. The median distribution gives 20; half repair
+    # 11.25.
+    full, half = hand_repairs()
     assert full.transform([[2.5]], sensitive_features=["a"])[0, 0] == 20
     assert half.transform([[2.5]], sensitive_features=["a"])[0, 0] == (2.5 + 20) / 2
 
 
 def test_a_group_absent_from_training_takes_its_quantile_among_everyone_by_hand():
-    # Training groups as above. A new value 25 of group z, unseen in training, lies above 6 of
-    # the 12 training values (1, 2, 3, 4, 10, 20): u = 1/2, whose quantiles are 2, 20, 200.
-    X = np.array([[1.0], [2], [3], [4], [10], [20], [30], [40], [100], [200], [300], [400]])
-    s = np.repeat(["a", "b", "c"], 4)
-    full = DisparateImpactRepair(1.0).fit(X, sensitive_features=s)
-    half = DisparateImpactRepair(0.5).fit(X, sensitive_features=s)
+    # A new value 25 of group z, unseen in training, lies above 6 of the 12 training values
+    # (1, 2, 3, 4, 10, 20): u = 1/2, whose quantiles are 2, 20, 200.
+    full, half = hand_repairs()
     assert full.transform([[25.0]], sensitive_features=["z"])[0, 0] == 20
     assert half.transform([[25.0], [2.5]], sensitive_features=["z", "a"])[:, 0].tolist() == [
         (25 + 20) / 2,
