@@ -56,15 +56,52 @@ def test_a_model_refuses_features_of_another_width(biased):
         model.predict(X.iloc[:, :4].to_numpy())
 
 
-@pytest.mark.parametrize("kernel", ["rbf", "linear"])
-def test_svm_input_gradient_equals_finite_differences(kernel):
-    # The audit's loss for an SVM is the log-loss of sigmoid(decision function); its analytic
-    # gradient must match central differences of that loss.
-    from scipy.special import expit
+def one_hot_rows(n: int = 300, categories: int = 20, seed: int = 0):
+    """Two numeric columns and a one-hot category: 3 of 22 entries per row are nonzero."""
+    rng = np.random.default_rng(seed)
+    numeric = rng.normal(2.0, 3.0, size=(n, 2))
+    category = rng.integers(categories, size=n)
+    X = np.column_stack([numeric, np.eye(categories)[category]])
+    y = (numeric[:, 0] - numeric[:, 1] + category % 3 + rng.normal(size=n) > 1).astype(int)
+    return X, y
 
+
+def test_svm_on_one_hot_features_is_libsvm_on_standardised_ones():
+    # The RBF SVM on mostly-zero features is fitted on a sparse matrix of features scaled
+    # without centring; the problem is the one scikit-learn's standardised pipeline solves
+    # (gamma "scale"), so the support vectors and decision values are the peer's.
+    from scipy import sparse
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    X, y = one_hot_rows()
+    model = SVM().fit(X, y)
+    peer = make_pipeline(StandardScaler(), SVC()).fit(X, y)
+    assert sparse.issparse(model.model_[-1].support_vectors_)
+    np.testing.assert_array_equal(model.model_[-1].support_, peer[-1].support_)
+    np.testing.assert_allclose(model.model_.decision_function(X), peer.decision_function(X),
+                               rtol=1e-9, atol=1e-9)  # fmt: skip
+    np.testing.assert_allclose(model.decision_function(X), peer.decision_function(X),
+                               rtol=1e-9, atol=1e-9)  # fmt: skip
+    assert model.gamma_ == pytest.approx(peer[-1]._gamma, rel=1e-12)
+
+
+def moved_normal_rows():
     rng = np.random.default_rng(0)
     X = rng.normal(2.0, 3.0, size=(150, 3))
-    y = (X[:, 0] - X[:, 1] + rng.normal(size=150) > 0).astype(int)
+    return X, (X[:, 0] - X[:, 1] + rng.normal(size=150) > 0).astype(int)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("rows", [moved_normal_rows, one_hot_rows], ids=["dense", "one-hot"])
+def test_svm_input_gradient_equals_finite_differences(kernel, rows):
+    # The audit's loss for an SVM is the log-loss of sigmoid(decision function); its analytic
+    # gradient must match central differences of that loss (support vectors stored sparse or
+    # dense).
+    from scipy.special import expit
+
+    X, y = rows()
     model = SVM(kernel=kernel).fit(X, y)
     assert model.gradient_kind == "analytic"
 
@@ -74,7 +111,7 @@ def test_svm_input_gradient_equals_finite_differences(kernel):
 
     h, points = 1e-5, X[:20]
     finite = np.column_stack(
-        [(loss(points + h * e) - loss(points - h * e)) / (2 * h) for e in np.eye(3)]
+        [(loss(points + h * e) - loss(points - h * e)) / (2 * h) for e in np.eye(X.shape[1])]
     )
     np.testing.assert_allclose(model.input_gradient(points, y[:20]), finite, rtol=1e-4, atol=1e-7)
 
@@ -83,15 +120,20 @@ def test_svm_with_another_kernel_has_no_analytic_gradient():
     assert SVM(kernel="poly").gradient_kind is None
 
 
+def interaction_rows():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    return X, (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=300) > 0).astype(int)
+
+
 @pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
-def test_svm_decision_values_equal_libsvm(kernel):
+@pytest.mark.parametrize("rows", [interaction_rows, one_hot_rows], ids=["dense", "one-hot"])
+def test_svm_decision_values_equal_libsvm(kernel, rows):
     # Our BLAS evaluation of the decision function against scikit-learn's (libsvm) on the same
     # fitted model, in several row blocks.
     from faircompare.algorithms import baselines
 
-    rng = np.random.default_rng(1)
-    X = rng.normal(size=(300, 4))
-    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=300) > 0).astype(int)
+    X, y = rows()
     model = SVM(kernel=kernel).fit(X, y)
     Z = model.model_[0].transform(X)
     expected = model.model_[-1].decision_function(Z)
