@@ -9,7 +9,7 @@ of splits), and the script prints where the time goes and the costliest cells, s
 is a command, not a note.
 
     FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw \
-        python perf/paper_estimate.py [--datasets ricci german] [--sample 1]
+        python perf/paper_estimate.py [--datasets ricci german] [--algorithms svm] [--sample 1]
 """
 
 from __future__ import annotations
@@ -90,12 +90,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper", choices=list(PROFILES))
     parser.add_argument("--datasets", nargs="+", help="the profile's datasets by default")
+    parser.add_argument("--algorithms", nargs="+", help="the profile's algorithms by default")
     parser.add_argument("--sample", type=int, default=1, help="runs timed per cell")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     config = PROFILES[args.profile]
     if args.datasets:
         config = config.overridden(datasets=tuple(args.datasets))
+    if args.algorithms:
+        config = config.overridden(algorithms=tuple(args.algorithms))
     plan = make_plan(config)
     options = AuditOptions(permutations=config.permutations)
     frame = pd.DataFrame({"spec": plan.runs, "dataset": [r.dataset for r in plan.runs],
