@@ -159,7 +159,7 @@ class SVM(_SklearnBaseline):
 
 _KERNEL_BLOCK = 4_000_000  # kernel entries per block: 32 MB of float64
 # libsvm gets a sparse matrix when at most this share of its entries are nonzero: ProPublica's
-# (1 %) and Adult's (10 %) fits are 7 and 2.5 times faster so, German's (32 %) twice slower
+# (1 %) and Adult's (10 %) fits are 5 and 2.5 times faster so, German's (32 %) twice slower
 _SPARSE_SHARE = 0.2
 
 
