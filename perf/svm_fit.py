@@ -63,15 +63,18 @@ def features(dataset: str, repair_level: float | None) -> tuple[np.ndarray, ...]
     X, X_test = split.X_train.to_numpy(float), split.X_test.to_numpy(float)
     if repair_level is not None:
         repair = DisparateImpactRepair(repair_level).fit(X, sensitive_features=split.s_train)
-        X, X_test = repair.transform(X, sensitive_features=split.s_train), repair.transform(
-            X_test, sensitive_features=split.s_test
+        X, X_test = (
+            repair.transform(X, sensitive_features=split.s_train),
+            repair.transform(X_test, sensitive_features=split.s_test),
         )
     return X, np.asarray(split.y_train), X_test
 
 
 def compare(dataset: str, repair_level: float | None, repeats: int) -> None:
     X, y, X_test = features(dataset, repair_level)
-    previous, previous_seconds = cpu(lambda: make_pipeline(StandardScaler(), SVC(cache_size=500)).fit(X, y))
+    previous, previous_seconds = cpu(
+        lambda: make_pipeline(StandardScaler(), SVC(cache_size=500)).fit(X, y)
+    )
     ours, ours_seconds = cpu(lambda: SVM().fit(X, y))
     svc = ours.model_[-1]
     same_support = np.array_equal(previous[-1].support_, svc.support_)
@@ -91,7 +94,9 @@ def compare(dataset: str, repair_level: float | None, repeats: int) -> None:
     new_values = ours._decision(ours.model_[0].transform(batch), slope=True)
     old = best_of(lambda: previous_decision(previous, batch), repeats)
     new = best_of(lambda: ours._decision(ours.model_[0].transform(batch), slope=True), repeats)
-    differences = [np.abs(a - b).max() / np.abs(a).max() for a, b in zip(old_values, new_values)]
+    differences = [
+        np.abs(a - b).max() / np.abs(a).max() for a, b in zip(old_values, new_values, strict=True)
+    ]
     print(
         f"  attack batch ({ATTACK_BATCH} rows, values and gradients): previous {old * 1e3:.1f} ms, "
         f"ours {new * 1e3:.1f} ms, ratio {old / new:.1f}x; largest relative differences "
@@ -101,7 +106,9 @@ def compare(dataset: str, repair_level: float | None, repeats: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=["german", "propublica-recidivism", "adult"])
+    parser.add_argument(
+        "--datasets", nargs="+", default=["german", "propublica-recidivism", "adult"]
+    )
     parser.add_argument("--repair-level", type=float, default=0.5,
                         help="Feldman's repair level of the repaired cases")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=10)

@@ -22,14 +22,17 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset  # noqa: E402
 from faircompare.algorithms.aif360_inprocessing import GerryFair, MetaFair  # noqa: E402
 from faircompare.algorithms.aif360_postprocessing import (  # noqa: E402
+    REJECT_OPTION_METRICS,
     AIF360EqualizedOdds,
     AIF360RejectOption,
+    reject_option_search,
 )
 from faircompare.algorithms.aif360_preprocessing import LearnedFairRepresentations  # noqa: E402
 from faircompare.algorithms.base import AlgorithmInputError  # noqa: E402
 from faircompare.algorithms.baselines import LogisticRegressionBaseline  # noqa: E402
 from faircompare.algorithms.lfr import lfr_objective  # noqa: E402
 from faircompare.algorithms.reductions import _logistic_regression  # noqa: E402
+from faircompare.exceptions import ChoiceError  # noqa: E402
 from faircompare.registry import get_algorithm  # noqa: E402
 
 
@@ -87,24 +90,63 @@ def test_eq_odds_draws_each_row_with_its_probability(biased):
 # ----------------------------------------------------- reject option classification (Kamiran)
 
 
+def aif360_reject_option(scores, y, s, **settings):
+    """AIF360's RejectOptionClassification fitted on the scores, and its predicted dataset."""
+    predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
+    direct = RejectOptionClassification(**settings, **GROUPS)
+    return direct.fit(binary_label_dataset(y, s), predicted), predicted
+
+
 def test_reject_option_predicts_as_aif360_does(biased):
     X, y, s = biased
     model = AIF360RejectOption(thresholds=20, margins=10).fit(X, y, sensitive_features=s)
-    scores = training_scores(X, y)
-    predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
-    direct = RejectOptionClassification(
-        num_class_thresh=20, num_ROC_margin=10, metric_ub=0.05, metric_lb=-0.05, **GROUPS
-    ).fit(binary_label_dataset(y, s), predicted)
-    assert model.postprocessor_.ROC_margin == direct.ROC_margin
+    direct, predicted = aif360_reject_option(
+        training_scores(X, y), y, s,
+        num_class_thresh=20, num_ROC_margin=10, metric_ub=0.05, metric_lb=-0.05,
+    )  # fmt: skip
+    assert (model.threshold_, model.margin_) == (direct.classification_threshold, direct.ROC_margin)
     expected = direct.predict(predicted).labels.ravel()
     np.testing.assert_array_equal(model.predict(X, sensitive_features=s), expected)
+
+
+@pytest.mark.parametrize("metric_name", REJECT_OPTION_METRICS)
+@pytest.mark.parametrize("bound", [0.01, 0.05, 0.2])
+def test_reject_option_search_chooses_as_aif360(biased, metric_name, bound):
+    # The search from sorted scores against AIF360's fit, which builds its metric objects for
+    # every setting: the same threshold and margin, exactly (a 40 x 25 grid; the next test
+    # uses AIF360's default 100 x 50).
+    X, y, s = biased
+    scores = training_scores(X, y)
+    direct, _ = aif360_reject_option(
+        scores, y, s, metric_name=metric_name, metric_ub=bound, metric_lb=-bound,
+        num_class_thresh=40, num_ROC_margin=25,
+    )  # fmt: skip
+    chosen = reject_option_search(scores, y, s, metric_name, bound, 40, 25)
+    assert chosen == (direct.classification_threshold, direct.ROC_margin)
+
+
+def test_reject_option_without_a_setting_in_bounds_takes_aif360s_fallback(biased):
+    # A bound no setting meets (|metric| <= -1): AIF360 warns and takes the setting of the
+    # lowest metric, the first in its order; so does the search.
+    X, y, s = biased
+    scores = training_scores(X, y)
+    with pytest.warns(UserWarning, match="Unable to satisy fairness constraints"):
+        direct, _ = aif360_reject_option(scores, y, s, metric_ub=-1.0, metric_lb=1.0)
+    with pytest.warns(UserWarning, match="the lowest one is chosen, as in AIF360"):
+        chosen = reject_option_search(scores, y, s, "Statistical parity difference", -1.0, 100, 50)
+    assert chosen == (direct.classification_threshold, direct.ROC_margin)
+
+
+def test_reject_option_names_the_metrics_it_knows(biased):
+    X, y, s = biased
+    with pytest.raises(ChoiceError, match="'Disparate impact'.*Statistical parity difference"):
+        AIF360RejectOption(metric_name="Disparate impact").fit(X, y, sensitive_features=s)
 
 
 def test_reject_option_moves_decisions_only_inside_its_critical_region(biased):
     X, y, s = biased
     model = AIF360RejectOption(thresholds=20, margins=10).fit(X, y, sensitive_features=s)
-    threshold = model.postprocessor_.classification_threshold
-    margin = model.postprocessor_.ROC_margin
+    threshold, margin = model.threshold_, model.margin_
     scores = training_scores(X, y)
     predicted = model.predict(X, sensitive_features=s)
     critical = (scores > threshold - margin) & (scores <= threshold + margin)
