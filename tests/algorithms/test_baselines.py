@@ -87,14 +87,14 @@ def test_svm_on_one_hot_features_is_libsvm_on_standardised_ones():
     assert model.gamma_ == pytest.approx(peer[-1]._gamma, rel=1e-12)
 
 
-def moved_normal_rows():
+def shifted_normal_rows():
     rng = np.random.default_rng(0)
     X = rng.normal(2.0, 3.0, size=(150, 3))
     return X, (X[:, 0] - X[:, 1] + rng.normal(size=150) > 0).astype(int)
 
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
-@pytest.mark.parametrize("rows", [moved_normal_rows, one_hot_rows], ids=["dense", "one-hot"])
+@pytest.mark.parametrize("rows", [shifted_normal_rows, one_hot_rows], ids=["dense", "one-hot"])
 def test_svm_input_gradient_equals_finite_differences(kernel, rows):
     # The audit's loss for an SVM is the log-loss of sigmoid(decision function); its analytic
     # gradient must match central differences of that loss (support vectors stored sparse or
