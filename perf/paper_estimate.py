@@ -4,9 +4,12 @@ For every (dataset, algorithm) cell of the plan, ``--sample`` of its runs are ex
 part by part, on one thread: the fit, the predictions, the tuning fit (the training data less
 its validation part), and each audit; the per-split setups of the audits (the FlipTest map,
 the fair metric) are timed apart, since a worker builds them once per split for every
-algorithm. Each part's mean is multiplied by the cell's number of runs (setups by the number
-of splits), and the script prints where the time goes and the costliest cells, so the estimate
-is a command, not a note.
+algorithm. The sample is drawn across the cell's sensitive attributes and variants, whose runs
+cost most differently; each part's mean over a stratum's timed runs is multiplied by the
+stratum's number of runs (a stratum left out takes the sample's mean; setups count once per
+split), and the script prints where the time goes and the costliest cells, so the estimate is a
+command, not a note. One run per cell is a rough estimate (a cell's strata differ up to 3x);
+``--sample`` of a cell's number of strata (up to 6) times each once.
 
     FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw \
         python perf/paper_estimate.py [--datasets ricci german] [--algorithms svm] [--sample 1]
@@ -86,12 +89,64 @@ def time_parts(
         _, parts[f"{name} audits"] = cpu(audit, run, options)
 
 
+def estimate_cell(
+    specs: pd.Series, options: AuditOptions, sample: int, rng: np.random.Generator
+) -> tuple[dict[str, float], dict[str, float]]:
+    """CPU seconds of a cell's runs by part, from a stratified sample; one run's setups."""
+    strata = _strata(specs)
+    timed = {key: [time_run(spec, options) for spec in chosen]
+             for key, chosen in _stratified_sample(strata, sample, rng).items()}  # fmt: skip
+    every = [run for runs in timed.values() for run in runs]
+    seconds: dict[str, float] = {}
+    for name in {key for parts, _ in every for key in parts}:
+
+        def mean(runs: list, name: str = name) -> float:
+            return float(np.mean([parts.get(name, 0.0) for parts, _ in runs]))
+
+        # each stratum's mean times its runs; a stratum not sampled takes the sample's mean
+        seconds[name] = sum(
+            len(runs) * mean(timed.get(key) or every) for key, runs in strata.items()
+        )
+    return seconds, every[0][1]
+
+
+def _strata(specs: pd.Series) -> dict[tuple[str, str], list[RunSpec]]:
+    """A cell's runs by sensitive attribute and variant.
+
+    Their costs differ most between these (the number of groups, the width of the features:
+    ProPublica's ``feldman-logistic-regression`` at one split and level costs 4 to 14 CPU s),
+    so the sample is drawn across them and each is weighted by its runs.
+    """
+    strata: dict[tuple[str, str], list[RunSpec]] = defaultdict(list)
+    for spec in specs:
+        strata[spec.sensitive_attribute, spec.variant].append(spec)
+    return strata
+
+
+def _stratified_sample(
+    strata: dict[tuple[str, str], list[RunSpec]], size: int, rng: np.random.Generator
+) -> dict[tuple[str, str], list[RunSpec]]:
+    """Draw ``size`` runs, one from each stratum in a random order, then round again."""
+    keys = list(strata)
+    rng.shuffle(keys)
+    pools = {key: [strata[key][i] for i in rng.permutation(len(strata[key]))] for key in keys}
+    chosen: dict[tuple[str, str], list[RunSpec]] = defaultdict(list)
+    while size > 0 and any(pools.values()):
+        for key in keys:
+            if pools[key] and size > 0:
+                chosen[key].append(pools[key].pop())
+                size -= 1
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper", choices=list(PROFILES))
     parser.add_argument("--datasets", nargs="+", help="the profile's datasets by default")
     parser.add_argument("--algorithms", nargs="+", help="the profile's algorithms by default")
-    parser.add_argument("--sample", type=int, default=1, help="runs timed per cell")
+    parser.add_argument(
+        "--sample", type=int, default=1, help="runs timed per cell, across attributes and variants"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     config = PROFILES[args.profile]
@@ -108,18 +163,15 @@ def main() -> None:
     setups_by_dataset: dict[tuple[str, str], float] = defaultdict(float)
     cells = []
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
-        chosen = rng.choice(len(part), min(args.sample, len(part)), replace=False)
-        timed = [time_run(part["spec"].iloc[i], options) for i in chosen]
+        seconds_by_part, setups_once = estimate_cell(part["spec"], options, args.sample, rng)
         cell = 0.0
-        for name in {key for parts, _ in timed for key in parts}:
-            seconds = np.mean([parts.get(name, 0.0) for parts, _ in timed]) * len(part)
+        for name, seconds in seconds_by_part.items():
             totals[name] += seconds
             cell += seconds
         splits = {(r.variant, r.sensitive_attribute, r.split_id) for r in part["spec"]}
-        for _, setups in timed[:1]:  # once per split of the dataset, whatever the algorithm
-            for name, seconds in setups.items():
-                key = (dataset, name)
-                setups_by_dataset[key] = max(setups_by_dataset[key], seconds * len(splits))
+        for name, seconds in setups_once.items():  # per split, whatever the algorithm
+            key = (dataset, name)
+            setups_by_dataset[key] = max(setups_by_dataset[key], seconds * len(splits))
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
         print(f"{dataset:30s} {algorithm:28s} {len(part):6,d} runs x "
               f"{cell / len(part):7.2f} s = {cell / 3600:7.2f} CPU-h", flush=True)  # fmt: skip
