@@ -68,6 +68,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
             for g in range(len(self.groups_))
         ]
         self.ecdfs_ = [_Ecdf.of(reference) for reference in self.sorted_]
+        self.median_ = _MedianQuantile.of(self.sorted_)
         self.n_features_in_ = features.shape[1]
         return self
 
@@ -118,8 +119,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
 
     def _repair(self, values: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Move ``values`` toward the median distribution's quantiles at levels ``u``."""
-        quantiles = [_quantile(sorted_h, u) for sorted_h in self.sorted_]
-        target = _lower_median(quantiles)  # a value of the data
+        target = self.median_.at(u)  # a value of the data
         return (1 - self.repair_level) * values + self.repair_level * target
 
     def _codes(self, groups: np.ndarray) -> np.ndarray:
@@ -181,6 +181,70 @@ class _Ecdf:
             below[:, j] = np.searchsorted(self.sorted_values[:, j], query[:, j], side="left")
             at_most[:, j] = np.searchsorted(self.sorted_values[:, j], query[:, j], side="right")
         return below, at_most
+
+
+@dataclass(frozen=True, eq=False)
+class _MedianQuantile:
+    """The median distribution's quantile function, F_A^{-1}(u) = lower median_h F_h^{-1}(u).
+
+    Taking every group's quantile and sorting them costs G gathers and a sort per value. For a
+    column with few distinct training values v_0 < ... < v_{K-1} (over all groups; one-hot and
+    small integer columns), group h's quantile at u, its sorted values' entry ceil(u n_h) - 1,
+    is at least v_k iff u n_h > b_hk, b_hk its number of values below v_k (always when
+    b_hk = 0); and the lower median of G values is at least v_k iff at least G - (G - 1) // 2
+    of them are. So the median is v_k, k the number of levels that enough groups reach: the
+    same value, found by comparing the same products u n_h. Other columns take the quantiles.
+    """
+
+    sizes: tuple[int, ...]  # n_h, by group
+    # (columns, their distinct values (columns x K), thresholds b_hk (groups x columns x K)),
+    # per number K of distinct values
+    few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    many: np.ndarray
+    many_sorted: tuple[np.ndarray, ...]  # each group's sorted values of the ``many`` columns
+
+    @classmethod
+    def of(cls, sorted_by_group: list[np.ndarray]) -> _MedianQuantile:
+        """Index the groups' sorted training values, column by column."""
+        pooled = np.vstack(sorted_by_group)
+        distinct = [np.unique(column) for column in pooled.T]
+        sizes = np.array([len(values) for values in distinct], dtype=int)
+        few = []
+        for size in np.unique(sizes[sizes <= _FEW_VALUES]):
+            columns = np.flatnonzero(sizes == size)
+            values = np.array([distinct[j] for j in columns])
+            below = np.array(
+                [
+                    [np.searchsorted(group[:, j], distinct[j], side="left") for j in columns]
+                    for group in sorted_by_group
+                ],
+                dtype=float,
+            )
+            below[below == 0] = -np.inf  # reached at any level u >= 0
+            few.append((columns, values, below))
+        many = np.flatnonzero(sizes > _FEW_VALUES)
+        return cls(
+            tuple(len(group) for group in sorted_by_group),
+            tuple(few),
+            many,
+            tuple(np.asfortranarray(group[:, many]) for group in sorted_by_group),
+        )
+
+    def at(self, u: np.ndarray) -> np.ndarray:
+        """Return the quantiles at levels ``u`` (rows x columns), column by column."""
+        target = np.empty_like(u)
+        enough = len(self.sizes) - (len(self.sizes) - 1) // 2
+        for columns, values, below in self.few:
+            products = [u[:, columns] * n for n in self.sizes]  # as in _quantile
+            level = np.zeros(products[0].shape, dtype=np.int64)
+            for k in range(1, values.shape[1]):
+                groups = sum(product > below[h, :, k] for h, product in enumerate(products))
+                level += groups >= enough
+            target[:, columns] = values[np.arange(len(columns)), level]
+        if len(self.many):
+            quantiles = [_quantile(group, u[:, self.many]) for group in self.many_sorted]
+            target[:, self.many] = _lower_median(quantiles)
+        return target
 
 
 def _lower_median(quantiles: list[np.ndarray]) -> np.ndarray:

@@ -197,3 +197,35 @@ def test_training_values_below_a_query_are_counted_as_binary_search_counts_them(
             at_most[:, j], np.searchsorted(reference[:, j], query[:, j], side="right")
         )
     assert len(repair.ecdfs_[0].many) == 2
+
+
+@pytest.mark.parametrize("groups", [1, 2, 3, 4, 12])
+def test_the_median_quantile_by_counting_is_the_median_of_the_groups_quantiles(groups):
+    # The definition: every group's empirical quantile at u (its sorted values' entry
+    # ceil(u n_h) - 1), then their lower median; against the counting of levels reached, on
+    # columns with 1, 2, 5, 4 and 16 distinct values (counted) and 17 and continuous
+    # (quantiles), groups of unequal sizes, and levels at 0, 1 and exactly on the groups' steps
+    # k / n_h.
+    from faircompare.algorithms.feldman import _lower_median, _quantile
+
+    rng = np.random.default_rng(groups)
+    s = rng.integers(groups, size=600)
+    s[:groups] = np.arange(groups)  # every group present
+    X = np.column_stack(
+        [
+            np.ones(600),
+            rng.random(600) < 0.1 + 0.6 * s / groups,
+            rng.integers(0, 5, 600) + (s % 2),
+            rng.integers(0, 3, 600) + (s > 0),  # the groups but one start above the minimum
+            rng.integers(0, 16, 600),
+            rng.integers(0, 17, 600),
+            rng.normal(size=600) + s,
+        ]
+    ).astype(float)
+    repair = DisparateImpactRepair().fit(X, sensitive_features=s)
+    steps = [np.arange(n + 1) / n for n in repair.median_.sizes]
+    levels = rng.permutation(np.concatenate([rng.random(3000), *steps]))
+    u = np.vstack([np.zeros(7), np.ones(7), np.resize(levels, (len(levels) // 7 + 1, 7))])
+    expected = _lower_median([_quantile(group, u) for group in repair.sorted_])
+    np.testing.assert_array_equal(repair.median_.at(u), expected)
+    assert len(repair.median_.many) == 2
