@@ -92,6 +92,8 @@ class SVM(_SklearnBaseline):
             scaled = sparse.csr_matrix(scaled)
         svc = SVC(C=self.C, kernel=self.kernel, gamma=self.gamma_, cache_size=500)
         self.model_ = Pipeline([("standardscaler", scaler), ("svc", svc.fit(scaled, labels))])
+        if shift_invariant:
+            self._kernel_terms = _rbf_terms(svc, self.gamma_)  # once, for every prediction
         return self
 
     @property
@@ -134,16 +136,11 @@ class SVM(_SklearnBaseline):
             weights = svc.coef_[0]
             gradient = np.broadcast_to(weights, Z.shape) if slope else None
             return Z @ weights + svc.intercept_[0], gradient
-        vectors, gamma = svc.support_vectors_, self.gamma_
-        coefficients = _dense(svc.dual_coef_)[0]  # stored sparse when fitted on sparse rows
-        # -gamma ||z - v||^2 = [z, -gamma ||z||^2, 1] . [2 gamma v, 1, -gamma ||v||^2]: the
-        # exponent of a whole block in one matrix product (sparse when the vectors are), the
-        # kernel then taken in place
-        targets = _augmented(2 * gamma * vectors, 1.0, -gamma * _squared_norms(vectors)).T
-        pulls = sparse.diags(coefficients) @ vectors if slope else None  # c_i v_i
+        gamma = self.gamma_
+        targets, coefficients, pulls = self._kernel_terms
         decision = np.empty(len(Z))
         gradient = np.empty_like(Z) if slope else None
-        rows = max(1, _KERNEL_BLOCK // max(1, vectors.shape[0]))
+        rows = max(1, _KERNEL_BLOCK // max(1, len(coefficients)))
         for start in range(0, len(Z), rows):
             block = slice(start, start + rows)
             z = Z[block]
@@ -161,6 +158,19 @@ _KERNEL_BLOCK = 4_000_000  # kernel entries per block: 32 MB of float64
 # libsvm gets a sparse matrix when at most this share of its entries are nonzero: ProPublica's
 # (1 %) and Adult's (10 %) fits are 5 and 2.5 times faster so, German's (32 %) twice slower
 _SPARSE_SHARE = 0.2
+
+
+def _rbf_terms(svc: SVC, gamma: float) -> tuple[Any, np.ndarray, Any]:
+    """Return the support vectors' side of the RBF decision values and their gradients.
+
+    -gamma ||z - v||^2 = [z, -gamma ||z||^2, 1] . [2 gamma v, 1, -gamma ||v||^2]: the exponent
+    of a whole block of rows in one matrix product with these targets (sparse when the vectors
+    are), the kernel then taken in place; with the dual coefficients c and the pulls c_i v_i.
+    """
+    vectors = svc.support_vectors_
+    coefficients = _dense(svc.dual_coef_)[0]  # stored sparse when fitted on sparse rows
+    targets = _augmented(2 * gamma * vectors, 1.0, -gamma * _squared_norms(vectors)).T
+    return targets, coefficients, sparse.diags(coefficients) @ vectors
 
 
 def _dense(matrix: Any) -> np.ndarray:
