@@ -1,16 +1,14 @@
 """Input validation shared by every stage: errors name the bad value and the valid ones."""
 
-import functools
-import warnings
-from collections.abc import Callable, Iterable
-from difflib import get_close_matches
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Iterable
+from typing import TypeVar
 
 from faircompare.exceptions import ChoiceError
+from faircompare.stats._validation import choice_message, renamed_arguments
+
+__all__ = ["check_choice", "renamed_arguments"]
 
 T = TypeVar("T")
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
@@ -38,44 +36,4 @@ def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
     choices = list(choices)
     if value in choices:
         return value
-    names = [str(choice) for choice in choices]
-    close = get_close_matches(str(value), names, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ChoiceError(f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}")
-
-
-def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Keep a keyword argument's former name working for one release, with a warning.
-
-    Parameters
-    ----------
-    **old_to_new
-        Each former name and the name that replaces it.
-
-    Returns
-    -------
-    callable
-        A decorator: the decorated function accepts each former name as a keyword, with a
-        :class:`DeprecationWarning`, and refuses a call that gives both names.
-    """
-
-    def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(function)
-        def accepting_old_names(*args: Any, **kwargs: Any) -> Any:
-            for old, new in old_to_new.items():
-                if old not in kwargs:
-                    continue
-                if new in kwargs:
-                    raise TypeError(f"{function.__name__}() got both {old}= and {new}=")
-                warnings.warn(
-                    f"{function.__name__}(): {old}= is deprecated and will be removed in the "
-                    f"next release; use {new}=",
-                    DeprecationWarning,
-                    stacklevel=2,
-                )
-                kwargs[new] = kwargs.pop(old)
-            return function(*args, **kwargs)
-
-        return accepting_old_names  # type: ignore[return-value]
-
-    return decorate
+    raise ChoiceError(choice_message(value, choices, what=what))

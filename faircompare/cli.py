@@ -19,13 +19,21 @@ from faircompare import __version__
 from faircompare.algorithms.base import FAMILIES
 from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
+from faircompare.audits.contract import check_audit, plugin_audits
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.execute import progress_printer
 from faircompare.config import PROFILES, BenchmarkConfig, load_config
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
-from faircompare.registry import Algorithm, algorithms, get_algorithm, load_plugin_file
+from faircompare.registry import (
+    Algorithm,
+    algorithms,
+    defined_in,
+    get_algorithm,
+    load_plugin_file,
+    plugin_module,
+)
 from faircompare.results import ResultStore
 from faircompare.results.export import FORMATS, export
 
@@ -176,20 +184,26 @@ def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> 
     help="Seconds each check may take before it is stopped and failed.",
 )
 def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
-    """Check that the algorithms in a plugin FILE (or a registered algorithm) keep the contract.
+    """Check that the algorithms and audits in a plugin FILE (or an algorithm) keep the contract.
 
-    The checks: valid declared variants and parameter grid, clone round-trip, well-formed fit
-    and predict outputs on each declared variant, determinism, and no use of the sensitive
-    attribute at prediction time unless declared.
+    An algorithm's checks: valid declared variants and parameter grid, clone round-trip,
+    well-formed fit and predict outputs on each declared variant, determinism, and no use of
+    the sensitive attribute at prediction time unless declared. An audit's: the protocol (name,
+    version, applies, __call__), and on a small run in each numeric variant a True or False
+    from applies, well-formed rows and the same rows twice.
     """
     path = Path(target)
     chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
+    audits = _plugin_audits(path) if path.suffix == ".py" else []
+    if audits and all(a.make is None and a.source == str(path) for a in chosen):
+        chosen = [a for a in chosen if "defines no FairEstimator" not in (a.unavailable or "")]
+    outcomes = [(algorithm.name, _contract(algorithm, timeout)) for algorithm in chosen]
+    outcomes += [(f"audit {audit.name}", check_audit(audit, timeout=timeout)) for audit in audits]
     failed = passed = 0
-    for algorithm in chosen:
-        checks = _contract(algorithm, timeout)
+    for name, checks in outcomes:
         for check in checks:
             mark = "PASS" if check.passed else "FAIL"
-            click.echo(f"{mark}  {algorithm.name}: {check.name}")
+            click.echo(f"{mark}  {name}: {check.name}")
             if check.detail:
                 click.echo("      " + check.detail.replace("\n", "\n      "))
         failed += sum(not check.passed for check in checks)
@@ -197,6 +211,15 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     click.echo(f"{passed} passed, {failed} failed")
     if failed:
         sys.exit(1)
+
+
+def _plugin_audits(path: Path) -> list[Any]:
+    """Return the audits a plugin file defines (none if it cannot load: its algorithms say why)."""
+    try:
+        module = plugin_module(path.resolve())
+    except Exception:  # reported once, by load_plugin_file
+        return []
+    return plugin_audits(defined_in(module))
 
 
 def _contract(algorithm: Algorithm, timeout: float) -> list[Check]:
@@ -314,7 +337,7 @@ def run(
             f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}", err=True
         )
     options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
-    for name, spec_path in {(s.dataset, s.dataset_spec) for s in plan.runs}:  # fetch once, first
+    for name, spec_path in {(s.dataset, s.dataset_file) for s in plan.runs}:  # fetch once, first
         dataset = read_spec(spec_path) if spec_path else name
         load_dataset(dataset, cache=options.cache, mirror=options.mirror, report=_progress)
     with ResultStore(results) as store:

@@ -12,6 +12,7 @@ it starts from (``default`` when absent). Example::
 from __future__ import annotations
 
 import tomllib
+import warnings
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ class BenchmarkConfig:
         Built-in dataset names.
     dataset_specs
         TOML specifications of user datasets.
-    sensitive
+    sensitive_attributes
         ``"all"`` (every sensitive attribute, the combined one included), ``"first"``, or a list
         of attribute names (each used where a dataset has it).
     variants
@@ -66,7 +67,7 @@ class BenchmarkConfig:
 
     datasets: tuple[str, ...] = tuple(BUILTIN)
     dataset_specs: tuple[str, ...] = ()
-    sensitive: str | tuple[str, ...] = "first"
+    sensitive_attributes: str | tuple[str, ...] = "first"
     variants: str | tuple[str, ...] = ("numerical+binary",)
     algorithms: str | tuple[str, ...] = "default"
     grid: bool = False
@@ -82,7 +83,7 @@ class BenchmarkConfig:
         for name in ("datasets", "dataset_specs"):
             object.__setattr__(self, name, _names(name, getattr(self, name), keywords=()))
         for name, keywords in (
-            ("sensitive", ("all", "first")),
+            ("sensitive_attributes", ("all", "first")),
             ("variants", ("supported",)),
             ("algorithms", ("all", "default")),
         ):
@@ -143,7 +144,12 @@ def _names(field: str, value: Any, keywords: tuple[str, ...]) -> str | tuple[str
 PROFILES: dict[str, BenchmarkConfig] = {
     # Friedler et al.'s whole study: every dataset, attribute, variant, algorithm and grid value.
     "paper": BenchmarkConfig(
-        sensitive="all", variants="supported", algorithms="all", grid=True, tune=True, splits=10
+        sensitive_attributes="all",
+        variants="supported",
+        algorithms="all",
+        grid=True,
+        tune=True,
+        splits=10,
     ),
     # Every dataset and algorithm with default parameters, on numerical+binary; one sensitive
     # attribute per dataset, as in the paper's overall results (§7).
@@ -151,7 +157,7 @@ PROFILES: dict[str, BenchmarkConfig] = {
     # Minutes: two small datasets, a few algorithms of each kind, a short grid, two splits.
     "quick": BenchmarkConfig(
         datasets=("ricci", "german"),
-        sensitive="first",
+        sensitive_attributes="first",
         algorithms=(
             "logistic-regression",
             "decision-tree",
@@ -168,6 +174,7 @@ PROFILES: dict[str, BenchmarkConfig] = {
 }
 
 _FIELDS = [f.name for f in fields(BenchmarkConfig)]
+_FORMER_KEYS = {"sensitive": "sensitive_attributes"}  # configuration keys renamed in #27
 
 
 def load_config(path: str | Path | None = None, profile: str | None = None) -> BenchmarkConfig:
@@ -192,6 +199,14 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
             table = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
+        for old, new in _FORMER_KEYS.items():
+            if old in table and new not in table:
+                warnings.warn(
+                    f"{path}: the key {old!r} is deprecated; write {new!r}",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                table[new] = table.pop(old)
         for key in table:
             check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
         if table.get("dataset_specs"):

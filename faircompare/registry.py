@@ -18,8 +18,10 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from faircompare._validation import check_choice
@@ -159,21 +161,59 @@ def _from_entry_points() -> list[Algorithm]:
     return found
 
 
+@cache
+def plugin_module(path: Path) -> ModuleType:
+    """Execute one plugin file once per process and return its module.
+
+    Parameters
+    ----------
+    path
+        The plugin's Python file.
+
+    Returns
+    -------
+    module
+        The executed module; its algorithms and audits are read from it.
+
+    Raises
+    ------
+    Exception
+        Whatever executing the file raised.
+    """
+    spec = importlib.util.spec_from_file_location(f"faircompare_plugin_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def defined_in(module: ModuleType) -> list[Any]:
+    """Return the objects a module defines itself (not those it imports).
+
+    Parameters
+    ----------
+    module
+        A plugin module.
+
+    Returns
+    -------
+    list
+        Its classes and functions whose ``__module__`` is the module's own name.
+    """
+    return [
+        obj for obj in vars(module).values() if getattr(obj, "__module__", "") == module.__name__
+    ]
+
+
 def load_plugin_file(path: str | Path) -> list[Algorithm]:
     """Load the plugin classes defined in one Python file (or why it cannot be loaded)."""
     path = Path(path)
-    module_name = f"faircompare_plugin_{path.stem}"
     try:
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"{path} is not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = plugin_module(path.resolve())
     except Exception as error:  # a broken plugin file is reported, not raised
         return [Algorithm(path.stem, None, str(path), f"{type(error).__name__}: {error}")]
-    classes = [
-        obj for obj in vars(module).values() if _plugin_class(obj) and obj.__module__ == module_name
-    ]
+    classes = [obj for obj in defined_in(module) if _plugin_class(obj)]
     if not classes:
         reason = "defines no FairEstimator subclass with a 'name' attribute"
         return [Algorithm(path.stem, None, str(path), reason)]

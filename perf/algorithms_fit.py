@@ -36,7 +36,9 @@ def main() -> None:
         for name, algorithm in registry.items():
             estimator = algorithm.make()
             start = time.perf_counter()
-            estimator.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
+            estimator.fit(
+                split.X_train, split.y_train, sensitive_features=split.sensitive_features_train
+            )
             seconds = time.perf_counter() - start
             line = f"{dataset:<24} {name:<30} fit {seconds:8.2f} s"
             if (peer := PEER_SECONDS.get((dataset, name))) is not None:

@@ -23,12 +23,13 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.feldman import DisparateImpactRepair, _quantile
+from faircompare.algorithms.hooks import model_oracle
 from faircompare.algorithms.rowhash import _GOLDEN, _mix
-from faircompare.audits.individual import individual_fairness_test, model_oracle
-from faircompare.audits.suite import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
+from faircompare.audits.individual import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
 from faircompare.registry import get_algorithm
+from faircompare.stats.individual import individual_fairness_test
 
 
 class PreviousRepair(DisparateImpactRepair):
@@ -75,7 +76,7 @@ def audit(model: Any, split: Any, setup: Any) -> Any:
     """The suite's individual audit of one model."""
     oracle = model_oracle(
         model,
-        sensitive_features=split.s_test[setup.rows],
+        sensitive_features=split.sensitive_features_test[setup.rows],
         mean=setup.mean,
         scale=setup.scale,
         directions=SMOOTHING_PAIRS,
@@ -95,21 +96,25 @@ def main() -> None:
     attribute = args.attribute or data.spec.sensitive[0]
     split = make_split(prepare(data, args.variant, attribute), 0)
     X_train, X_test = split.X_train.to_numpy(float), split.X_test.to_numpy(float)
-    setup = split_fair_metric(X_test, split.s_test, rng=split.seed)
+    setup = split_fair_metric(X_test, split.sensitive_features_test, rng=split.seed)
     rng = np.random.default_rng(0)
     batch = np.tile(X_test[setup.rows], (4, 1))
     batch += rng.normal(scale=0.05, size=batch.shape) * setup.scale
-    batch_groups = np.tile(split.s_test[setup.rows], 4)
-    groups = len(np.unique(split.s_train))
+    batch_groups = np.tile(split.sensitive_features_test[setup.rows], 4)
+    groups = len(np.unique(split.sensitive_features_train))
     print(f"{args.dataset}, {args.variant}, {attribute} ({groups} groups): {X_train.shape[1]} "
           f"features, {len(X_train):,} training rows")  # fmt: skip
     with threadpool_limits(1):
         for level in (0.5, 1.0):
-            now = DisparateImpactRepair(level).fit(X_train, sensitive_features=split.s_train)
-            previous = PreviousRepair(level).fit(X_train, sensitive_features=split.s_train)
+            now = DisparateImpactRepair(level).fit(
+                X_train, sensitive_features=split.sensitive_features_train
+            )
+            previous = PreviousRepair(level).fit(
+                X_train, sensitive_features=split.sensitive_features_train
+            )
             for name, rows, groups in (
                 (f"attack batch ({len(batch)} rows)", batch, batch_groups),
-                (f"test split ({len(X_test):,} rows)", X_test, split.s_test),
+                (f"test split ({len(X_test):,} rows)", X_test, split.sensitive_features_test),
             ):
                 ours, t_ours = cpu(now.transform, rows, sensitive_features=groups, repeat=10)
                 theirs, t_theirs = cpu(
@@ -121,7 +126,9 @@ def main() -> None:
                       f"ours {t_ours * 1e3:.1f} ms; ratio {ratio:.1f}x; identical")  # fmt: skip
         for algorithm in ("feldman-logistic-regression", "feldman-svm"):
             model = get_algorithm(algorithm).create(repair_level=0.5)
-            model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
+            model.fit(
+                split.X_train, split.y_train, sensitive_features=split.sensitive_features_train
+            )
             ours, t_ours = cpu(audit, model, split, setup)
             model.repair_.__class__ = PreviousRepair
             theirs, t_theirs = cpu(audit, model, split, setup)

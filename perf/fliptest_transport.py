@@ -13,7 +13,7 @@ import tracemalloc
 
 import numpy as np
 
-from faircompare.audits.fliptest import exact_transport, fliptest
+from faircompare.stats.fliptest import exact_transport, fliptest
 
 
 def groups(n: int, d: int = 10, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -26,18 +26,18 @@ from scipy.special import expit
 from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
+from faircompare.algorithms.hooks import model_oracle
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction
-from faircompare.audits.individual import (
+from faircompare.datasets import load_dataset
+from faircompare.preprocessing import make_split, prepare
+from faircompare.stats.individual import (
     LossOracle,
     clipped_log_loss,
     gradient_flow_attack,
     individual_fairness_test,
-    model_oracle,
     sensitive_subspace_metric,
 )
-from faircompare.datasets import load_dataset
-from faircompare.preprocessing import make_split, prepare
 
 ATTACK = {"lam": 50.0, "steps": 500, "step_size": 0.01}
 DERIVATIVE_FREE_POINTS = 1000  # models audited without gradients: a random 1,000 test rows
@@ -82,10 +82,10 @@ def main() -> None:
     by_sex = prepare(dataset, "numerical+binary", "sex")
     by_race = prepare(dataset, "numerical+binary", "race")
     split = make_split(by_sex, 0)
-    race = by_race.s
+    race = by_race.sensitive_features
     train, test = split.train_index, split.test_index
     X_train, X_test = split.X_train.to_numpy(float), split.X_test.to_numpy(float)
-    sensitive = np.column_stack([by_sex.s, race])
+    sensitive = np.column_stack([by_sex.sensitive_features, race])
     mean, scale = X_test.mean(0), X_test.std(0)
     scale[scale == 0] = 1.0
     Z = (X_test - mean) / scale
@@ -106,17 +106,19 @@ def main() -> None:
         # Project and SenSR learn their subspace from sex and race; the others take one
         # attribute (the reductions' constraint is on sex).
         both = isinstance(model, ProjectNetwork | SenSR)
-        groups = sensitive[train] if both else split.s_train
+        groups = sensitive[train] if both else split.sensitive_features_train
         with threadpool_limits(1):
             model.fit(X_train, split.y_train, sensitive_features=groups)
         fit = time.perf_counter() - start
-        pred = model.predict(X_test, sensitive_features=split.s_test)
+        pred = model.predict(X_test, sensitive_features=split.sensitive_features_test)
         balanced = np.mean([(pred[split.y_test == c] == c).mean() for c in (0, 1)])
-        oracle = model_oracle(model, sensitive_features=split.s_test, mean=mean, scale=scale, rng=0)
+        oracle = model_oracle(
+            model, sensitive_features=split.sensitive_features_test, mean=mean, scale=scale, rng=0
+        )
         rows = slice(None)
         if oracle.kind == "derivative-free":  # 16 predictions per point and step: subsample
             rows = np.random.default_rng(0).choice(len(Z), DERIVATIVE_FREE_POINTS, replace=False)
-            subset = split.s_test[rows]
+            subset = split.sensitive_features_test[rows]
             oracle = model_oracle(model, sensitive_features=subset, mean=mean, scale=scale, rng=0)
         start = time.process_time()
         with threadpool_limits(1):

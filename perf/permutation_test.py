@@ -26,9 +26,9 @@ import pandas as pd
 from scipy.stats import binomtest
 from sklearn.metrics import roc_auc_score
 
-from faircompare.audits import permutation_test
-from faircompare.audits.permutation import clopper_pearson
-from faircompare.audits.suite import permutation_audit
+from faircompare.audits import permutation_audit
+from faircompare.stats import permutation_test
+from faircompare.stats.permutation import clopper_pearson
 
 B = 1000
 
@@ -131,7 +131,7 @@ def time_adult() -> None:
     split = make_split(prepare(load_dataset("adult"), "numerical+binary", "race"), 0)
     model = LogisticRegressionBaseline().fit(split.X_train, split.y_train)
     scores = model.predict_proba(split.X_test)[:, 1]
-    y_pred, y, s = model.predict(split.X_test), split.y_test, split.s_test
+    y_pred, y, s = model.predict(split.X_test), split.y_test, split.sensitive_features_test
     ours = best_of(5, lambda: permutation_audit(
         y, y_pred, s, privileged=split.privileged, scores=scores, permutations=B, rng=0
     ))  # fmt: skip

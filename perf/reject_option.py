@@ -38,7 +38,7 @@ def compare(dataset: str) -> None:
     data = load_dataset(dataset)
     split = make_split(prepare(data, "numerical+binary", data.spec.sensitive[0]), 0)
     X, y = split.X_train.to_numpy(float), np.asarray(split.y_train)
-    s = binary_sensitive(split.s_train, len(X), "reject option")
+    s = binary_sensitive(split.sensitive_features_train, len(X), "reject option")
     scores = _logistic_regression().fit(X, y).predict_proba(X)[:, 1]
     truth = binary_label_dataset(y, s)
     predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)

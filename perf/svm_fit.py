@@ -62,10 +62,12 @@ def features(dataset: str, repair_level: float | None) -> tuple[np.ndarray, ...]
     split: Split = make_split(prepare(data, "numerical+binary", data.spec.sensitive[0]), 0)
     X, X_test = split.X_train.to_numpy(float), split.X_test.to_numpy(float)
     if repair_level is not None:
-        repair = DisparateImpactRepair(repair_level).fit(X, sensitive_features=split.s_train)
+        repair = DisparateImpactRepair(repair_level).fit(
+            X, sensitive_features=split.sensitive_features_train
+        )
         X, X_test = (
-            repair.transform(X, sensitive_features=split.s_train),
-            repair.transform(X_test, sensitive_features=split.s_test),
+            repair.transform(X, sensitive_features=split.sensitive_features_train),
+            repair.transform(X_test, sensitive_features=split.sensitive_features_test),
         )
     return X, np.asarray(split.y_train), X_test
 

@@ -20,6 +20,14 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
     assert load_config(path, profile="paper").grid is True  # the argument wins over the file
 
 
+def test_the_former_key_sensitive_still_works_with_a_warning(tmp_path):
+    path = tmp_path / "bench.toml"
+    path.write_text('sensitive = "all"\n')
+    with pytest.warns(DeprecationWarning, match="'sensitive' is deprecated; write 'sensitive_attr"):
+        config = load_config(path)
+    assert config.sensitive_attributes == "all"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -28,8 +36,9 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
         ('datasets = ["adlt"]\n', "unknown dataset 'adlt'"),
         ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),
         (
-            'sensitive = "some"\n',
-            "sensitive must be 'all' or 'first' or a list of names, got the string 'some'",
+            'sensitive_attributes = "some"\n',
+            "sensitive_attributes must be 'all' or 'first' or a list of names, got the string "
+            "'some'",
         ),
         ('splits = "ten"\n', "splits must be a int, got 'ten'"),
         # each read silently on the main of issue #14: "german" as the datasets g, e, r, m, a, n

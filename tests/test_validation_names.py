@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from faircompare.audits import compare_groups, permutation_test, sensitive_subspace_metric
 from faircompare.measures import GroupStats, evaluate
+from faircompare.stats import compare_groups, permutation_test, sensitive_subspace_metric
 
 Y_TRUE = np.array([1, 0, 1, 1, 0, 1, 0, 0])
 Y_PRED = np.array([1, 0, 0, 1, 1, 1, 0, 1])

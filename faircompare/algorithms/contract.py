@@ -43,9 +43,10 @@ class Check:
 class _Data:
     X_train: pd.DataFrame
     y_train: np.ndarray
-    s_train: np.ndarray
+    sensitive_features_train: np.ndarray
     X_test: pd.DataFrame
-    s_test: np.ndarray
+    y_test: np.ndarray
+    sensitive_features_test: np.ndarray
 
 
 def synthetic_data(variant: str, seed: int = 0) -> _Data:
@@ -68,7 +69,36 @@ def synthetic_data(variant: str, seed: int = 0) -> _Data:
         X["kind_x"], X["kind_y"] = kind.astype(float), 1.0 - kind
     s = (group == 0).astype(int) if variant == "numerical+binary" else np.array(list("pqr"))[group]
     train, test = slice(0, _N_TRAIN), slice(_N_TRAIN, n)
-    return _Data(X.iloc[train], y[train], s[train], X.iloc[test], s[test])
+    return _Data(X.iloc[train], y[train], s[train], X.iloc[test], y[test], s[test])
+
+
+def run_check(name: str, check: Callable[..., str | None], *args: object, timeout: float) -> Check:
+    """Run one check: its problem, a crash (with its traceback) or a time-out fails it.
+
+    Parameters
+    ----------
+    name
+        What the check checks, as reported.
+    check
+        Returns None when the check holds, else what is wrong.
+    *args
+        The check's arguments.
+    timeout
+        Seconds the check may take before it is stopped and failed.
+
+    Returns
+    -------
+    Check
+        The outcome.
+    """
+    try:
+        with time_limit(timeout):
+            problem = check(*args)
+    except RunTimeoutError:
+        return Check(name, False, f"took longer than {timeout:g} s and was stopped")
+    except Exception:  # a crashing check is a failed check, with its traceback
+        return Check(name, False, traceback.format_exc(limit=3).strip())
+    return Check(name, problem is None, problem or "")
 
 
 def check_contract(
@@ -94,14 +124,7 @@ def check_contract(
     """
 
     def run(name: str, check: Callable[..., str | None], *args: object) -> Check:
-        try:
-            with time_limit(timeout):
-                problem = check(*args)
-        except RunTimeoutError:
-            return Check(name, False, f"took longer than {timeout:g} s and was stopped")
-        except Exception:  # a crashing check is a failed check, with its traceback
-            return Check(name, False, traceback.format_exc(limit=3).strip())
-        return Check(name, problem is None, problem or "")
+        return run_check(name, check, *args, timeout=timeout)
 
     checks = [run("declares valid variants", _variants, make)]
     checks.append(run("declares a known family", _family, make))
@@ -155,10 +178,14 @@ def _fit_predict(
     make: Callable[[], FairEstimator], data: _Data
 ) -> tuple[FairEstimator, np.ndarray]:
     estimator = make()
-    fitted = estimator.fit(data.X_train, data.y_train, sensitive_features=data.s_train)
+    fitted = estimator.fit(
+        data.X_train, data.y_train, sensitive_features=data.sensitive_features_train
+    )
     if fitted is not estimator:
         raise AssertionError("fit must return self")
-    return estimator, estimator.predict(data.X_test, sensitive_features=data.s_test)
+    return estimator, estimator.predict(
+        data.X_test, sensitive_features=data.sensitive_features_test
+    )
 
 
 def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
@@ -167,11 +194,15 @@ def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
     if np.shape(predicted) != (n,) or not np.isin(predicted, (0, 1)).all():
         return f"predict must return {n} labels in {{0, 1}}; got shape {np.shape(predicted)}"
     if hasattr(estimator, "predict_proba"):
-        proba = estimator.predict_proba(data.X_test, sensitive_features=data.s_test)
+        proba = estimator.predict_proba(
+            data.X_test, sensitive_features=data.sensitive_features_test
+        )
         if proba.shape != (n, 2) or not np.allclose(proba.sum(1), 1) or (proba < 0).any():
             return f"predict_proba must return {n} rows of two probabilities summing to 1"
     if hasattr(estimator, "decision_function"):
-        scores = estimator.decision_function(data.X_test, sensitive_features=data.s_test)
+        scores = estimator.decision_function(
+            data.X_test, sensitive_features=data.sensitive_features_test
+        )
         if np.shape(scores) != (n,) or not np.isfinite(scores).all():
             return f"decision_function must return {n} finite scores"
     return None
@@ -188,7 +219,7 @@ def _sensitive(make: Callable[[], FairEstimator], data: _Data) -> str | None:
     estimator, predicted = _fit_predict(make, data)
     if estimator.uses_sensitive_at_predict:
         return None
-    permuted = np.random.default_rng(1).permutation(data.s_test)
+    permuted = np.random.default_rng(1).permutation(data.sensitive_features_test)
     if not np.array_equal(estimator.predict(data.X_test), predicted) or not np.array_equal(
         estimator.predict(data.X_test, sensitive_features=permuted), predicted
     ):
@@ -199,7 +230,7 @@ def _sensitive(make: Callable[[], FairEstimator], data: _Data) -> str | None:
 def _hooks(make: Callable[[], FairEstimator], data: _Data) -> str | None:
     """Check the optional audit methods the estimator provides (none: nothing to check)."""
     estimator, _ = _fit_predict(make, data)
-    X, s = data.X_test.to_numpy(float), data.s_test
+    X, s = data.X_test.to_numpy(float), data.sensitive_features_test
     n, d = X.shape
     if isinstance(estimator, LogitCoefficients):
         coef, intercept = estimator.logit_coefficients()

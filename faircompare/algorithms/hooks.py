@@ -1,6 +1,6 @@
-"""The optional methods an algorithm provides for the individual-fairness audit.
+"""The optional methods an algorithm provides for the individual-fairness audit, and its oracle.
 
-The audit (:func:`faircompare.audits.individual.model_oracle`) attacks a model by following the
+The audit attacks a model through its loss oracle (:func:`model_oracle`), following the
 gradient of its log-loss in the input. It asks the model, in this order, for
 
 - :class:`LogitCoefficients`: ``logit_coefficients() -> (w, b)`` when the log-odds are x'w + b
@@ -18,12 +18,17 @@ against the model's own ``predict_proba`` (:func:`faircompare.algorithms.contrac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from scipy.special import expit
 
-if TYPE_CHECKING:
-    from faircompare.audits.individual import LossOracle
+from faircompare.stats.individual import (
+    LossOracle,
+    clipped_log_loss,
+    logistic_oracle,
+    smoothed_gradient,
+)
 
 
 @runtime_checkable
@@ -102,3 +107,62 @@ def gradient_kind(model: object) -> str | None:
         return None
     kind: str | None = getattr(model, "gradient_kind", "analytic")
     return kind
+
+
+def model_oracle(
+    model: Any,
+    *,
+    sensitive_features: Any = None,
+    mean: Any = 0.0,
+    scale: Any = 1.0,
+    smoothing: float = 0.1,
+    directions: int = 8,
+    rng: np.random.Generator | int | None = None,
+) -> LossOracle:
+    """Build the loss oracle of a fitted classifier.
+
+    The attack moves points z; the model sees x = mean + scale * z (so the attack can run in
+    standardised coordinates while the model keeps its own); the methods a model may provide
+    are the protocols above. Models with ``input_gradient(X, y,
+    sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
+    default ``"analytic"``; None when this instance has none). Others get the gradient of their
+    Gaussian-smoothed loss, E[l(z + smoothing * u)] with u ~ N(0, I), estimated from
+    ``directions`` antithetic pairs per point and step (Nesterov & Spokoiny 2017): it exists
+    for piecewise-constant models such as trees, whose exact gradient is zero almost everywhere.
+
+    Models with ``logit_coefficients()`` (log-odds x'w + b, the same for everyone) get the
+    exact :func:`~faircompare.stats.individual.logistic_oracle`, which the attack runs in a
+    low-dimensional span; models with ``loss_oracle(mean, scale)`` build their own (the torch
+    networks, which stay in torch).
+
+    Probabilities come from ``predict_proba``, else the sigmoid of ``decision_function``, else
+    the hard predictions, clipped to [1e-6, 1 - 1e-6] before the log-loss.
+    """
+    mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
+    s = None if sensitive_features is None else np.asarray(sensitive_features)
+    if isinstance(model, LogitCoefficients):
+        coef, intercept = model.logit_coefficients()
+        return logistic_oracle(coef * scale, intercept + float(np.sum(coef * mean)))
+    if isinstance(model, OwnLossOracle):
+        return model.loss_oracle(mean, scale)
+
+    def loss(Z: np.ndarray, y: np.ndarray, s: Any = s) -> np.ndarray:
+        return clipped_log_loss(_positive_probability(model, mean + scale * Z, s), y)
+
+    kind = gradient_kind(model)
+    if kind is not None:
+
+        def analytic_gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
+
+        return LossOracle(loss, analytic_gradient, kind)
+    gradient = smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
+    return LossOracle(loss, gradient, "derivative-free")
+
+
+def _positive_probability(model: Any, X: np.ndarray, s: Any) -> np.ndarray:
+    if hasattr(model, "predict_proba"):
+        return model.predict_proba(X, sensitive_features=s)[:, 1]
+    if hasattr(model, "decision_function"):
+        return expit(model.decision_function(X, sensitive_features=s))
+    return np.asarray(model.predict(X, sensitive_features=s), dtype=float)

@@ -13,10 +13,10 @@ These are the models of Maity et al.'s Adult and COMPAS studies (§4.2, App. F.3
   budget updated as training goes.
 
 Inputs are standardised with training statistics; the sensitive subspace is learned on the
-standardised features with :func:`~faircompare.audits.individual.sensitive_subspace_metric`
+standardised features with :func:`~faircompare.stats.individual.sensitive_subspace_metric`
 (one logistic regression per sensitive attribute; ``sensitive_features`` may hold several
 columns). All three give the individual-fairness audit their exact gradient, written out for
-one hidden layer in numpy (a :class:`~faircompare.audits.individual.Ridge` in the first layer's
+one hidden layer in numpy (a :class:`~faircompare.stats.individual.Ridge` in the first layer's
 units), so the audit's attack runs in the span of that layer and the metric's directions.
 torch is an optional dependency (the ``torch`` extra).
 """
@@ -33,7 +33,7 @@ from scipy.special import expit
 from torch import nn
 
 from faircompare.algorithms.base import FairEstimator, binary_labels
-from faircompare.audits.individual import (
+from faircompare.stats.individual import (
     FairMetric,
     LossOracle,
     Ridge,

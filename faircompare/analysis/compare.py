@@ -33,9 +33,9 @@ from scipy import stats
 
 from faircompare._validation import check_choice
 from faircompare.analysis.tidy import label, runs_wide
-from faircompare.audits.permutation import holm
 from faircompare.measures import MEASURES
 from faircompare.preprocessing.splits import TRAIN_FRACTION
+from faircompare.stats.multitest import holm
 
 TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits
 

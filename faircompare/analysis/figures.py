@@ -8,7 +8,6 @@ one name. Algorithms keep the same colour and marker in every figure of a report
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,8 +21,9 @@ from matplotlib.patches import Rectangle
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
+from faircompare.analysis.audit_figures import PALETTE, new_figure
 from faircompare.analysis.compare import FriedmanTest
-from faircompare.audits.figures import PALETTE, new_figure
+from faircompare.results import audit_details
 
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -316,14 +316,12 @@ def plot_individual_statistics(
     individual fairness. The scale is linear up to 2 and logarithmic beyond, so ratios near 1,
     huge ratios and negative bounds of noisy audits are all shown as they are.
     """
-    loss = audits[(audits["audit"] == "individual") & (audits["metric"] == "loss-ratio")]
-    details = loss["details"].map(json.loads)
+    individual = audit_details(audits, "individual")
+    loss = individual[individual["metric"] == "loss-ratio"]
     runs = loss.assign(
-        mean=details.map(lambda d: d["mean"]),
-        low=details.map(lambda d: d["interval"][0]),
-        high=details.map(lambda d: d["interval"][1]),
-        reject=details.map(lambda d: bool(d["reject"])),
-        delta=details.map(lambda d: d["delta"]),
+        low=loss["interval"].str[0],
+        high=loss["interval"].str[1],
+        reject=loss["reject"].astype(bool),
     )
     algorithms = sorted(runs["algorithm"].unique())
     figure, ax = new_figure((max(6, 0.5 * len(algorithms)), 4.5))

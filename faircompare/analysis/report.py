@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 from faircompare import registry
 from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis import compare, figures, tables, tidy
-from faircompare.audits.figures import (
+from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
     plot_threshold_curve,
     plot_transparency_report,
@@ -414,11 +414,11 @@ def _transparency_report(
             f"No FlipTest transparency report: no test split has {FLIPTEST_MIN_ROWS} rows or more."
         )
         return
-    holm = parity.set_index("key")["details"].map(lambda d: json.loads(d).get("holm_pvalue"))
+    holm = parity.set_index("key")["adjusted_pvalue"]
     significant = sized["key"].map(holm).astype(float) < 0.05
     pool = sized[significant] if significant.any() else sized
     run = pool.loc[pool["statistic"].idxmax()]
-    leading = json.loads(run["details"])["leading_features"]
+    leading = run["details"]["leading_features"]
     report = pd.DataFrame(
         {"flipset": "F+", "feature": list(leading), "mean_difference": list(leading.values())}
     ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
@@ -441,7 +441,7 @@ def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) 
             continue
         thresholds = np.quantile(stored.scores, np.linspace(0.05, 0.95, 10))
         curve = threshold_curve(
-            stored.y_true, stored.scores, stored.groups, group_a=stored.privileged,
+            stored.y_true, stored.scores, stored.sensitive_features, group_a=stored.privileged,
             thresholds=thresholds, permutations=200, rng=0,
         )  # fmt: skip
         where = _run_label(parity.set_index("key").loc[key])

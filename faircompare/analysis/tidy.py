@@ -19,7 +19,7 @@ from scipy import stats
 
 from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
-from faircompare.results import ResultStore
+from faircompare.results import ResultStore, audit_details
 from faircompare.results.store import DEFAULTS
 
 CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
@@ -164,7 +164,7 @@ def balanced_measures(
     frames = []
     for run in runs.itertuples():
         stored = store.predictions(run.key)
-        privileged = stored.groups == stored.privileged
+        privileged = stored.sensitive_features == stored.privileged
         cells = [
             np.flatnonzero((stored.y_true == y) & (privileged == p))
             for y in (1, 0)
@@ -177,7 +177,7 @@ def balanced_measures(
         with warnings.catch_warnings():  # undefined measures are NaN, as in the store
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             frame = evaluate(
-                stored.y_true[rows], stored.y_pred[rows], stored.groups[rows],
+                stored.y_true[rows], stored.y_pred[rows], stored.sensitive_features[rows],
                 privileged=stored.privileged, scores=scores,
             )  # fmt: skip
         frames.append(frame.assign(**{c: getattr(run, c) for c in RUN}))
@@ -232,7 +232,7 @@ def tradeoff(
     )
     frame["gap"] = (frame["fairness"] - MEASURES[fairness].ideal).abs()
     tests = audits[(audits["audit"] == "permutation") & (audits["metric"] == audit_metric)]
-    holm = tests.set_index("key")["details"].map(lambda d: json.loads(d).get("holm_pvalue"))
+    holm = tests.set_index("key")["adjusted_pvalue"]
     frame["significant"] = frame["key"].map(holm.astype(float) < alpha).fillna(False).astype(bool)
     frame["pareto"] = False
     for _, part in frame.groupby(["dataset", "sensitive_attribute", "variant"]):
@@ -297,13 +297,12 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     pandas.DataFrame
         One row per configuration; columns ``splits`` and one per outcome.
     """
-    details = audits["details"].map(json.loads)
     permutation = audits["audit"] == "permutation"
     rejects = pd.Series(np.nan, index=audits.index)
-    holm = details[permutation].map(lambda d: d.get("holm_pvalue", np.nan))
-    rejects[permutation] = (holm.astype(float) < alpha).astype(float)
-    individual = audits["audit"] == "individual"
-    rejects[individual] = details[individual].map(lambda d: float(d["reject"]))
+    holm = audits.loc[permutation, "adjusted_pvalue"].astype(float)
+    rejects[permutation] = (holm < alpha).astype(float)
+    individual = audit_details(audits, "individual")
+    rejects[individual.index] = individual["reject"].astype(float)
     outcome = np.where(
         audits["audit"] == "fliptest",
         audits["metric"].radd("FlipTest ") + " rate",

@@ -1,68 +1,41 @@
-"""Statistical audits of trained models, run on every benchmark run.
+"""The benchmark's audits: the harness's layer over :mod:`faircompare.stats`.
 
-- studentized permutation tests of group fairness (DiCiccio, Romano & Romano 2020):
-  :func:`permutation_test`, :func:`compare_groups`;
-- FlipTest flipsets and transparency reports under optimal transport (Black, Yeom &
-  Fredrikson 2020): :func:`fliptest`, :func:`transport`;
-- the individual-fairness test of a model's gradient-flow attack (Maity et al. 2021):
-  :func:`individual_fairness_test`;
+Every run's fitted model is audited by three adapters, each with the benchmark's settings:
 
-and the suite that runs them on a benchmark run (:func:`audit_run`), to which a fourth audit is
-added with :func:`register_audit` or an entry point.
+- :class:`PermutationAudit`: studentized permutation tests of the run metrics (DiCiccio et al.);
+- :class:`FlipTestAudit`: FlipTest flipsets under the split's transport map (Black et al.);
+- :class:`IndividualAudit`: the individual-fairness test of the model's attack (Maity et al.).
+
+:func:`audit_run` runs every registered audit on a run; a fourth is added with
+:func:`register_audit` or an entry point (the :class:`Audit` protocol). What an audit shares
+across a split's runs is built once (:class:`SplitCache`); its results become the store's rows
+in :mod:`faircompare.audits.rows`.
 """
 
-from faircompare.audits.correlation import correlation_test
-from faircompare.audits.fliptest import FlipTestResult, fliptest, transport
-from faircompare.audits.individual import (
-    FairMetric,
-    individual_fairness_test,
-    sensitive_subspace_metric,
-)
-from faircompare.audits.permutation import (
-    METRICS,
-    BootstrapTestResult,
-    GroupComparison,
-    PermutationTestResult,
-    benjamini_hochberg,
-    bootstrap_test,
-    compare_groups,
-    holm,
-    permutation_test,
-    permutation_tests,
-)
-from faircompare.audits.suite import (
-    Audit,
-    AuditedRun,
-    AuditOptions,
-    AuditOutcome,
+from faircompare.audits.cache import SplitCache
+from faircompare.audits.fliptest import FlipTestAudit
+from faircompare.audits.individual import IndividualAudit
+from faircompare.audits.permutation import PermutationAudit, permutation_audit
+from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.audits.registry import (
     audit_run,
+    audit_versions,
     register_audit,
     registered_audits,
 )
 
 __all__ = [
-    "METRICS",
     "Audit",
     "AuditOptions",
     "AuditOutcome",
     "AuditedRun",
-    "BootstrapTestResult",
-    "FairMetric",
-    "FlipTestResult",
-    "GroupComparison",
-    "PermutationTestResult",
+    "FlipTestAudit",
+    "IndividualAudit",
+    "PermutationAudit",
+    "SplitCache",
     "audit_run",
-    "benjamini_hochberg",
-    "bootstrap_test",
-    "compare_groups",
-    "correlation_test",
-    "fliptest",
-    "holm",
-    "individual_fairness_test",
-    "permutation_test",
-    "permutation_tests",
+    "audit_versions",
+    "permutation_audit",
     "register_audit",
     "registered_audits",
-    "sensitive_subspace_metric",
-    "transport",
 ]

@@ -1,16 +1,4 @@
-"""FlipTest (Black, Yeom & Fredrikson, FAT* 2020): optimal-transport counterparts and flipsets.
-
-Each member x of a source group S (for example, the unprivileged) is paired with a counterpart
-G(x) in the target group S' by an optimal transport map, which minimises the total cost of the
-pairs (squared L1 distance, as in the paper, §2). A classifier h then has two flipsets (§4):
-F+ = {x : h(x) = 1, h(G(x)) = 0} and F- = {x : h(x) = 0, h(G(x)) = 1}; with an exact map
-between groups of equal size, |F+| = |F-| exactly when h satisfies demographic parity on the
-observed points (Proposition 2). The transparency report (Definition 2) ranks the features by
-the mean of x - G(x), and by the mean of its sign, over each flipset.
-
-The map depends on the data, not on the model: fit it once per split and audit any number of
-classifiers with it.
-"""
+"""The FlipTest audit: a run's flipsets under its split's transport map (Black et al.)."""
 
 from __future__ import annotations
 
@@ -18,268 +6,104 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import ot
-import pandas as pd
 
-from faircompare._validation import check_choice
-
-COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
-MAX_EXACT = 5000  # points per group above which the map is solved in random batches
-_OPTIMAL = 1  # POT's result code for an optimal plan
+from faircompare.audits.cache import SplitCache, standardisation
+from faircompare.audits.protocol import AuditedRun, AuditOptions
+from faircompare.audits.rows import fliptest_rows
+from faircompare.records import AuditRow
+from faircompare.stats.fliptest import TransportMap, fliptest, transport
 
 
 @dataclass(frozen=True, eq=False)
-class TransportMap:
-    """An optimal transport map from the source rows to target rows.
+class FlipTestSetup:
+    """What one split's FlipTest audits share: the standardised groups and their map."""
 
-    Attributes
-    ----------
-    counterparts
-        For each source row, the position of its counterpart among the target rows.
-    cost
-        The cost function: squared L1 (``"sqeuclidean_l1"``) or squared Euclidean distance.
-    mean_cost
-        Mean cost of a source row and its counterpart.
-    """
-
-    counterparts: np.ndarray
-    cost: str
-    mean_cost: float
+    source: np.ndarray
+    target: np.ndarray
+    transport_map: TransportMap
 
 
-def exact_transport(
-    source: Any,
-    target: Any,
-    *,
-    cost: str = "sqeuclidean_l1",
-    rng: np.random.Generator | int | None = None,
-) -> TransportMap:
-    """Solve the optimal transport problem between two point sets exactly (network simplex).
+def split_transport(
+    X_test: np.ndarray,
+    sensitive_features: np.ndarray,
+    privileged: Any,
+    rng: np.random.Generator | int,
+) -> FlipTestSetup:
+    """Fit the FlipTest map of one split: unprivileged test rows to privileged ones.
 
-    With groups of equal size the optimal plan is a permutation, so each source point has one
-    counterpart. Otherwise each source point's counterpart is drawn from its row of the plan
-    (the randomised map of Black et al. §3), with ``rng``.
-
-    Raises
-    ------
-    RuntimeError
-        If the solver stops before the optimum. POT's default iteration limit silently returns
-        a suboptimal plan from about 2,000 points per group; the limit here grows with the
-        problem and the solver's status is checked.
-    """
-    metric = COSTS[check_choice(cost, COSTS, what="transport cost")]
-    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
-    matrix = ot.dist(source, target, metric=metric) ** 2  # ot.dist gives the plain distance
-    weights_s = np.full(len(source), 1 / len(source))
-    weights_t = np.full(len(target), 1 / len(target))
-    limit = max(100_000, 50 * len(source) * len(target))
-    plan, log = ot.emd(weights_s, weights_t, matrix, numItermax=limit, log=True)
-    if log["result_code"] != _OPTIMAL:
-        raise RuntimeError(f"optimal transport did not converge: {log['warning']}")
-    if len(source) == len(target):
-        counterparts = plan.argmax(axis=1)
-    else:
-        rng = np.random.default_rng(rng)
-        cumulative = np.cumsum(plan, axis=1)
-        draws = rng.random(len(source)) * cumulative[:, -1]
-        counterparts = (cumulative < draws[:, None]).sum(axis=1)
-    mean_cost = float(matrix[np.arange(len(source)), counterparts].mean())
-    return TransportMap(counterparts=counterparts, cost=cost, mean_cost=mean_cost)
-
-
-def transport(
-    source: Any,
-    target: Any,
-    *,
-    cost: str = "sqeuclidean_l1",
-    max_exact: int = MAX_EXACT,
-    rng: np.random.Generator | int | None = None,
-) -> TransportMap:
-    """Fit the optimal transport map, exact up to ``max_exact`` points per group, else in batches.
-
-    Above the threshold (the dense cost matrix grows with the product of the group sizes), both
-    groups are split at random into the same number of batches of at most ``max_exact`` points,
-    batch k of the source going to batch k of the target, and each batch pair is solved
-    exactly. With equal group sizes every batch map is a permutation, so the whole map is a
-    bijection and Proposition 2 still holds exactly; its cost exceeds the exact map's, by an
-    amount the tests measure on data where both can be computed.
+    Features are standardised over the test rows first, so no feature's scale dominates the
+    cost. The map depends on the data only, so one setup serves every algorithm's audit.
 
     Parameters
     ----------
-    source, target
-        Feature matrices of the two groups; the map sends source rows to target rows.
-    cost
-        The ground cost: ``"sqeuclidean_l1"`` (Black et al.'s choice) or one of POT's metrics.
-    max_exact
-        Points per group up to which the map is solved exactly in one problem.
+    X_test
+        The split's numeric test features.
+    sensitive_features
+        Each test row's group.
+    privileged
+        The privileged group (the map's target).
     rng
-        Random generator or seed (the batches of a large problem).
+        Random generator or seed (batches of a large problem).
 
     Returns
     -------
-    TransportMap
-        The map, its cost and how it was computed.
+    FlipTestSetup
+        The standardised groups and the map between them.
     """
-    rng = np.random.default_rng(rng)
-    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
-    batches = -(-max(len(source), len(target)) // max_exact)  # ceiling division
-    if batches == 1:
-        return exact_transport(source, target, cost=cost, rng=rng)
-    source_parts = np.array_split(rng.permutation(len(source)), batches)
-    target_parts = np.array_split(rng.permutation(len(target)), batches)
-    counterparts = np.empty(len(source), dtype=np.int64)
-    total = 0.0
-    for rows, columns in zip(source_parts, target_parts, strict=True):
-        part = exact_transport(source[rows], target[columns], cost=cost, rng=rng)
-        counterparts[rows] = columns[part.counterparts]
-        total += part.mean_cost * len(rows)
-    return TransportMap(counterparts=counterparts, cost=cost, mean_cost=total / len(source))
+    X = np.asarray(X_test, dtype=float)
+    mean, scale = standardisation(X)
+    features = (X - mean) / scale
+    unprivileged = sensitive_features != privileged
+    source, target = features[unprivileged], features[~unprivileged]
+    return FlipTestSetup(source, target, transport(source, target, rng=rng))
 
 
-@dataclass(frozen=True, eq=False)
-class FlipTestResult:
-    """Flipsets and transparency report of one classifier under one transport map.
+class FlipTestAudit:
+    """FlipTest flipsets of the run's predictions under its split's optimal transport map."""
 
-    Attributes
-    ----------
-    positive, negative
-        Masks over the source rows: F+ (h(x) = 1, h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
-    report
-        The transparency report: one row per (flipset, feature) with ``mean_difference`` (of
-        x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset.
-    """
+    name = "fliptest"
+    version = "1"
+    top = 5  # leading features kept per flipset
 
-    positive: np.ndarray
-    negative: np.ndarray
-    report: pd.DataFrame
-
-    @property
-    def sizes(self) -> tuple[int, int]:
-        """|F+| and |F-|."""
-        return int(self.positive.sum()), int(self.negative.sum())
-
-    @property
-    def rates(self) -> tuple[float, float]:
-        """|F+| and |F-| as shares of the source group."""
-        return self.sizes[0] / len(self.positive), self.sizes[1] / len(self.negative)
-
-
-def fliptest(
-    source: Any,
-    target: Any,
-    source_predictions: Any,
-    target_predictions: Any,
-    transport: TransportMap,
-    *,
-    features: list[str] | None = None,
-) -> FlipTestResult:
-    """Compute a classifier's flipsets and transparency report from its predictions on both groups.
-
-    Parameters
-    ----------
-    source, target
-        Feature matrices of the two groups (rows in the order the map was fitted on).
-    source_predictions, target_predictions
-        The classifier's predictions (1 or 0) on those rows.
-    transport
-        The map from source rows to target rows.
-    features
-        Feature names for the report; defaults to column positions.
-
-    Returns
-    -------
-    FlipTestResult
-        The flipsets F+ and F- and their transparency report.
-    """
-    target = np.asarray(target, dtype=float)
-    counterparts = transport.counterparts
-    h_counterpart = np.asarray(target_predictions)[counterparts]
-    return flipsets(
-        source, target[counterparts], source_predictions, h_counterpart, features=features
-    )
-
-
-def flipsets(
-    source: Any,
-    counterparts: Any,
-    source_predictions: Any,
-    counterpart_predictions: Any,
-    *,
-    features: list[str] | None = None,
-) -> FlipTestResult:
-    """Flipsets and transparency report from each source row's counterpart G(x) (§4).
-
-    This is the form for maps that generate counterparts rather than pick target rows, such
-    as :class:`faircompare.audits.gan.GanTransport`; :func:`fliptest` calls it for exact maps.
-
-    Parameters
-    ----------
-    source, counterparts
-        Feature matrices of the source rows and of their counterparts, row for row.
-    source_predictions, counterpart_predictions
-        The classifier's predictions (1 or 0) on those rows.
-    features
-        Feature names for the report; defaults to column positions.
-    """
-    source, counterparts = np.asarray(source, dtype=float), np.asarray(counterparts, dtype=float)
-    h = np.asarray(source_predictions).astype(bool)
-    h_counterpart = np.asarray(counterpart_predictions).astype(bool)
-    positive, negative = h & ~h_counterpart, ~h & h_counterpart
-    difference = source - counterparts
-    names = features if features is not None else [str(j) for j in range(source.shape[1])]
-    masks = (("F+", positive), ("F-", negative))
-    report = pd.concat(
-        [_report(difference[mask], names, label) for label, mask in masks], ignore_index=True
-    )
-    return FlipTestResult(positive=positive, negative=negative, report=report)
-
-
-def _report(difference: np.ndarray, names: list[str], flipset: str) -> pd.DataFrame:
-    """Definition 2 for one flipset: mean difference and mean sign per feature, ranked."""
-    empty = len(difference) == 0
-    mean = np.full(len(names), np.nan) if empty else difference.mean(0)
-    sign = np.full(len(names), np.nan) if empty else np.sign(difference).mean(0)
-    frame = pd.DataFrame(
-        {"flipset": flipset, "feature": names, "mean_difference": mean, "mean_sign": sign}
-    )
-    frame["rank_difference"] = frame["mean_difference"].abs().rank(ascending=False, method="first")
-    frame["rank_sign"] = frame["mean_sign"].abs().rank(ascending=False, method="first")
-    return frame
-
-
-def fliptest_by_label(
-    source: Any,
-    target: Any,
-    source_labels: Any,
-    target_labels: Any,
-    source_predictions: Any,
-    target_predictions: Any,
-    *,
-    features: list[str] | None = None,
-    cost: str = "sqeuclidean_l1",
-    rng: np.random.Generator | int | None = None,
-) -> dict[int, FlipTestResult]:
-    """Run the equalized-odds FlipTest (Black et al. §5.2.2): one map within each true label.
-
-    Mapping the positives of one group to the positives of the other (and the negatives to the
-    negatives) compares people with the same outcome; with equal sizes within a label, the
-    flipsets of label 1 balance exactly when the true positive counts are equal (equal
-    opportunity), and those of label 0 when the false positive counts are.
-
-    Returns
-    -------
-    dict
-        The flipsets and report for label 1 and for label 0.
-    """
-    rng = np.random.default_rng(rng)
-    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
-    labels_s, labels_t = np.asarray(source_labels), np.asarray(target_labels)
-    h_s, h_t = np.asarray(source_predictions), np.asarray(target_predictions)
-    results = {}
-    for label in (1, 0):
-        rows_s, rows_t = labels_s == label, labels_t == label
-        pairs = transport(source[rows_s], target[rows_t], cost=cost, rng=rng)
-        results[label] = fliptest(
-            source[rows_s], target[rows_t], h_s[rows_s], h_t[rows_t], pairs, features=features
+    def __init__(self) -> None:
+        self.setups: SplitCache[FlipTestSetup] = SplitCache(
+            lambda run: split_transport(
+                run.split.X_test.to_numpy(float),
+                run.split.sensitive_features_test,
+                run.split.privileged,
+                rng=run.split.seed,
+            )
         )
-    return results
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Return whether the run has numeric features (the map moves them) and both groups.
+
+        Parameters
+        ----------
+        run
+            The run to audit.
+
+        Returns
+        -------
+        bool
+            True where the audit can run.
+        """
+        return run.numeric and run.both_groups
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return the F+ and F- rows: each flipset's rate, size and leading features."""
+        setup, unprivileged = self.setups(run), run.unprivileged
+        result = fliptest(
+            setup.source,
+            setup.target,
+            run.y_pred[unprivileged],
+            run.y_pred[~unprivileged],
+            setup.transport_map,
+            features=list(run.split.X_test.columns),
+        )
+        return fliptest_rows(
+            result,
+            source_size=len(setup.source),
+            mean_cost=setup.transport_map.mean_cost,
+            top=self.top,
+        )

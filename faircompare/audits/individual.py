@@ -1,785 +1,124 @@
-"""Statistical inference for individual fairness (Maity, Xue, Yurochkin & Sun, ICLR 2021).
-
-An auditor moves every audit point (x, y) along the gradient flow of
-
-    l(f(x'), y) - lambda * d_x(x', x)^2                                  (§2, Eq. 2.6)
-
-for a fixed number of forward Euler steps (Eq. 2.8), where d_x is a *fair metric*: moves that
-the metric considers free (say, along a direction that encodes gender) should not change the
-model's loss. The ratio of the loss after the attack to the loss before is at least 1 (Eq. 3.2);
-its mean, the audit value, is tested against a tolerance delta (Eq. 3.3):
-
-- :func:`loss_ratio_test`: the one-sided lower confidence bound T_n = S_n - z_{1-alpha} V_n /
-  sqrt(n), rejecting fairness when T_n > delta (§3.1, Eq. 3.10), and the two-sided interval
-  (Eq. 3.6);
-- :func:`error_ratio_test`: the ratio of the 0-1 error rates after and before the attack, with
-  its delta-method bound T~_n (§3.2, Eq. 3.13; App. C).
-
-The attack is batched over all audit points at once. Gradients come from the model where it
-has them (``input_gradient``: analytic for linear models and the networks, autograd for a
-plugin's torch model) and from a Gaussian-smoothing estimate otherwise (trees, naive Bayes, SVM,
-repaired pipelines), so every model can be audited; the result records which kind was used.
-A model whose loss depends on x only through a few projections x'V (logistic regression, one
-hidden layer) is attacked in the span of V and the metric's directions, exactly
-(:class:`Ridge`).
-"""
+"""The individual-fairness audit: Maity et al.'s tests of a run's model, the benchmark's attack."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
-from scipy.optimize import minimize_scalar
-from scipy.special import expit
-from scipy.stats import norm
-from sklearn.linear_model import LogisticRegression
 
-from faircompare._validation import renamed_arguments
-from faircompare.algorithms.hooks import (
-    LogitCoefficients,
-    OwnLossOracle,
-    gradient_kind,
+from faircompare.algorithms.hooks import model_oracle
+from faircompare.audits.cache import SplitCache, standardisation
+from faircompare.audits.protocol import AuditedRun, AuditOptions
+from faircompare.audits.rows import individual_rows
+from faircompare.records import AuditRow
+from faircompare.stats.individual import (
+    FairMetric,
+    individual_fairness_test,
+    sensitive_subspace_metric,
 )
 
-PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
-_ATTACK_ROWS = 2048  # points attacked together in the reduced space (their arrays stay in cache)
+# The benchmark's individual-fairness attack: App. F.4's lam and step (50, 0.01; a larger step
+# makes forward Euler diverge on the metric term) for 100 of its 500 steps, on at most 200 test
+# rows, with 2 antithetic pairs per derivative-free gradient: 80,000 predictions per run for
+# models without gradients, so that an RBF SVM on Adult stays affordable on every run.
+INDIVIDUAL_ATTACK: dict[str, Any] = {"lam": 50.0, "steps": 100, "step_size": 0.01}
+INDIVIDUAL_POINTS = 200
+SMOOTHING_PAIRS = 2
 
 
 @dataclass(frozen=True, eq=False)
-class FairMetric:
-    """A fair metric d(x, x')^2 = (x - x')' Sigma (x - x') with a low-rank description.
+class IndividualSetup:
+    """What one split's individual-fairness audits share: audit rows and the fair metric.
 
-    Sigma = base * (I - D'D) + D' diag(weights) D, where the rows of ``directions`` (D) are
-    orthonormal. A sensitive-subspace metric has weights 0 along the sensitive directions and
-    base 1 elsewhere; an explicit metric gives every direction its weight. Distances and
-    gradients cost O(n d k) for k directions, never a d x d product.
-
-    Attributes
-    ----------
-    directions
-        Orthonormal rows spanning the directions with their own weights, shape (k, d).
-    weights
-        Weight of each direction, shape (k,).
-    base
-        Weight of every direction orthogonal to ``directions``.
+    The attack runs in coordinates standardised over the test rows (features = mean + scale *
+    z); the metric is learned there from the whole test split (Maity et al. App. F.4).
     """
 
-    directions: np.ndarray
-    weights: np.ndarray
-    base: float = 1.0
-
-    def squared(self, x: np.ndarray, x0: np.ndarray) -> np.ndarray:
-        """Return d(x, x0)^2 for each row.
-
-        Parameters
-        ----------
-        x, x0
-            Points and their reference points, one per row.
-
-        Returns
-        -------
-        numpy.ndarray
-            The squared distances.
-        """
-        v = np.asarray(x, dtype=float) - np.asarray(x0, dtype=float)
-        along = v @ self.directions.T
-        rest = (v * v).sum(1) - (along * along).sum(1)
-        return self.base * rest + (along * along) @ self.weights
-
-    def gradient(self, x: np.ndarray, x0: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """Return the gradient of d(x, x0)^2 with respect to x, for each row: 2 Sigma (x - x0).
-
-        Sigma v = base * v + ((v D') * (weights - base)) D.
-
-        Parameters
-        ----------
-        x, x0
-            Points and their reference points, one per row.
-        out
-            An array to receive the result, or None.
-
-        Returns
-        -------
-        numpy.ndarray
-            The gradients, one row per point.
-        """
-        v = np.subtract(x, x0, out=out)
-        directions = self.directions.astype(v.dtype, copy=False)  # keep single precision single
-        along = (v @ directions.T) * (2 * (self.weights - self.base)).astype(v.dtype)
-        v *= 2 * self.base
-        v += along @ directions
-        return v
-
-    def project(self, X: Any) -> np.ndarray:
-        """Remove the components of the rows along ``directions`` (the "project" baseline).
-
-        Parameters
-        ----------
-        X
-            Points, one per row.
-
-        Returns
-        -------
-        numpy.ndarray
-            The projected points.
-        """
-        X = np.asarray(X, dtype=float)
-        return X - (X @ self.directions.T) @ self.directions
+    rows: np.ndarray
+    Z: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    metric: FairMetric
 
 
-def explicit_metric(
-    weights: Any, directions: Any | None = None, *, base: float = 0.0
-) -> FairMetric:
-    """Build a metric given by an expert: a weight per direction (default: per coordinate).
-
-    ``explicit_metric([0, 1])`` is Maity et al.'s simulation metric d^2 = (x_2 - x'_2)^2 (§4.1);
-    ``explicit_metric([0, 1], [[cos b, sin b], [-sin b, cos b]])`` its misspecified version, with
-    the discounted direction rotated by b (Fig. 1). ``directions`` are normalised; they must be
-    orthogonal. ``base`` weighs the directions not listed.
-    """
-    weights = np.asarray(weights, dtype=float)
-    directions = np.eye(len(weights)) if directions is None else np.asarray(directions, float)
-    directions = directions / np.linalg.norm(directions, axis=1, keepdims=True)
-    if len(weights) != len(directions) or not np.allclose(
-        directions @ directions.T, np.eye(len(directions))
-    ):
-        raise ValueError(
-            f"an explicit metric needs one weight per direction and orthogonal directions; got "
-            f"{len(weights)} weights for {len(directions)} directions"
-        )
-    return FairMetric(directions=directions, weights=weights, base=base)
-
-
-@renamed_arguments(sensitive="sensitive_features")
-def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0) -> FairMetric:
-    """Learn the sensitive-subspace metric of Yurochkin et al. (Maity et al. §4.2, App. F.2).
-
-    One logistic regression per sensitive attribute predicts it from the features; the span of
-    their coefficient vectors is the sensitive subspace H, and d(x, x')^2 = ||(I - P_H)(x - x')||^2
-    treats people who differ only along H as identical.
+def split_fair_metric(
+    X_test: np.ndarray,
+    sensitive_features: np.ndarray,
+    rng: np.random.Generator | int,
+    *,
+    points: int = INDIVIDUAL_POINTS,
+) -> IndividualSetup:
+    """Learn a split's sensitive-subspace metric and draw its audit rows (once per split).
 
     Parameters
     ----------
-    X
-        Features (standardise them first, so that no feature's units set the subspace).
+    X_test
+        The split's numeric test features.
     sensitive_features
-        One sensitive attribute per column (or a single 1-D attribute), any values (formerly
-        ``sensitive=``, which still works with a :class:`DeprecationWarning`).
-    C
-        Inverse regularisation strength of the logistic regressions.
-
-    Returns
-    -------
-    FairMetric
-        The metric that ignores moves within the sensitive subspace.
-    """
-    X = np.asarray(X, dtype=float)
-    columns = np.asarray(sensitive_features).reshape(len(X), -1)
-    vectors = np.vstack([LogisticRegression(C=C, max_iter=1000).fit(X, c).coef_ for c in columns.T])
-    _, singular, rows = np.linalg.svd(vectors, full_matrices=False)
-    directions = rows[singular > 1e-10 * singular.max()]  # an orthonormal basis of their span
-    return FairMetric(directions=directions, weights=np.zeros(len(directions)), base=1.0)
-
-
-@dataclass(frozen=True, eq=False)
-class LossOracle:
-    """A model's per-row log-loss and its gradient, in the coordinates the attack moves in.
-
-    Attributes
-    ----------
-    loss
-        ``loss(X, y)``: the log-loss of each row.
-    gradient
-        ``gradient(X, y)``: its gradient with respect to each row.
-    kind
-        ``"analytic"``, ``"autograd"`` or ``"derivative-free"``.
-    ridge
-        For a model whose loss depends on x only through x'V, its :class:`Ridge`: the attack
-        then runs in the span of V and the metric's directions, exactly.
-    """
-
-    loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    gradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    kind: str
-    ridge: Ridge | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class Ridge:
-    """A loss that depends on a point x only through its projections u = x'V + c.
-
-    Logistic regression is one (V = w, c = b); so is a network with one hidden layer (V and c
-    its first layer's weights and biases, one column per unit). The loss's gradient in x is then
-    V times its gradient in u, and the attack can run in the span of V's columns and the
-    metric's directions.
-
-    Attributes
-    ----------
-    directions
-        V, shape (d, m).
-    offset
-        c, shape (m,).
-    loss
-        ``loss(u, y)``: each row's log-loss from its projections u, shape (n, m).
-    gradient
-        ``gradient(u, y)``: the log-loss's gradient with respect to u, shape (n, m); it may
-        overwrite u (the attack's steps then allocate nothing).
-    """
-
-    directions: np.ndarray
-    offset: np.ndarray
-    loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    gradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-    def oracle(self, kind: str = "analytic") -> LossOracle:
-        """Return the loss oracle in x: loss(u) and V gradient(u), u = x'V + c.
-
-        Parameters
-        ----------
-        kind
-            How the gradient was obtained.
-
-        Returns
-        -------
-        LossOracle
-        """
-
-        def projections(X: np.ndarray) -> np.ndarray:
-            u = X @ self.directions.astype(X.dtype, copy=False)
-            u += self.offset.astype(X.dtype, copy=False)
-            return u
-
-        def loss(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-            return self.loss(projections(X), y)
-
-        def gradient(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-            return self.gradient(projections(X), y) @ self.directions.T.astype(X.dtype, copy=False)
-
-        return LossOracle(loss, gradient, kind, self)
-
-
-def model_oracle(
-    model: Any,
-    *,
-    sensitive_features: Any = None,
-    mean: Any = 0.0,
-    scale: Any = 1.0,
-    smoothing: float = 0.1,
-    directions: int = 8,
-    rng: np.random.Generator | int | None = None,
-) -> LossOracle:
-    """Build the loss oracle of a fitted classifier.
-
-    The attack moves points z; the model sees x = mean + scale * z (so the attack can run in
-    standardised coordinates while the model keeps its own); the methods a model may provide
-    are declared in :mod:`faircompare.algorithms.hooks`. Models with ``input_gradient(X, y,
-    sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
-    default ``"analytic"``; None when this instance has none). Others get the gradient of their
-    Gaussian-smoothed loss, E[l(z + smoothing * u)] with u ~ N(0, I), estimated from
-    ``directions`` antithetic pairs per point and step (Nesterov & Spokoiny 2017): it exists
-    for piecewise-constant models such as trees, whose exact gradient is zero almost everywhere.
-
-    Models with ``logit_coefficients()`` (log-odds x'w + b, the same for everyone) get the
-    exact :func:`logistic_oracle`, which the attack runs in a low-dimensional span; models with
-    ``loss_oracle(mean, scale)`` build their own (the torch networks, which stay in torch).
-
-    Probabilities come from ``predict_proba``, else the sigmoid of ``decision_function``, else
-    the hard predictions, clipped to [1e-6, 1 - 1e-6] before the log-loss.
-    """
-    mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
-    s = None if sensitive_features is None else np.asarray(sensitive_features)
-    if isinstance(model, LogitCoefficients):
-        coef, intercept = model.logit_coefficients()
-        return logistic_oracle(coef * scale, intercept + float(np.sum(coef * mean)))
-    if isinstance(model, OwnLossOracle):
-        return model.loss_oracle(mean, scale)
-
-    def loss(Z: np.ndarray, y: np.ndarray, s: Any = s) -> np.ndarray:
-        return clipped_log_loss(_positive_probability(model, mean + scale * Z, s), y)
-
-    kind = gradient_kind(model)
-    if kind is not None:
-
-        def analytic_gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-            return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
-
-        return LossOracle(loss, analytic_gradient, kind)
-    gradient = _smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
-    return LossOracle(loss, gradient, "derivative-free")
-
-
-def _smoothed_gradient(
-    loss: Callable[..., np.ndarray],
-    s: np.ndarray | None,
-    smoothing: float,
-    directions: int,
-    rng: np.random.Generator,
-) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """Antithetic Gaussian-smoothing estimate of the loss gradient, all points in one batch."""
-
-    def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-        n, d = Z.shape
-        u = rng.standard_normal((directions, n, d))
-        shifted = np.concatenate([Z + smoothing * u, Z - smoothing * u]).reshape(-1, d)
-        copies = None if s is None else np.tile(s, 2 * directions)
-        values = loss(shifted, np.tile(y, 2 * directions), copies).reshape(2, directions, n)
-        slope = (values[0] - values[1]) / (2 * smoothing)
-        return np.einsum("kn,knd->nd", slope, u) / directions
-
-    return gradient
-
-
-def clipped_log_loss(p: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Log-loss of probabilities ``p`` of label 1, clipped to [1e-6, 1 - 1e-6] first."""
-    p = np.clip(p, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR)
-    return -np.where(y == 1, np.log(p), np.log1p(-p))
-
-
-def _positive_probability(model: Any, X: np.ndarray, s: Any) -> np.ndarray:
-    if hasattr(model, "predict_proba"):
-        return model.predict_proba(X, sensitive_features=s)[:, 1]
-    if hasattr(model, "decision_function"):
-        return expit(model.decision_function(X, sensitive_features=s))
-    return np.asarray(model.predict(X, sensitive_features=s), dtype=float)
-
-
-def logistic_oracle(coef: Any, intercept: Any) -> LossOracle:
-    """Build the exact oracle of a logistic model p = sigmoid(x'w + b).
-
-    ``coef`` is one w for every row, or one row of w per audit point (with ``intercept`` one b
-    per point); a shared w lets the attack run in its reduced form.
-    """
-    coef, intercept = np.asarray(coef, dtype=float), np.asarray(intercept, dtype=float)
-    if coef.ndim == 1:
-        return Ridge(
-            coef[:, None],
-            intercept.reshape(1),
-            lambda u, y: clipped_log_loss(expit(u[:, 0]), y),
-            lambda u, y: expit(u) - np.asarray(y)[:, None],
-        ).oracle()
-
-    def probability(X: np.ndarray) -> np.ndarray:
-        return expit(np.einsum("nd,nd->n", X, coef) + intercept)
-
-    def loss(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return clipped_log_loss(probability(X), y)
-
-    def gradient(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return (probability(X) - y)[:, None] * coef
-
-    return LossOracle(loss, gradient, "analytic")
-
-
-def gradient_flow_attack(
-    oracle: LossOracle,
-    X: Any,
-    y: Any,
-    metric: FairMetric,
-    *,
-    lam: float = 50.0,
-    steps: int = 500,
-    step_size: float = 0.01,
-    decay: float = 0.0,
-    callback: Callable[[int, np.ndarray], None] | None = None,
-) -> np.ndarray:
-    """Move every audit point along the gradient flow of Eq. 2.6 by forward Euler (Eq. 2.8).
-
-    x_t = x_{t-1} + eps_t * grad[l(f(x_{t-1}), y) - lam * d(x_{t-1}, x_0)^2], with
-    eps_t = step_size / t**decay, for t = 1..steps, all points at once (App. D's Algorithm 1
-    loops over points). The defaults are the Adult audit's (App. F.4: lam 50, 500 steps of
-    0.01); the simulation uses lam 100, 400 steps, step 0.02 and decay 2/3 (App. E.3).
-    ``callback(t, x_t)`` sees every iterate (for the statistic against the number of steps).
-    """
-    schedule = [step_size / t**decay for t in range(1, steps + 1)]
-    _check_stable(schedule, 2 * lam * max(metric.base, float(np.max(metric.weights, initial=0))))
-    origin, y = np.asarray(X, dtype=float), np.asarray(y)
-    if oracle.ridge is not None and callback is None:
-        return _ridge_attack(oracle.ridge, origin, y, metric, lam, schedule)
-    # Single precision halves the memory traffic of the n x d updates, which dominate.
-    start = origin.astype(np.float32)
-    x, penalty = start.copy(), np.empty_like(start)
-    for t, step in enumerate(schedule, start=1):
-        metric.gradient(x, start, out=penalty)
-        penalty *= step * lam
-        x += step * oracle.gradient(x, y)
-        x -= penalty
-        if callback is not None:
-            callback(t, x)
-    return x.astype(float)
-
-
-def _check_stable(schedule: list[float], stiffness: float, limit: float = 1e3) -> None:
-    """Refuse a step schedule on which forward Euler diverges on the metric term alone.
-
-    Along the metric's stiffest direction the penalty multiplies the displacement by
-    |1 - eps_t * stiffness| at step t; a few large early steps are harmless when the schedule
-    decays (App. E.3's first step amplifies 3-fold), but a product above ``limit`` is not.
-    """
-    growth = np.cumprod([max(1.0, abs(1 - eps * stiffness)) for eps in schedule])
-    if len(growth) and growth.max() > limit:
-        raise ValueError(
-            f"the step schedule (step_size {schedule[0]:.4g}) makes forward Euler diverge on the "
-            f"metric term: constant steps must satisfy step_size * 2 * lam * (largest metric "
-            f"weight) <= 2, here step_size <= {2 / stiffness:.4g}"
-        )
-
-
-def _ridge_attack(
-    ridge: Ridge,
-    origin: np.ndarray,
-    y: np.ndarray,
-    metric: FairMetric,
-    lam: float,
-    schedule: list[float],
-) -> np.ndarray:
-    """Run the attack on a :class:`Ridge` loss in the span of V and the metric's directions D.
-
-    A step adds eps V g_t (g_t: the loss's gradient in u) and -eps lam 2 Sigma (x_t - x_0),
-    with 2 Sigma e = 2 base e + 2 (e D')(weights - base) D. So x_t - x_0 = P_t V' + Q_t D for
-    all t (it is 0 at the start), and with s = 1 - 2 eps lam base and q_t = (x_t - x_0) D' =
-    P_t V'D' + Q_t (D's rows are orthonormal):
-
-        P_{t+1} = s P_t + eps g_t,    Q_{t+1} = s Q_t - 2 eps lam q_t diag(weights - base),
-
-    while u_t = x_t'V + c = u_0 + P_t V'V + Q_t DV. The iteration is exact and costs O(n m^2) per
-    step for m projections (one matrix product with V'V), not O(n m d) in x. Points move
-    independently, so blocks of them take all their steps in turn, their arrays in cache.
-    """
-    v, d = ridge.directions, metric.directions
-    m, k = v.shape[1], len(d)
-    to_u = np.vstack([v.T @ v, d @ v])  # [P Q] -> u - u_0
-    to_along = np.vstack([v.T @ d.T, np.eye(k)])  # [P Q] -> q
-    extra = metric.weights - metric.base
-    pq = np.zeros((len(origin), m + k))  # P and Q side by side: one product per step
-    for rows in range(0, len(origin), _ATTACK_ROWS):  # points move independently: in cache
-        block = pq[rows : rows + _ATTACK_ROWS]
-        p, q = block[:, :m], block[:, m:]
-        start = origin[rows : rows + _ATTACK_ROWS] @ v + ridge.offset
-        u = np.empty_like(start)
-        for step in schedule:
-            np.matmul(block, to_u, out=u)
-            u += start
-            along = block @ to_along
-            gradient = ridge.gradient(u, y[rows : rows + _ATTACK_ROWS])  # may overwrite u
-            block *= 1 - 2 * step * lam * metric.base
-            gradient *= step
-            p += gradient
-            along *= (2 * step * lam) * extra
-            q -= along
-    return origin + pq[:, :m] @ v.T + pq[:, m:] @ d
-
-
-@dataclass(frozen=True, eq=False)
-class LossRatioResult:
-    """The loss-ratio test of §3.1.
-
-    Attributes
-    ----------
-    ratios
-        l(f(Phi(x_i)), y_i) / l(f(x_i), y_i) for every audit point.
-    mean, std
-        S_n and V_n (Eq. 3.4).
-    lower_bound
-        T_n = S_n - z_{1-alpha} V_n / sqrt(n) (Eq. 3.10).
-    interval
-        The two-sided 1 - alpha confidence interval of the audit value (Eq. 3.6).
-    delta, alpha
-        Tolerance and level.
-    """
-
-    ratios: np.ndarray
-    mean: float
-    std: float
-    lower_bound: float
-    interval: tuple[float, float]
-    delta: float
-    alpha: float
-
-    @property
-    def reject(self) -> bool:
-        """Whether the audit rejects fairness: T_n > delta."""
-        return bool(self.lower_bound > self.delta)
-
-    @property
-    def pvalue(self) -> float:
-        """The p-value of H0: audit value <= delta (below alpha exactly when it rejects)."""
-        n = len(self.ratios)
-        return (
-            float(norm.sf(math.sqrt(n) * (self.mean - self.delta) / self.std))
-            if self.std > 0
-            else float(self.mean <= self.delta)
-        )
-
-
-def loss_ratio_test(
-    loss_before: Any, loss_after: Any, *, delta: float = 1.25, alpha: float = 0.05
-) -> LossRatioResult:
-    """Test H0: E[l(f(Phi(x)), y) / l(f(x), y)] <= delta (Maity et al. §3.1, Corollary 3.3)."""
-    ratios = np.asarray(loss_after, dtype=float) / np.asarray(loss_before, dtype=float)
-    n = len(ratios)
-    mean, std = float(ratios.mean()), float(ratios.std(ddof=1))
-    margin = std / math.sqrt(n)
-    half = norm.ppf(1 - alpha / 2) * margin
-    return LossRatioResult(
-        ratios=ratios,
-        mean=mean,
-        std=std,
-        lower_bound=mean - norm.ppf(1 - alpha) * margin,
-        interval=(mean - half, mean + half),
-        delta=delta,
-        alpha=alpha,
-    )
-
-
-@dataclass(frozen=True)
-class ErrorRatioResult:
-    """The error-rate-ratio test of §3.2 and App. C.
-
-    Attributes
-    ----------
-    error_before, error_after
-        B_n and A_n: the 0-1 error rates on the audit points and on their attacked versions.
-    ratio
-        S~_n = A_n / B_n (NaN when the model makes no error on the audit points).
-    lower_bound
-        T~_n of Eq. 3.13.
-    delta, alpha
-        Tolerance and level.
-    """
-
-    error_before: float
-    error_after: float
-    ratio: float
-    lower_bound: float
-    delta: float
-    alpha: float
-
-    @property
-    def reject(self) -> bool:
-        """Whether the audit rejects fairness: T~_n > delta."""
-        return bool(self.lower_bound > self.delta)
-
-
-def error_ratio_test(
-    wrong_before: Any, wrong_after: Any, *, delta: float = 1.25, alpha: float = 0.05
-) -> ErrorRatioResult:
-    """Test H0: E[l01(f(Phi(x)), y)] / E[l01(f(x), y)] <= delta (Eq. 3.11, 3.13).
-
-    The standard error is the delta method's for a ratio of means (Theorem C.1), with the
-    sample covariance of the (after, before) error indicators. Eq. C.1 writes their uncentred
-    second moment, but the proof needs a consistent estimate of the covariance Sigma (Eq. C.3),
-    which the uncentred moment is not; we use the covariance.
-    """
-    after, before = np.asarray(wrong_after, dtype=float), np.asarray(wrong_before, dtype=float)
-    n = len(after)
-    a, b = after.mean(), before.mean()
-    if b == 0:
-        return ErrorRatioResult(b, a, math.nan, math.nan, delta, alpha)
-    covariance = np.cov(after, before, ddof=0)
-    spread = a**2 * covariance[1, 1] + b**2 * covariance[0, 0] - 2 * a * b * covariance[0, 1]
-    bound = a / b - norm.ppf(1 - alpha) / b**2 * math.sqrt(max(spread, 0.0) / n)
-    return ErrorRatioResult(float(b), float(a), float(a / b), float(bound), delta, alpha)
-
-
-@dataclass(frozen=True, eq=False)
-class IndividualFairnessResult:
-    """One individual-fairness audit: both tests, the attacked points and how they were found.
-
-    Attributes
-    ----------
-    loss
-        The loss-ratio test (T_n).
-    error
-        The error-rate-ratio test (T~_n).
-    attacked
-        The audit points after the attack, Phi(x_i).
-    gradient
-        How the model's gradient was obtained: analytic, autograd or derivative-free.
-    settings
-        The attack's lam, steps, step_size and decay.
-    """
-
-    loss: LossRatioResult
-    error: ErrorRatioResult
-    attacked: np.ndarray
-    gradient: str
-    settings: dict[str, float] = field(default_factory=dict)
-
-    def to_records(self) -> list[dict[str, Any]]:
-        """One flat record per test, for the audits table."""
-        shared = {"gradient": self.gradient, "n": len(self.loss.ratios), **self.settings}
-        loss, error = self.loss, self.error
-        return [
-            {
-                "metric": "loss-ratio",
-                "statistic": loss.lower_bound,
-                "pvalue": loss.pvalue,
-                "details": {
-                    "mean": loss.mean,
-                    "std": loss.std,
-                    "interval": list(loss.interval),
-                    "delta": loss.delta,
-                    "reject": loss.reject,
-                    **shared,
-                },
-            },
-            {
-                "metric": "error-ratio",
-                "statistic": error.lower_bound,
-                "pvalue": None,
-                "details": {
-                    "ratio": error.ratio,
-                    "error_before": error.error_before,
-                    "error_after": error.error_after,
-                    "delta": error.delta,
-                    "reject": error.reject,
-                    **shared,
-                },
-            },
-        ]
-
-
-def individual_fairness_test(
-    model: Any,
-    X: Any,
-    y: Any,
-    metric: FairMetric,
-    *,
-    sensitive_features: Any = None,
-    lam: float = 50.0,
-    steps: int = 500,
-    step_size: float = 0.01,
-    decay: float = 0.0,
-    delta: float = 1.25,
-    alpha: float = 0.05,
-    rng: np.random.Generator | int | None = None,
-) -> IndividualFairnessResult:
-    """Audit a classifier for individual fairness under a fair metric (Maity et al. App. D).
-
-    Parameters
-    ----------
-    model
-        A fitted classifier, or a :class:`LossOracle` (for an attack in other coordinates).
-    X, y
-        Audit points and labels, independent of the model's training data (Theorem 3.1).
-    metric
-        The fair metric, in the coordinates of ``X``.
-    sensitive_features
-        Passed to models that use them at prediction time (they stay fixed in the attack).
-    lam, steps, step_size, decay
-        The attack's settings (:func:`gradient_flow_attack`).
-    delta, alpha
-        Tolerance of H0 (1.25, the four-fifths rule, §3.2) and level.
+        Each test row's group.
     rng
-        Seeds the derivative-free gradient estimate.
+        Random generator or seed (the audit rows).
+    points
+        Audit rows drawn, at most.
 
     Returns
     -------
-    IndividualFairnessResult
-        The loss-ratio test (T_n) and the error-ratio test (T~_n), with the attack's settings.
+    IndividualSetup
+        The audit rows, standardised, and the fair metric.
     """
-    oracle = (
-        model
-        if isinstance(model, LossOracle)
-        else model_oracle(model, sensitive_features=sensitive_features, rng=rng)
-    )
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    settings = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
-    attacked = gradient_flow_attack(
-        oracle, X, y, metric, lam=lam, steps=steps, step_size=step_size, decay=decay
-    )
-    before, after = oracle.loss(X, y), oracle.loss(attacked, y)
-    # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
-    wrong_before, wrong_after = before > math.log(2), after > math.log(2)
-    return IndividualFairnessResult(
-        loss=loss_ratio_test(before, after, delta=delta, alpha=alpha),
-        error=error_ratio_test(wrong_before, wrong_after, delta=delta, alpha=alpha),
-        attacked=attacked,
-        gradient=oracle.kind,
-        settings=settings,
-    )
+    X = np.asarray(X_test, dtype=float)
+    mean, scale = standardisation(X)
+    Z = (X - mean) / scale
+    metric = sensitive_subspace_metric(Z, sensitive_features)
+    rng = np.random.default_rng(rng)
+    rows = np.sort(rng.choice(len(X), min(points, len(X)), replace=False))
+    return IndividualSetup(rows, Z[rows], mean, scale, metric)
 
 
-def coefficient_grid(
-    X: Any,
-    y: Any,
-    metric: FairMetric,
-    theta1: Any,
-    theta2: Any,
-    *,
-    delta: float = 1.25,
-    alpha: float = 0.05,
-    **attack: Any,
-) -> pd.DataFrame:
-    """T_n of two-feature logistic models over a grid of coefficients (Maity et al. Fig. 1).
+class IndividualAudit:
+    """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack."""
 
-    Each model is p = sigmoid(b + theta1 x_1 + theta2 x_2) with the intercept b fitted by
-    maximum likelihood (App. E.2); all models are attacked together in one batch.
+    name = "individual"
+    # 2: networks are attacked in double precision (#19).
+    version = "2"
 
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (theta1, theta2): ``statistic`` (T_n) and ``reject``.
-    """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    grid = np.array([(a, b) for a in theta1 for b in theta2], dtype=float)
-    intercepts = np.array([_intercept(X @ w, y) for w in grid])
-    n = len(X)
-    coef = np.repeat(grid, n, axis=0)
-    oracle = logistic_oracle(coef, np.repeat(intercepts, n))
-    X_all, y_all = np.tile(X, (len(grid), 1)), np.tile(y, len(grid))
-    attacked = gradient_flow_attack(oracle, X_all, y_all, metric, **attack)
-    before = oracle.loss(X_all, y_all).reshape(len(grid), n)
-    after = oracle.loss(attacked, y_all).reshape(len(grid), n)
-    bounds = [
-        loss_ratio_test(b, a, delta=delta, alpha=alpha).lower_bound
-        for b, a in zip(before, after, strict=True)
-    ]
-    frame = pd.DataFrame(grid, columns=["theta1", "theta2"])
-    frame["statistic"] = bounds
-    frame["reject"] = frame["statistic"] > delta
-    return frame
+    def __init__(self) -> None:
+        self.setups: SplitCache[IndividualSetup] = SplitCache(
+            lambda run: split_fair_metric(
+                run.split.X_test.to_numpy(float),
+                run.split.sensitive_features_test,
+                rng=run.split.seed,
+            )
+        )
 
+    def applies(self, run: AuditedRun) -> bool:
+        """Return whether the run has numeric features (the attack moves them).
 
-def _intercept(margin: np.ndarray, y: np.ndarray) -> float:
-    """Fit the maximum-likelihood intercept of a logistic model with a fixed linear part."""
+        Parameters
+        ----------
+        run
+            The run to audit.
 
-    def negative_log_likelihood(b: float) -> float:
-        z = margin + b
-        return float(np.sum(np.logaddexp(0, z) - y * z))
+        Returns
+        -------
+        bool
+            True where the audit can run.
+        """
+        return run.numeric
 
-    return float(minimize_scalar(negative_log_likelihood).x)
-
-
-def statistic_by_steps(
-    oracle: LossOracle,
-    X: Any,
-    y: Any,
-    metric: FairMetric,
-    checkpoints: Any,
-    *,
-    delta: float = 1.25,
-    alpha: float = 0.05,
-    **attack: Any,
-) -> pd.DataFrame:
-    """T_n after each of ``checkpoints`` attack steps, from one run of the flow (Fig. 2).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``steps`` and ``statistic``.
-    """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    before, wanted, rows = oracle.loss(X, y), set(checkpoints), []
-
-    def record(t: int, x: np.ndarray) -> None:
-        if t in wanted:
-            result = loss_ratio_test(before, oracle.loss(x, y), delta=delta, alpha=alpha)
-            rows.append((t, result.lower_bound))
-
-    gradient_flow_attack(oracle, X, y, metric, steps=max(wanted), callback=record, **attack)
-    return pd.DataFrame(rows, columns=["steps", "statistic"])
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return the loss-ratio and error-ratio rows with their details."""
+        setup = self.setups(run)
+        oracle = model_oracle(
+            run.model,
+            sensitive_features=run.split.sensitive_features_test[setup.rows],
+            mean=setup.mean,
+            scale=setup.scale,
+            directions=SMOOTHING_PAIRS,
+            rng=run.seed,
+        )
+        result = individual_fairness_test(
+            oracle, setup.Z, run.split.y_test[setup.rows], setup.metric, **INDIVIDUAL_ATTACK
+        )
+        return individual_rows(result)

@@ -1,766 +1,105 @@
-"""Studentized permutation tests of a group-fairness metric (DiCiccio, Romano & Romano, 2020).
-
-A permutation test of "metric in group A = metric in group B" is only valid when its statistic
-is asymptotically pivotal (§2.3): the difference of false-negative rates, say, is not (§3.3),
-and its permutation test rejects too often when the groups' base rates differ; divided by a
-consistent standard error it is, and the test is asymptotically exact.
-
-- Proportion metrics (positive rate, TPR, FNR, FPR, TNR, accuracy, precision) depend only on
-  each group's confusion counts, and permuting group labels draws group A's counts from a
-  multivariate hypergeometric distribution with the pooled counts as colours. The test draws
-  those counts directly (B draws, whatever the number of rows), and studentizes the difference
-  with a closed-form standard error (§3.3). By default the error is the pooled one,
-  sqrt(p(1 - p)(1/d_A + 1/d_B)) with p the pooled proportion: like the paper's unpooled
-  sqrt(p_A(1 - p_A)/d_A + p_B(1 - p_B)/d_B) (``variance="unpooled"``) it estimates the
-  difference's standard deviation consistently under the null, so the test is asymptotically
-  exact, but it is far better behaved with few events. In the paper's §4.2 simulation (about 40
-  positives and 4 false negatives in group B) the unpooled statistic has sampling mean 0.16 and
-  standard deviation 1.15 and its test rejects about 0.08 at the 5% level; the pooled one
-  rejects about 0.05 (as the paper reports, 0.0486).
-- AUC (§3.2): each permutation's group AUCs and their DeLong variances come from one sort of
-  the scores and one pass over the rows, for many permutations at once
-  (:mod:`faircompare.audits.auc_null`).
-- Any other metric: Algorithm 1, with bootstrap variances (eq. 1).
-
-``within_outcome=True`` permutes labels only among positives and among negatives (§3.1).
-P-values are (k + 1) / (B + 1) with a Clopper-Pearson interval for the Monte Carlo error.
-"""
+"""The permutation audit: studentized permutation tests of the run metrics (DiCiccio et al.)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-import pandas as pd
-from scipy.special import betaincinv
 
-from faircompare._validation import check_choice, renamed_arguments
-from faircompare.audits.auc_null import GroupAUC
-from faircompare.measures.stats import FN, FP, RATES, TN, TP, binary_labels
-from faircompare.rows import AuditRow
+from faircompare.audits.protocol import AuditedRun, AuditOptions
+from faircompare.audits.rows import permutation_rows
+from faircompare.records import AuditRow
+from faircompare.stats._validation import renamed_arguments
+from faircompare.stats.permutation import permutation_tests
 
-Alternative = Literal["two-sided", "greater", "less"]
-ALTERNATIVES = ("two-sided", "greater", "less")
-
-# metric -> (numerator cells, denominator cells), from the measures' one table of rates
-_RATE_OF = {"positive_rate": "positive rate", "precision": "calibration+"}
-PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
-    metric: RATES[_RATE_OF.get(metric, metric)][:2]
-    for metric in ("positive_rate", "TPR", "FNR", "FPR", "TNR", "accuracy", "precision")
-}
-METRICS = (*PROPORTIONS, "AUC")
-_TOLERANCE = 1e-9  # relative: permuted statistics this close to the observed one count as ties
+# The metrics every run is tested on, privileged group against the rest (AUC too, with scores).
+RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
 
 
-@dataclass(frozen=True, eq=False)
-class PermutationTestResult:
-    """Outcome of a permutation test of "metric(A) = metric(B)".
+class PermutationAudit:
+    """Studentized permutation tests of the run metrics, privileged group against the rest."""
 
-    Attributes
-    ----------
-    metric
-        The metric compared.
-    groups
-        Names of groups A and B.
-    observed
-        metric(A) - metric(B).
-    statistic
-        The test statistic: the studentized difference, or the difference itself.
-    pvalue
-        (k + 1) / (B + 1), k permuted statistics at least as extreme as the observed one.
-    pvalue_interval
-        95% Clopper-Pearson interval for the p-value's Monte Carlo error.
-    null_distribution
-        The B permuted statistics.
-    group_sizes
-        Rows in A and in B.
-    studentized, alternative, within_outcome
-        How the test was run.
-    """
+    name = "permutation"
+    # 2: the AUC test draws its permutations as uniform subsets (#19).
+    version = "2"
 
-    metric: str
-    groups: tuple[str, str]
-    observed: float
-    statistic: float
-    pvalue: float
-    pvalue_interval: tuple[float, float]
-    null_distribution: np.ndarray = field(repr=False)
-    group_sizes: tuple[int, int]
-    studentized: bool
-    alternative: str
-    within_outcome: bool
+    def applies(self, run: AuditedRun) -> bool:
+        """Return True: the tests need predictions and groups only, which every run has.
 
-    def to_row(self) -> AuditRow:
-        """Return the audits table's row.
+        Parameters
+        ----------
+        run
+            The run to audit.
 
         Returns
         -------
-        AuditRow
-            Metric, group B, statistic and p-value; ``details`` holds what has no column.
+        bool
+            True where the audit can run.
         """
-        details = {
-            "observed_difference": self.observed,
-            "pvalue_interval": list(self.pvalue_interval),
-            "group_sizes": list(self.group_sizes),
-            "groups": list(self.groups),
-            "studentized": self.studentized,
-            "alternative": self.alternative,
-            "within_outcome": self.within_outcome,
-            "permutations": len(self.null_distribution),
-        }
-        return AuditRow(
-            "permutation", self.metric, self.groups[1], self.statistic, self.pvalue, details
+        return True
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Return one row per run metric (see :func:`permutation_audit`)."""
+        split = run.split
+        return permutation_audit(
+            split.y_test,
+            run.y_pred,
+            split.sensitive_features_test,
+            privileged=split.privileged,
+            scores=run.scores,
+            permutations=options.permutations,
+            rng=run.seed,
         )
 
 
 @renamed_arguments(groups="sensitive_features")
-def permutation_test(
-    y_true: Any,
-    y_pred: Any,
-    sensitive_features: Any,
+def permutation_audit(
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    sensitive_features: np.ndarray,
     *,
-    metric: str | Callable[..., float] = "positive_rate",
-    group_a: Any,
-    group_b: Any = None,
-    scores: Any = None,
-    studentize: bool = True,
-    within_outcome: bool = False,
-    alternative: Alternative = "two-sided",
-    permutations: int = 1000,
-    n_bootstrap: int = 100,
-    variance: Literal["pooled", "unpooled"] = "pooled",
-    rng: np.random.Generator | int | None = None,
-) -> PermutationTestResult:
-    """Test whether a metric differs between two groups.
-
-    Parameters
-    ----------
-    y_true, y_pred
-        Labels and predictions, 1 for the positive outcome and 0 otherwise.
-    sensitive_features
-        Each row's group (formerly ``groups=``, which still works with a
-        :class:`DeprecationWarning`).
-    metric
-        One of :data:`METRICS`, or a function ``f(y_true, y_pred, scores) -> float`` (tested by
-        Algorithm 1 with bootstrap variances).
-    group_a
-        Group A (usually the privileged group).
-    group_b
-        Group B; None compares A with everyone else. Rows of other groups are left out.
-    scores
-        Scores of the positive outcome; needed for AUC.
-    studentize
-        Divide by the standard error (the valid test); False gives the classical test, which is
-        kept to show its failure.
-    within_outcome
-        Permute group labels only within positives and within negatives (§3.1).
-    alternative
-        ``"two-sided"``, ``"greater"`` (metric(A) > metric(B)) or ``"less"``.
-    permutations
-        Number of permutations B.
-    n_bootstrap
-        Bootstrap resamples per variance estimate (user metrics only).
-    variance
-        Standard error of proportion metrics: ``"pooled"`` or ``"unpooled"`` (see the module
-        notes).
-    rng
-        Random generator or seed.
-
-    Returns
-    -------
-    PermutationTestResult
-    """
-    settings = _Settings(
-        studentize, within_outcome, alternative, permutations, n_bootstrap, variance
-    )
-    groups = _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores)
-    return _test(groups, metric, settings, np.random.default_rng(rng))
-
-
-def permutation_tests(
-    y_true: Any,
-    y_pred: Any,
-    sensitive_features: Any,
-    *,
-    metrics: Sequence[str],
-    group_a: Any,
-    scores: Any = None,
-    permutations: int = 1000,
-    rng: np.random.Generator | int | None = None,
-) -> dict[str, PermutationTestResult | ValueError]:
-    """Run several studentized two-sided tests of group A against the rest on the same predictions.
-
-    The predictions are validated, split into the two groups and counted once for all the
-    tests; each test then runs as :func:`permutation_test` would, drawing from ``rng`` in turn
-    (so the results are those of calling it once per metric with the same generator).
-
-    Parameters
-    ----------
-    y_true, y_pred
-        Labels and predictions, 1 for the positive outcome and 0 otherwise.
-    sensitive_features
-        Each row's group.
-    metrics
-        Names of the metrics to test (of :data:`METRICS`).
-    group_a
-        Group A, tested against everyone else.
-    scores
-        Scores of the positive outcome; needed for AUC.
-    permutations
-        Number of permutations B per test.
-    rng
-        Random generator or seed.
-
-    Returns
-    -------
-    dict
-        For each metric its result, or the ``ValueError`` saying why it cannot be tested (a
-        metric undefined in a group, one group empty).
-    """
-    settings = _Settings(True, False, "two-sided", permutations, 0, "pooled")
-    rng = np.random.default_rng(rng)
-    try:
-        groups = _two_groups(y_true, y_pred, sensitive_features, group_a, None, scores)
-    except ValueError as error:
-        return dict.fromkeys(metrics, error)
-    results: dict[str, PermutationTestResult | ValueError] = {}
-    for metric in metrics:
-        try:
-            results[metric] = _test(groups, metric, settings, rng)
-        except ValueError as error:
-            results[metric] = error
-    return results
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """How a test runs (see :func:`permutation_test` for each)."""
-
-    studentize: bool
-    within_outcome: bool
-    alternative: str
-    permutations: int
-    n_bootstrap: int
-    variance: str
-
-    def __post_init__(self) -> None:
-        check_choice(self.alternative, ALTERNATIVES, what="alternative")
-        check_choice(self.variance, ("pooled", "unpooled"), what="variance")
-        if self.permutations < 1:
-            raise ValueError(f"permutations must be at least 1, got {self.permutations}")
-
-
-@dataclass(frozen=True, eq=False)
-class _Groups:
-    """Validated predictions of the two groups compared, with their confusion counts."""
-
-    y: np.ndarray
-    yhat: np.ndarray
-    in_a: np.ndarray
-    names: tuple[str, str]
-    scores: np.ndarray | None
-
-    @cached_property
-    def cells(self) -> np.ndarray:
-        """Confusion counts of every row (TN, FP, FN, TP)."""
-        return np.bincount(2 * self.y + self.yhat, minlength=4)
-
-    @cached_property
-    def cells_a(self) -> np.ndarray:
-        """Confusion counts of group A."""
-        return np.bincount(2 * self.y[self.in_a] + self.yhat[self.in_a], minlength=4)
-
-
-def _test(
-    groups: _Groups,
-    metric: str | Callable[..., float],
-    settings: _Settings,
-    rng: np.random.Generator,
-) -> PermutationTestResult:
-    """Run one test on validated groups (the body of :func:`permutation_test`)."""
-    y, yhat, in_a, s = groups.y, groups.yhat, groups.in_a, groups.scores
-    b, within_outcome = settings.permutations, settings.within_outcome
-    if callable(metric):
-        observed, statistic, null = _algorithm_1(
-            metric, y, yhat, s, in_a, settings.studentize, within_outcome, b,
-            settings.n_bootstrap, rng,
-        )  # fmt: skip
-        name = getattr(metric, "__name__", "metric")
-    elif check_choice(metric, METRICS, what="metric") == "AUC":
-        if s is None:
-            raise ValueError("the AUC test needs scores")
-        observed, statistic, null = _auc_test(
-            y, s, in_a, settings.studentize, within_outcome, b, rng
-        )
-        name = metric
-    else:
-        cells, mine = groups.cells, groups.cells_a
-        drawn = _draw_group_cells(cells, mine, within_outcome, b, rng)
-        studentized = settings.variance if settings.studentize else None
-        observed, statistic = _proportion_statistic(mine, cells - mine, metric, studentized)
-        _, null = _proportion_statistic(drawn, cells - drawn, metric, studentized)
-        if not np.isfinite(statistic):
-            raise ValueError(f"{metric} is undefined in a group (an empty denominator)")
-        name = metric
-    pvalue, interval = _pvalue(statistic, null, settings.alternative)
-    return PermutationTestResult(
-        metric=name,
-        groups=groups.names,
-        observed=float(observed),
-        statistic=float(statistic),
-        pvalue=pvalue,
-        pvalue_interval=interval,
-        null_distribution=null,
-        group_sizes=(int(in_a.sum()), int((~in_a).sum())),
-        studentized=settings.studentize,
-        alternative=settings.alternative,
-        within_outcome=within_outcome,
-    )
-
-
-def _two_groups(
-    y_true: Any, y_pred: Any, sensitive_features: Any, group_a: Any, group_b: Any, scores: Any
-) -> _Groups:
-    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
-    codes, values = pd.factorize(
-        sensitive_features
-        if isinstance(sensitive_features, pd.Series)
-        else np.asarray(sensitive_features)
-    )
-    if not len(y) == len(yhat) == len(codes):
-        raise ValueError("y_true, y_pred and sensitive_features must have one entry per row")
-    present = [v.item() if isinstance(v, np.generic) else v for v in values]
-    code_a = present.index(check_choice(group_a, present, what="group"))
-    if group_b is None:
-        keep, name_b = None, "rest"
-    else:
-        code_b = present.index(check_choice(group_b, present, what="group"))
-        keep, name_b = (codes == code_a) | (codes == code_b), str(group_b)
-    in_a = codes == code_a
-    s = None if scores is None else np.asarray(scores, dtype=float)
-    if keep is not None:
-        y, yhat, in_a = y[keep], yhat[keep], in_a[keep]
-        s = None if s is None else s[keep]
-    if in_a.all() or not in_a.any():
-        raise ValueError("both groups need at least one row")
-    return _Groups(y, yhat, in_a, (str(group_a), name_b), s)
-
-
-def draw_hypergeometric(
-    colours: np.ndarray, draws: np.ndarray, rng: np.random.Generator
-) -> np.ndarray:
-    """Multivariate hypergeometric draws, vectorized over rows of ``colours`` and ``draws``.
-
-    Row i draws ``draws[i]`` balls without replacement from an urn with ``colours[i, c]`` balls
-    of colour c, one colour at a time (the marginal method): colour c's count is hypergeometric
-    given the balls still to draw and the balls of the later colours.
-    """
-    colours = np.asarray(colours, dtype=np.int64)
-    left = np.asarray(draws, dtype=np.int64).copy()
-    remaining = colours.sum(-1)
-    out = np.zeros_like(colours)
-    for c in range(colours.shape[-1] - 1):
-        good = colours[..., c]
-        remaining = remaining - good
-        out[..., c] = rng.hypergeometric(good, remaining, left)
-        left = left - out[..., c]
-    out[..., -1] = left
-    return out
-
-
-def _draw_group_cells(
-    cells: np.ndarray, mine: np.ndarray, within_outcome: bool, b: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Group A's confusion counts under B permutations of the group labels."""
-    drawn = np.zeros((b, 4), dtype=np.int64)
-    if within_outcome:  # A keeps its numbers of negatives (TN, FP) and positives (FN, TP)
-        for pair in ((TN, FP), (FN, TP)):
-            colours = np.broadcast_to(cells[list(pair)], (b, 2))
-            drawn[:, list(pair)] = draw_hypergeometric(
-                colours, np.full(b, mine[list(pair)].sum()), rng
-            )
-    else:
-        drawn[:] = draw_hypergeometric(np.broadcast_to(cells, (b, 4)), np.full(b, mine.sum()), rng)
-    return drawn
-
-
-def _proportion(counts: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
-    numerator, denominator = PROPORTIONS[metric]
-    top = counts[..., list(numerator)].sum(-1)
-    bottom = counts[..., list(denominator)].sum(-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return top / bottom, bottom
-
-
-def _proportion_statistic(a: np.ndarray, b: np.ndarray, metric: str, variance: str | None):
-    """Return metric(A) - metric(B) and the test statistic.
-
-    The statistic is the difference over its standard error (§3.3), pooled or unpooled, or the
-    difference itself when ``variance`` is None.
-    """
-    p_a, d_a = _proportion(a, metric)
-    p_b, d_b = _proportion(b, metric)
-    difference = p_a - p_b
-    if variance is None:
-        return difference, difference
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if variance == "pooled":
-            p = (p_a * d_a + p_b * d_b) / (d_a + d_b)
-            se = np.sqrt(p * (1 - p) * (1 / d_a + 1 / d_b))
-        else:
-            se = np.sqrt(p_a * (1 - p_a) / d_a + p_b * (1 - p_b) / d_b)
-    return difference, _ratio(difference, se)
-
-
-def _ratio(difference: np.ndarray, se: np.ndarray) -> np.ndarray:
-    """Difference / se, with 0/0 = 0 (both groups constant and equal) and x/0 = +-inf."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(
-            se > 0, difference / se, np.where(difference == 0, 0.0, np.sign(difference) * np.inf)
-        )
-
-
-def _pvalue(
-    statistic: float, null: np.ndarray, alternative: str
-) -> tuple[float, tuple[float, float]]:
-    tolerance = _TOLERANCE * max(1.0, abs(statistic)) if np.isfinite(statistic) else 0.0
-    finite = np.nan_to_num(null, nan=0.0)
-    if alternative == "two-sided":
-        extreme = np.abs(finite) >= abs(statistic) - tolerance
-    elif alternative == "greater":
-        extreme = finite >= statistic - tolerance
-    else:
-        extreme = finite <= statistic + tolerance
-    k, b = int(extreme.sum()), len(null)
-    return (k + 1) / (b + 1), clopper_pearson(k, b)
-
-
-def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Exact (Clopper-Pearson) interval of a binomial proportion, k successes in n trials.
-
-    The closed form by beta quantiles (Clopper & Pearson, Biometrika 1934): the bounds are
-    the alpha/2 quantile of Beta(k, n - k + 1) and the 1 - alpha/2 quantile of Beta(k + 1, n - k),
-    0 and 1 at the ends. scipy's ``binomtest(k, n).proportion_ci(method="exact")`` gives the same
-    interval by root finding, about 500 times slower (the tests compare them).
-
-    Parameters
-    ----------
-    k, n
-        Successes and trials.
-    confidence
-        Coverage of the interval.
-
-    Returns
-    -------
-    tuple of float
-        The lower and upper bounds.
-    """
-    tail = (1 - confidence) / 2
-    low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, tail))
-    high = 1.0 if k == n else float(betaincinv(k + 1, n - k, 1 - tail))
-    return low, high
-
-
-# --- AUC -------------------------------------------------------------------------------------
-
-
-def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
-    auc = GroupAUC(y, scores)
-
-    def statistic(auc_a, var_a, auc_b, var_b) -> tuple[np.ndarray, np.ndarray]:
-        difference = auc_a - auc_b
-        if not studentize:
-            return difference, difference
-        with np.errstate(invalid="ignore"):  # NaN variances: permuted groups without a class
-            return difference, _ratio(difference, np.sqrt(var_a + var_b))
-
-    observed, observed_statistic = statistic(*auc.of(in_a[:, None]))
-    if np.isnan(observed_statistic[0]):  # +-inf is a real difference with zero variance
-        raise ValueError("AUC is undefined in a group (it has no positives or no negatives)")
-    null = statistic(*auc.permuted(in_a, b, within_outcome, rng))[1]
-    return observed[0], observed_statistic[0], null
-
-
-def shuffled_membership(
-    member: np.ndarray, positive: np.ndarray, within_outcome: bool, rng: np.random.Generator
-) -> np.ndarray:
-    """Shuffle group membership along the last axis (rows), within each outcome if asked.
-
-    ``member`` marks group A's rows (one row of marks per permutation when 2-D); ``positive``
-    marks the rows with outcome 1. The input is left unchanged.
-    """
-    if not within_outcome:
-        return rng.permuted(member, axis=-1)
-    member = member.copy()
-    for rows in (positive, ~positive):
-        member[..., rows] = rng.permuted(member[..., rows], axis=-1)
-    return member
-
-
-# --- Algorithm 1: any metric, bootstrap variances -------------------------------------------
-
-
-def _value(metric: Callable[..., float], y, yhat, s, rows: np.ndarray) -> float:
-    return metric(y[rows], yhat[rows], None if s is None else s[rows])
-
-
-def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, n_bootstrap, rng):
-    """DiCiccio et al. Algorithm 1: permute, and studentize each statistic by eq. (1)."""
-
-    def difference(member: np.ndarray, rows_a=None, rows_b=None) -> float:
-        index_a, index_b = np.flatnonzero(member), np.flatnonzero(~member)
-        if rows_a is not None:
-            index_a, index_b = index_a[rows_a], index_b[rows_b]
-        return _value(metric, y, yhat, s, index_a) - _value(metric, y, yhat, s, index_b)
-
-    def studentized(member: np.ndarray) -> tuple[float, float]:
-        value = difference(member)
-        if not studentize:
-            return value, value
-        n_a, n_b = member.sum(), (~member).sum()
-        boot = [
-            difference(member, rng.integers(0, n_a, n_a), rng.integers(0, n_b, n_b))
-            for _ in range(n_bootstrap)
-        ]
-        variance = np.mean((np.asarray(boot) - value) ** 2)
-        return value, float(_ratio(np.asarray(value), np.sqrt(np.asarray(variance))))
-
-    observed, statistic = studentized(in_a)
-    null = np.empty(b)
-    for i in range(b):
-        null[i] = studentized(shuffled_membership(in_a, y == 1, within_outcome, rng))[1]
-    return observed, statistic, null
-
-
-# --- comparisons: the basic bootstrap, several groups ---------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class BootstrapTestResult:
-    """Outcome of the basic bootstrap test of "metric(A) = metric(B)".
-
-    Attributes
-    ----------
-    metric
-        The metric compared.
-    groups
-        Names of groups A and B (``"rest"``: everyone but A).
-    observed
-        metric(A) - metric(B).
-    pvalue
-        Two-sided p-value of the equal-tailed basic interval.
-    resamples
-        Bootstrap resamples per group.
-    """
-
-    metric: str
-    groups: tuple[str, str]
-    observed: float
-    pvalue: float
-    resamples: int
-
-
-@renamed_arguments(groups="sensitive_features")
-def bootstrap_test(
-    y_true: Any,
-    y_pred: Any,
-    sensitive_features: Any,
-    *,
-    metric: str,
-    group_a: Any,
-    resamples: int = 1000,
-    rng: np.random.Generator | int | None = None,
-) -> BootstrapTestResult:
-    """Run the "basic" bootstrap test of DiCiccio et al. §4.2, to compare with permutations.
-
-    Each group is resampled with replacement (its confusion counts drawn from a multinomial),
-    and the distribution of D = T* - T stands in for that of T under the null. The two-sided
-    p-value inverts the equal-tailed basic interval: 2 min(P(D >= T), P(D <= T)), each tail
-    counted as (k + 1) / (B + 1).
-
-    Parameters
-    ----------
-    y_true, y_pred
-        Labels and predictions, 1 for the positive outcome and 0 otherwise.
-    sensitive_features
-        Each row's group.
-    metric
-        A proportion metric (one of :data:`PROPORTIONS`).
-    group_a
-        Group A, compared with everyone else.
-    resamples
-        Bootstrap resamples B.
-    rng
-        Random generator or seed.
-
-    Returns
-    -------
-    BootstrapTestResult
-        The observed difference and the p-value.
-    """
-    rng = np.random.default_rng(rng)
-    groups = _two_groups(y_true, y_pred, sensitive_features, group_a, None, None)
-    a = groups.cells_a
-    b = groups.cells - a
-    check_choice(metric, PROPORTIONS, what="metric")
-    observed, _ = _proportion_statistic(a, b, metric, None)
-    boot_a = rng.multinomial(a.sum(), a / a.sum(), size=resamples)
-    boot_b = rng.multinomial(b.sum(), b / b.sum(), size=resamples)
-    shift = np.nan_to_num(_proportion_statistic(boot_a, boot_b, metric, None)[0] - observed)
-    upper = (1 + np.sum(shift >= observed - _TOLERANCE)) / (resamples + 1)
-    lower = (1 + np.sum(shift <= observed + _TOLERANCE)) / (resamples + 1)
-    pvalue = float(min(1.0, 2 * min(upper, lower)))
-    return BootstrapTestResult(metric, groups.names, float(observed), pvalue, resamples)
-
-
-@dataclass(frozen=True, eq=False)
-class GroupComparison:
-    """Each unprivileged group against the privileged one, with max-|T| adjusted p-values.
-
-    Attributes
-    ----------
-    metric
-        The metric compared.
-    privileged
-        The privileged group.
-    groups
-        The unprivileged groups, in the order of the arrays.
-    observed
-        metric(privileged) - metric(group), per group.
-    statistics
-        The studentized differences.
-    pvalues
-        Each comparison's own permutation p-value.
-    adjusted_pvalues
-        The max-|T| adjusted p-values (family-wise error over the comparisons).
-    """
-
-    metric: str
-    privileged: str
-    groups: tuple[str, ...]
-    observed: np.ndarray
-    statistics: np.ndarray
-    pvalues: np.ndarray
-    adjusted_pvalues: np.ndarray
-
-
-@renamed_arguments(groups="sensitive_features")
-def compare_groups(
-    y_true: Any,
-    y_pred: Any,
-    sensitive_features: Any,
-    *,
-    metric: str = "positive_rate",
     privileged: Any,
+    scores: np.ndarray | None = None,
     permutations: int = 1000,
-    within_outcome: bool = False,
-    variance: Literal["pooled", "unpooled"] = "pooled",
     rng: np.random.Generator | int | None = None,
-) -> GroupComparison:
-    """Test each unprivileged group against the privileged one, controlling family-wise error.
+) -> list[AuditRow]:
+    """Run studentized permutation tests, privileged group against the rest, per run metric.
 
-    One set of permutations of all group labels serves every comparison: the labels are
-    reassigned jointly (a multivariate hypergeometric draw per group, one after another), each
-    comparison's studentized statistic is computed, and the adjusted p-value of group g counts
-    the permutations whose largest |statistic| reaches g's (the max-|T| method, two-sided).
+    Demographic parity (positive rate), TPR, FPR and accuracy, and AUC when scores exist, the
+    predictions validated and counted once for all of them. Each row has the Holm-adjusted
+    p-value across the run's metrics; its details hold the observed difference and the
+    p-value's Monte Carlo interval. A metric that is undefined for a group (no negatives, say)
+    gets a row with NaN and the reason.
 
     Parameters
     ----------
     y_true, y_pred
-        Labels and predictions, 1 for the positive outcome and 0 otherwise.
+        Test labels and predictions.
     sensitive_features
-        Each row's group (formerly ``groups=``, which still works with a
-        :class:`DeprecationWarning`).
-    metric
-        A proportion metric (one of :data:`PROPORTIONS`).
+        Each test row's group (formerly ``groups=``).
     privileged
-        The group every other group is compared with.
+        The privileged group, tested against everyone else.
+    scores
+        The model's scores; the AUC is tested only with them.
     permutations
-        Number of joint permutations B.
-    within_outcome
-        Permute group labels only within positives and within negatives (§3.1).
-    variance
-        Standard error of the difference: ``"pooled"`` or ``"unpooled"``.
+        Permutations per test.
     rng
-        Random generator or seed.
+        Random generator or seed, shared by the tests in turn.
 
     Returns
     -------
-    GroupComparison
-        Each unprivileged group's difference, statistic, raw and max-|T| adjusted p-value.
+    list of AuditRow
+        One row per metric, for the audits table.
     """
-    rng = np.random.default_rng(rng)
-    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
-    groups = np.asarray(sensitive_features)
-    names = list(dict.fromkeys(groups.tolist()))
-    check_choice(privileged, names, what="privileged group")
-    check_choice(metric, PROPORTIONS, what="metric")
-    order = [privileged] + [g for g in names if g != privileged]
-    counts = np.array(
-        [np.bincount(2 * y[groups == g] + yhat[groups == g], minlength=4) for g in order]
+    metrics = RUN_METRICS + (("AUC",) if scores is not None else ())
+    results = permutation_tests(
+        y_true,
+        y_pred,
+        sensitive_features,
+        metrics=metrics,
+        group_a=privileged,
+        scores=scores,
+        permutations=permutations,
+        rng=rng,
     )
-    drawn = _draw_all_groups(counts, within_outcome, permutations, rng)  # (B, groups, 4)
-    observed, statistics = _proportion_statistic(counts[0], counts[1:], metric, variance)
-    _, null = _proportion_statistic(drawn[:, :1], drawn[:, 1:], metric, variance)
-    null = np.abs(np.nan_to_num(null))
-    size = np.abs(statistics) - _TOLERANCE * np.maximum(1, np.abs(statistics))
-    raw = (1 + (null >= size).sum(0)) / (permutations + 1)
-    adjusted = (1 + (null.max(1)[:, None] >= size).sum(0)) / (permutations + 1)
-    return GroupComparison(
-        metric, str(privileged), tuple(map(str, order[1:])), observed, statistics, raw, adjusted
-    )
-
-
-def _draw_all_groups(counts: np.ndarray, within_outcome: bool, b: int, rng) -> np.ndarray:
-    """Every group's confusion counts under B joint permutations of the group labels."""
-    drawn = np.zeros((b,) + counts.shape, dtype=np.int64)
-    pairs = ((TN, FP), (FN, TP)) if within_outcome else ((TN, FP, FN, TP),)
-    for cells in map(list, pairs):
-        left = np.broadcast_to(counts[:, cells].sum(0), (b, len(cells))).copy()
-        for g in range(len(counts) - 1):
-            drawn[:, g, cells] = draw_hypergeometric(left, np.full(b, counts[g, cells].sum()), rng)
-            left -= drawn[:, g, cells]
-        drawn[:, -1, cells] = left
-    return drawn
-
-
-def holm(pvalues: Any) -> np.ndarray:
-    """Adjust p-values by Holm's step-down method (family-wise error).
-
-    Parameters
-    ----------
-    pvalues
-        The p-values.
-
-    Returns
-    -------
-    numpy.ndarray
-        The adjusted p-values, in the input's order.
-    """
-    p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    stepped = np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order])
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.minimum(stepped, 1.0)
-    return adjusted
-
-
-def benjamini_hochberg(pvalues: Any) -> np.ndarray:
-    """Adjust p-values by Benjamini-Hochberg (false discovery rate), through scipy.
-
-    Parameters
-    ----------
-    pvalues
-        The p-values.
-
-    Returns
-    -------
-    numpy.ndarray
-        The adjusted p-values, in the input's order.
-    """
-    from scipy.stats import false_discovery_control
-
-    return false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")
+    return permutation_rows(results)

@@ -8,7 +8,8 @@ from faircompare.benchmark.execute import (
     execute_run,
     run_plan,
 )
-from faircompare.benchmark.plan import Plan, RunSpec, make_plan
+from faircompare.benchmark.plan import Plan, make_plan
+from faircompare.records import RunSpec
 
 __all__ = [
     "BACKENDS",

@@ -22,7 +22,7 @@ import traceback
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -34,16 +34,15 @@ from threadpoolctl import threadpool_limits
 
 from faircompare._timeout import time_limit
 from faircompare._validation import check_choice
-from faircompare.audits.suite import AuditedRun, AuditOptions, AuditOutcome, audit_run
-from faircompare.benchmark.plan import RunSpec
+from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
+from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
 from faircompare.registry import Algorithm, algorithms
-from faircompare.results.store import ResultStore, StoredRun
-from faircompare.rows import MeasureRow
+from faircompare.results.store import ResultStore
 
 BACKENDS = ("loky", "dask")
 _BAR = 30  # characters of the progress bar
@@ -149,7 +148,7 @@ def _allow_worker_caches() -> None:
     process_executor._MAX_MEMORY_LEAK_SIZE = max(bound, _WORKER_MEMORY_GROWTH)
 
 
-def execute_run(spec: RunSpec, options: Options) -> StoredRun:
+def execute_run(spec: RunSpec, options: Options) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
     Parameters
@@ -161,7 +160,7 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
 
     Returns
     -------
-    StoredRun
+    RunRecord
         The run's results, or its error and traceback when it failed.
     """
     started = time.time()
@@ -178,9 +177,8 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
             warnings.simplefilter("always")
             run = _fit_and_score(spec, options)
     except Exception as error:  # a failing run is recorded, never raised
-        run = StoredRun(
-            key=spec.key,
-            spec=_spec_record(spec),
+        run = RunRecord(
+            spec=spec,
             status="failed",
             error=f"{type(error).__name__}: {error}",
             traceback=traceback.format_exc(),
@@ -194,7 +192,7 @@ def execute_run(spec: RunSpec, options: Options) -> StoredRun:
     )
 
 
-def _fit_and_score(spec: RunSpec, options: Options) -> StoredRun:
+def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
     """One run, straight: split, fit, predict, measure, audit (and score a tuning fit)."""
     start = time.perf_counter()
     split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
@@ -211,9 +209,8 @@ def _fit_and_score(spec: RunSpec, options: Options) -> StoredRun:
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
         measures += _measure_rows(tuning, *_predict(tuned_model, tuning))
-    return StoredRun(
-        key=spec.key,
-        spec=_spec_record(spec),
+    return RunRecord(
+        spec=spec,
         status="done",
         timings={
             "fit": fit_seconds,
@@ -225,12 +222,14 @@ def _fit_and_score(spec: RunSpec, options: Options) -> StoredRun:
         measures=measures,
         audits=audits.rows,
         audit_errors=audits.errors,
-        test_index=split.test_index,
-        y_true=split.y_test,
-        y_pred=y_pred,
-        scores=scores,
-        groups=split.s_test,
-        privileged=split.privileged,
+        predictions=Predictions(
+            test_index=split.test_index,
+            y_true=split.y_test,
+            y_pred=y_pred,
+            scores=scores,
+            sensitive_features=split.sensitive_features_test,
+            privileged=split.privileged,
+        ),
     )
 
 
@@ -240,12 +239,12 @@ def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
     if "random_state" in model.get_params() and "random_state" not in spec.parameters:
         model.set_params(random_state=spec.seed % 2**31)
     start = time.perf_counter()
-    model.fit(split.X_train, split.y_train, sensitive_features=split.s_train)
+    model.fit(split.X_train, split.y_train, sensitive_features=split.sensitive_features_train)
     return model, time.perf_counter() - start
 
 
 def _predict(model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
-    s = split.s_test
+    s = split.sensitive_features_test
     y_pred = np.asarray(model.predict(split.X_test, sensitive_features=s)).astype(np.int8)
     scores: np.ndarray | None = None
     if hasattr(model, "predict_proba"):
@@ -261,7 +260,7 @@ def _measure_rows(
     return measure_rows(
         split.y_test,
         y_pred,
-        split.s_test,
+        split.sensitive_features_test,
         privileged=split.privileged,
         scores=scores,
         part=split.holdout,
@@ -294,7 +293,7 @@ def _prepared_cached(dataset: Dataset, variant: str, attribute: str) -> Prepared
 
 def _prepared(spec: RunSpec, options: Options) -> Prepared:
     """Return the run's dataset in its variant, loaded and prepared once per worker."""
-    dataset = _dataset(spec.dataset, spec.dataset_spec, options.cache, options.mirror, _data(spec))
+    dataset = _dataset(spec.dataset, spec.dataset_file, options.cache, options.mirror, _data(spec))
     return _prepared_cached(dataset, spec.variant, spec.sensitive_attribute)
 
 
@@ -307,17 +306,12 @@ def _versions() -> dict[str, str]:
     return found
 
 
-def _spec_record(spec: RunSpec) -> dict[str, Any]:
-    record = {k: v for k, v in asdict(spec).items() if k not in ("params", "tune", "inputs")}
-    return record | {"params": spec.parameters, "seed": spec.seed, "inputs": dict(spec.inputs)}
-
-
 def _distinct(caught: list[warnings.WarningMessage]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
 
 
 def run_plan(
-    specs: tuple[RunSpec, ...],
+    runs: tuple[RunSpec, ...],
     store: ResultStore,
     options: Options,
     *,
@@ -326,13 +320,13 @@ def run_plan(
     scheduler: str | None = None,
     force: bool = False,
     retry_failed: bool = False,
-    report: Callable[[StoredRun, Summary], None] | None = None,
+    report: Callable[[RunRecord, Summary], None] | None = None,
 ) -> Summary:
-    """Run the specs not yet stored (all with ``force``) and store each result as it arrives.
+    """Execute the planned runs not yet stored (all with ``force``), storing each as it ends.
 
     Parameters
     ----------
-    specs
+    runs
         The planned runs.
     store
         Where results go; runs already stored as done (and, unless ``retry_failed``, as failed)
@@ -368,12 +362,12 @@ def run_plan(
     check_choice(backend, BACKENDS, what="backend")
     with store.claim():
         if not force:
-            _refuse_stale(specs, store)
-        store.record_plan(specs)
+            _refuse_stale(runs, store)
+        store.record_plan(runs)
         stored = store.statuses()
         redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
-        todo = [s for s in specs if s.key not in stored or stored[s.key] in redo]
-        summary = Summary(planned=len(specs), skipped=len(specs) - len(todo))
+        todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
+        summary = Summary(planned=len(runs), skipped=len(runs) - len(todo))
         try:
             with _backend(backend, jobs, scheduler), _sigterm_interrupts():
                 results = Parallel(return_as="generator_unordered")(
@@ -392,12 +386,12 @@ def run_plan(
     return summary
 
 
-def _refuse_stale(specs: tuple[RunSpec, ...], store: ResultStore) -> None:
+def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     """Raise :class:`StaleResultsError` naming what changed if a stored run's inputs differ."""
     stored = store.inputs()
     changes: Counter[tuple[str, str, str]] = Counter()
     stale = 0
-    for spec in specs:
+    for spec in runs:
         before = stored.get(spec.key)
         if before is None:
             continue
@@ -460,7 +454,7 @@ def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
             yield
 
 
-def progress_printer(stream=sys.stderr) -> Callable[[StoredRun, Summary], None]:
+def progress_printer(stream=sys.stderr) -> Callable[[RunRecord, Summary], None]:
     """Build a progress display: a bar, runs done, failures and time left.
 
     On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
@@ -469,7 +463,7 @@ def progress_printer(stream=sys.stderr) -> Callable[[StoredRun, Summary], None]:
     start = time.monotonic()
     live = stream.isatty()
 
-    def show(result: StoredRun, summary: Summary) -> None:
+    def show(result: RunRecord, summary: Summary) -> None:
         total = summary.planned - summary.skipped
         finished = summary.done + summary.failed
         if (

@@ -14,87 +14,18 @@ silently reused (see :func:`faircompare.benchmark.run_plan`).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from faircompare import __version__
 from faircompare._validation import check_choice
-from faircompare.audits.suite import METHODS_VERSION
+from faircompare.audits import audit_versions
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
-from faircompare.preprocessing import VARIANTS, split_seed
+from faircompare.preprocessing import VARIANTS
+from faircompare.records import RunSpec
 from faircompare.registry import Algorithm, algorithms
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything that identifies one run.
-
-    Attributes
-    ----------
-    dataset
-        Dataset name.
-    sensitive_attribute, variant, algorithm
-        What the run uses.
-    params
-        Parameter settings, as sorted ``(name, value)`` pairs.
-    split_id, base_seed
-        Which split, and the benchmark's base seed.
-    dataset_spec
-        Path of a user dataset's TOML spec; None for built-in datasets.
-    tune
-        Whether to also score the run on a validation part of the training data (recorded
-        output, not identity: it is not part of the key).
-    inputs
-        What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
-        dataset's fingerprint), ``algorithm`` (its version), ``audits``, ``validation`` and
-        ``faircompare`` (the package version). Not part of the key: a stored run whose inputs
-        differ is stale, and is reported rather than reused.
-    """
-
-    dataset: str
-    sensitive_attribute: str
-    variant: str
-    algorithm: str
-    params: tuple[tuple[str, Any], ...]
-    split_id: int
-    base_seed: int
-    dataset_spec: str | None = None
-    tune: bool = False
-    inputs: tuple[tuple[str, str], ...] = ()
-
-    @cached_property
-    def key(self) -> str:
-        """Stable identifier: a hash of the run's identifying fields."""
-        identity = [
-            self.dataset,
-            self.sensitive_attribute,
-            self.variant,
-            self.algorithm,
-            [list(pair) for pair in self.params],
-            self.split_id,
-            self.base_seed,
-        ]
-        return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
-
-    @property
-    def split_seed(self) -> int:
-        """Seed of the train/test split, shared by every run on this dataset and split."""
-        return split_seed(self.dataset, self.split_id, self.base_seed)
-
-    @property
-    def seed(self) -> int:
-        """Seed for the algorithm's own randomness, derived from the run key."""
-        return int(self.key[:8], 16)
-
-    @property
-    def parameters(self) -> dict[str, Any]:
-        """The parameter settings as a dict."""
-        return dict(self.params)
 
 
 @dataclass(frozen=True)
@@ -164,7 +95,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             params=params,
             split_id=split_id,
             base_seed=config.seed,
-            dataset_spec=spec_path,
+            dataset_file=spec_path,
             tune=tune,
             inputs=_inputs(data[spec.name], algorithm, config, tune),
         )
@@ -189,9 +120,7 @@ def _inputs(
     data: str, algorithm: Algorithm, config: BenchmarkConfig, tune: bool
 ) -> tuple[tuple[str, str], ...]:
     audits = (
-        f"on, {config.permutations} permutations, methods {METHODS_VERSION}"
-        if config.audits
-        else "off"
+        f"on, {config.permutations} permutations, {audit_versions()}" if config.audits else "off"
     )
     return (
         ("algorithm", str(getattr(algorithm.estimator_class, "version", "1"))),
@@ -216,19 +145,19 @@ def _check_names(datasets: list[tuple[DatasetSpec, str | None]]) -> None:
 
 def _check_attributes(specs: list[DatasetSpec], config: BenchmarkConfig) -> None:
     """Refuse a named sensitive attribute that none of the planned datasets has."""
-    if isinstance(config.sensitive, str):
+    if isinstance(config.sensitive_attributes, str):
         return
     valid = list(dict.fromkeys(a for spec in specs for a in spec.sensitive_attributes))
-    for attribute in config.sensitive:
+    for attribute in config.sensitive_attributes:
         check_choice(attribute, valid, what="sensitive attribute")
 
 
 def _attributes(spec: DatasetSpec, config: BenchmarkConfig) -> tuple[str, ...]:
-    if config.sensitive == "all":
+    if config.sensitive_attributes == "all":
         return spec.sensitive_attributes
-    if config.sensitive == "first":
+    if config.sensitive_attributes == "first":
         return spec.sensitive[:1]
-    return tuple(a for a in spec.sensitive_attributes if a in config.sensitive)
+    return tuple(a for a in spec.sensitive_attributes if a in config.sensitive_attributes)
 
 
 def _variants(algorithm: Algorithm, config: BenchmarkConfig) -> list[str]:

@@ -15,7 +15,7 @@ from faircompare.measures.catalogue import (
     get_measures,
     measure_rows,
 )
-from faircompare.measures.stats import GroupStats, UndefinedMeasureWarning, binary_labels
+from faircompare.measures.group_stats import GroupStats, UndefinedMeasureWarning, binary_labels
 
 __all__ = [
     "GROUP_RATES",

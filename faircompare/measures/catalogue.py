@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 
 from faircompare._validation import check_choice, renamed_arguments
-from faircompare.measures.stats import GroupStats, warn_undefined
-from faircompare.rows import MeasureRow
+from faircompare.measures.group_stats import GroupStats, warn_undefined
+from faircompare.records import MeasureRow
 
 Values = dict[str, float]
 Formula = Callable[[GroupStats, str], Values]
@@ -185,12 +185,12 @@ def _ratio(
 
 
 def _di_binary(stats: GroupStats, name: str) -> Values:
-    privileged, others = stats.binary("positive rate", name)
+    privileged, others = stats.binary("positive_rate", name)
     return {"": _ratio(others, privileged, name, "all unprivileged")}
 
 
 def _cv_binary(stats: GroupStats, name: str) -> Values:
-    privileged, others = stats.binary("positive rate", name)
+    privileged, others = stats.binary("positive_rate", name)
     return {"": 1 - (privileged - others)}
 
 
@@ -260,7 +260,7 @@ def _catalogue() -> list[Measure]:
         ),
         Measure(
             "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
-            _comparative("positive rate", "ratio"), "DIavgall",
+            _comparative("positive_rate", "ratio"), "DIavgall",
         ),
         Measure(
             "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
@@ -268,7 +268,7 @@ def _catalogue() -> list[Measure]:
         ),
         Measure(
             "CVavgall", "fairness", 1, "mean over unprivileged s of 1 - (P[+ | priv] - P[+ | s])",
-            _comparative("positive rate", "diff"),
+            _comparative("positive_rate", "diff"),
         ),
     ]  # fmt: skip
     group_conditioned = []
@@ -292,11 +292,11 @@ def _catalogue() -> list[Measure]:
     modern = [
         Measure(
             "demographic_parity_difference", "fairness", 0,
-            "max - min positive rate over groups (fairlearn)", _spread("positive rate"),
+            "max - min positive rate over groups (fairlearn)", _spread("positive_rate"),
         ),
         Measure(
             "demographic_parity_ratio", "fairness", 1,
-            "min / max positive rate over groups (fairlearn)", _spread("positive rate", ratio=True),
+            "min / max positive rate over groups (fairlearn)", _spread("positive_rate", ratio=True),
         ),
         Measure(
             "equalized_odds_difference", "fairness", 0,

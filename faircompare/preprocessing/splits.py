@@ -31,9 +31,9 @@ class Split:
 
     Attributes
     ----------
-    X_train, y_train, s_train
+    X_train, y_train, sensitive_features_train
         Training features, labels and sensitive attribute.
-    X_test, y_test, s_test
+    X_test, y_test, sensitive_features_test
         Test features, labels and sensitive attribute.
     privileged
         The privileged value of the sensitive attribute.
@@ -49,10 +49,10 @@ class Split:
 
     X_train: pd.DataFrame
     y_train: np.ndarray
-    s_train: np.ndarray
+    sensitive_features_train: np.ndarray
     X_test: pd.DataFrame
     y_test: np.ndarray
-    s_test: np.ndarray
+    sensitive_features_test: np.ndarray
     privileged: Any
     dataset: str
     variant: str
@@ -119,7 +119,7 @@ def make_split(
     n = len(prepared.y)
     train, test = _partition(n, train_fraction, np.random.default_rng(seed))
     return Split(
-        **_parts(prepared.X, prepared.y, prepared.s, train, test, np.arange(n)),
+        **_parts(prepared.X, prepared.y, prepared.sensitive_features, train, test, np.arange(n)),
         privileged=prepared.privileged,
         dataset=prepared.dataset,
         variant=prepared.variant,
@@ -183,7 +183,9 @@ def validation_split(split: Split, fraction: float = VALIDATION_FRACTION) -> Spl
     """
     rng = np.random.default_rng([split.seed, _VALIDATION_STREAM])
     fit, held = _partition(len(split.y_train), 1 - fraction, rng)
-    parts = _parts(split.X_train, split.y_train, split.s_train, fit, held, split.train_index)
+    parts = _parts(
+        split.X_train, split.y_train, split.sensitive_features_train, fit, held, split.train_index
+    )
     return replace(split, **parts, holdout="validation")
 
 
@@ -211,10 +213,10 @@ def _parts(
     return {
         "X_train": X.iloc[train],
         "y_train": y[train],
-        "s_train": s[train],
+        "sensitive_features_train": s[train],
         "X_test": X.iloc[test],
         "y_test": y[test],
-        "s_test": s[test],
+        "sensitive_features_test": s[test],
         "train_index": index[train],
         "test_index": index[test],
     }

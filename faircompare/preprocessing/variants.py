@@ -35,10 +35,10 @@ class Prepared:
         Features, one row per person, sensitive attributes excluded.
     y
         Label: 1 for the positive outcome, else 0.
-    s
-        The chosen sensitive attribute (0/1 in the ``numerical+binary`` variant).
+    sensitive_features
+        Each row's value of the chosen sensitive attribute (0/1 in ``numerical+binary``).
     privileged
-        The value of ``s`` that marks the privileged group (1 in ``numerical+binary``).
+        The privileged group (1 in ``numerical+binary``).
     """
 
     dataset: str
@@ -46,7 +46,7 @@ class Prepared:
     sensitive_attribute: str
     X: pd.DataFrame
     y: np.ndarray
-    s: np.ndarray
+    sensitive_features: np.ndarray
     privileged: Any
 
 

@@ -1,5 +1,5 @@
 """The results store and its exports."""
 
-from faircompare.results.store import DATABASE, Predictions, ResultStore, StoredRun, StoreError
+from faircompare.results.store import DATABASE, ResultStore, StoreError, audit_details
 
-__all__ = ["DATABASE", "Predictions", "ResultStore", "StoreError", "StoredRun"]
+__all__ = ["DATABASE", "ResultStore", "StoreError", "audit_details"]

@@ -5,10 +5,13 @@ Tables (long form, joined on the run key):
 - ``plan``: every planned run, so ``status`` can count what is pending;
 - ``runs``: spec, parameters, status, error and traceback, timings, package versions, the
   distinct warnings the run raised (kept here rather than printed), the run's inputs (data
-  fingerprint, algorithm version, audit settings; see :class:`~faircompare.benchmark.RunSpec`)
+  fingerprint, algorithm version, audit settings and versions; see
+  :class:`~faircompare.records.RunSpec`)
   and the errors of audits that failed on a model that fitted;
 - ``measures``: (key, part, measure, group, value), ``part`` being ``test`` or ``validation``;
-- ``audits``: (key, audit, metric, group, statistic, pvalue, details);
+- ``audits``: (key, audit, metric, scope, statistic, pvalue, adjusted_pvalue, details), the
+  fields of :class:`~faircompare.records.AuditRow` (details as JSON, returned as a typed frame
+  per audit by :func:`audit_details`);
 - ``predictions``: each run's test rows, predictions and scores, compressed, so measures and
   audits can be recomputed without refitting.
 
@@ -28,7 +31,6 @@ import sqlite3
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,9 +38,10 @@ import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError
-from faircompare.rows import AuditRow, MeasureRow
+from faircompare.records import Predictions, RunRecord, RunSpec
 
-SCHEMA_VERSION = 3  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors
+SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
+# 4: audits have a scope and an adjusted p-value column; "sensitive_features", "group" named so
 DATABASE = "results.sqlite"
 LOCK = ".faircompare.lock"
 T = TypeVar("T")
@@ -60,93 +63,21 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS measures (
     key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
-    part TEXT NOT NULL, measure TEXT NOT NULL, grp TEXT NOT NULL, value REAL,
-    PRIMARY KEY (key, part, measure, grp)
+    part TEXT NOT NULL, measure TEXT NOT NULL, "group" TEXT NOT NULL, value REAL,
+    PRIMARY KEY (key, part, measure, "group")
 );
 CREATE TABLE IF NOT EXISTS audits (
     key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
-    audit TEXT NOT NULL, metric TEXT NOT NULL, grp TEXT NOT NULL,
-    statistic REAL, pvalue REAL, details TEXT,
-    PRIMARY KEY (key, audit, metric, grp)
+    audit TEXT NOT NULL, metric TEXT NOT NULL, scope TEXT NOT NULL,
+    statistic REAL, pvalue REAL, adjusted_pvalue REAL, details TEXT,
+    PRIMARY KEY (key, audit, metric, scope)
 );
 CREATE TABLE IF NOT EXISTS predictions (
     key TEXT PRIMARY KEY REFERENCES runs(key) ON DELETE CASCADE,
     test_index BLOB NOT NULL, y_true BLOB NOT NULL, y_pred BLOB NOT NULL, scores BLOB,
-    groups BLOB NOT NULL, privileged TEXT NOT NULL
+    sensitive_features BLOB NOT NULL, privileged TEXT NOT NULL
 );
 """
-
-
-@dataclass(frozen=True, eq=False)
-class StoredRun:
-    """What a worker sends back for one run; the coordinator stores it.
-
-    ``measures`` and ``audits`` hold :class:`~faircompare.rows.MeasureRow` and
-    :class:`~faircompare.rows.AuditRow` rows; ``audit_errors`` maps an audit that failed to its
-    error (the run's measures are kept).
-
-    Attributes
-    ----------
-    key, spec
-        The run's key and its specification (identifying fields, parameters, seed, inputs).
-    status, error, traceback
-        ``"done"`` or ``"failed"``, and a failure's error and traceback.
-    timings, started_at, finished_at
-        Seconds to fit, predict and in all; wall-clock start and end.
-    n_train, n_test
-        Rows in the training and test parts.
-    versions, warnings
-        Package versions, and the distinct warnings the run raised.
-    measures, audits, audit_errors
-        The run's rows, and the errors of audits that failed.
-    test_index, y_true, y_pred, scores, groups, privileged
-        The test rows' positions, labels, predictions, scores and groups, and the privileged
-        group (see :class:`Predictions`).
-    """
-
-    key: str
-    spec: dict[str, Any]
-    status: str
-    error: str | None = None
-    traceback: str | None = None
-    timings: dict[str, float] | None = None
-    started_at: float | None = None
-    finished_at: float | None = None
-    n_train: int | None = None
-    n_test: int | None = None
-    versions: dict[str, str] | None = None
-    warnings: tuple[str, ...] = ()
-    measures: tuple[MeasureRow, ...] = ()
-    audits: tuple[AuditRow, ...] = ()
-    audit_errors: dict[str, str] | None = None
-    test_index: np.ndarray | None = None
-    y_true: np.ndarray | None = None
-    y_pred: np.ndarray | None = None
-    scores: np.ndarray | None = None
-    groups: np.ndarray | None = None
-    privileged: Any = None
-
-
-@dataclass(frozen=True, eq=False)
-class Predictions:
-    """One run's test predictions, with what is needed to compute any measure again.
-
-    Attributes
-    ----------
-    test_index
-        Positions of the test rows in the prepared dataset.
-    y_true, y_pred, scores
-        Labels, predictions and scores (None when the model has none).
-    groups, privileged
-        The sensitive attribute of each test row and its privileged value.
-    """
-
-    test_index: np.ndarray
-    y_true: np.ndarray
-    y_pred: np.ndarray
-    scores: np.ndarray | None
-    groups: np.ndarray
-    privileged: Any
 
 
 def _plain(value: Any) -> Any:
@@ -296,13 +227,13 @@ class ResultStore:
         self.close()
 
     @_guarded
-    def record_plan(self, specs: Iterable[Any]) -> None:
+    def record_plan(self, runs: Iterable[RunSpec]) -> None:
         """Remember planned runs (idempotent), so that pending runs can be counted.
 
         Parameters
         ----------
-        specs
-            The planned runs (:class:`~faircompare.benchmark.RunSpec`).
+        runs
+            The planned runs.
         """
         rows = [
             (
@@ -315,7 +246,7 @@ class ResultStore:
                 s.split_id,
                 s.base_seed,
             )
-            for s in specs
+            for s in runs
         ]
         with self._transaction():
             self._open.executemany(
@@ -340,13 +271,13 @@ class ResultStore:
         Returns
         -------
         dict
-            For each run key, its inputs by name (see :class:`~faircompare.benchmark.RunSpec`).
+            For each run key, its inputs by name (see :class:`~faircompare.records.RunSpec`).
         """
         rows = self._open.execute("SELECT key, inputs FROM runs")
         return {key: json.loads(inputs or "{}") for key, inputs in rows}
 
     @_guarded
-    def write(self, run: StoredRun) -> None:
+    def write(self, run: RunRecord) -> None:
         """Store one finished run, replacing any earlier record of it, in one transaction.
 
         Parameters
@@ -357,8 +288,14 @@ class ResultStore:
         spec, timings = run.spec, run.timings or {}
         record = {
             "key": run.key,
-            **{column: spec[column] for column in (*_SPEC_COLUMNS, "base_seed", "seed")},
-            "params": json.dumps(spec["params"]),
+            "dataset": spec.dataset,
+            "sensitive_attribute": spec.sensitive_attribute,
+            "variant": spec.variant,
+            "algorithm": spec.algorithm,
+            "params": json.dumps(spec.parameters),
+            "split_id": spec.split_id,
+            "base_seed": spec.base_seed,
+            "seed": spec.seed,
             "status": run.status,
             "error": run.error,
             "traceback": run.traceback,
@@ -371,7 +308,7 @@ class ResultStore:
             "n_test": run.n_test,
             "versions": json.dumps(run.versions or {}),
             "warnings": json.dumps(list(run.warnings)),
-            "inputs": json.dumps(dict(spec.get("inputs", {}))),
+            "inputs": json.dumps(dict(spec.inputs)),
             "audit_errors": json.dumps(run.audit_errors) if run.audit_errors else None,
         }
         with self._transaction():
@@ -382,32 +319,33 @@ class ResultStore:
                 record,
             )
             self._open.executemany(
-                "INSERT INTO measures (key, part, measure, grp, value) "
-                "VALUES (:key, :part, :measure, :group, :value)",
-                [{"key": run.key, **row._asdict()} for row in run.measures],
+                'INSERT INTO measures (key, part, measure, "group", value) VALUES (?, ?, ?, ?, ?)',
+                [(run.key, *row) for row in run.measures],
             )
             self._open.executemany(
-                "INSERT INTO audits (key, audit, metric, grp, statistic, pvalue, details) "
-                "VALUES (:key, :audit, :metric, :group, :statistic, :pvalue, :details)",
-                [
-                    {"key": run.key, **row._asdict(), "details": json.dumps(row.details)}
-                    for row in run.audits
-                ],
+                "INSERT INTO audits (key, audit, metric, scope, statistic, pvalue, "
+                "adjusted_pvalue, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(run.key, *row[:-1], json.dumps(row.details)) for row in run.audits],
             )
-            if run.y_pred is not None:
-                self._open.execute(
-                    "INSERT INTO predictions (key, test_index, y_true, y_pred, scores, groups, "
-                    "privileged) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        run.key,
-                        _pack(run.test_index, "int64"),
-                        _pack(run.y_true, "int8"),
-                        _pack(run.y_pred, "int8"),
-                        _pack(run.scores, "float64"),
-                        zlib.compress(json.dumps(pd.Series(run.groups).tolist()).encode()),
-                        json.dumps(_plain(run.privileged)),
-                    ),
-                )
+            if run.predictions is not None:
+                self._write_predictions(run.key, run.predictions)
+
+    def _write_predictions(self, key: str, predictions: Predictions) -> None:
+        self._open.execute(
+            "INSERT INTO predictions (key, test_index, y_true, y_pred, scores, "
+            "sensitive_features, privileged) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                _pack(predictions.test_index, "int64"),
+                _pack(predictions.y_true, "int8"),
+                _pack(predictions.y_pred, "int8"),
+                _pack(predictions.scores, "float64"),
+                zlib.compress(
+                    json.dumps(pd.Series(predictions.sensitive_features).tolist()).encode()
+                ),
+                json.dumps(_plain(predictions.privileged)),
+            ),
+        )
 
     @contextmanager
     def claim(self) -> Iterator[None]:
@@ -486,7 +424,7 @@ class ResultStore:
         """
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
-            f"SELECT m.key, {columns}, m.measure, m.grp, m.value "
+            f'SELECT m.key, {columns}, m.measure, m."group", m.value '
             "FROM measures m JOIN runs r USING (key) WHERE m.part = ? AND r.status = 'done'",
             (part,),
         )
@@ -498,14 +436,17 @@ class ResultStore:
         Returns
         -------
         pandas.DataFrame
-            Key, identifying columns, and the fields of :class:`~faircompare.rows.AuditRow`
-            (``details`` as JSON text).
+            Key, identifying columns, and the fields of :class:`~faircompare.records.AuditRow`
+            (``details`` as dicts: :func:`audit_details` makes one audit's a typed frame).
         """
         columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
-        return self._frame(
-            f"SELECT a.key, {columns}, a.audit, a.metric, a.grp, a.statistic, a.pvalue, "
-            "a.details FROM audits a JOIN runs r USING (key) WHERE r.status = 'done'"
+        frame = self._frame(
+            f"SELECT a.key, {columns}, a.audit, a.metric, a.scope, a.statistic, a.pvalue, "
+            "a.adjusted_pvalue, a.details FROM audits a JOIN runs r USING (key) "
+            "WHERE r.status = 'done'"
         )
+        frame["details"] = [json.loads(text) if text else {} for text in frame["details"]]
+        return frame
 
     @_guarded
     def predictions(self, key: str) -> Predictions:
@@ -519,7 +460,7 @@ class ResultStore:
         Returns
         -------
         Predictions
-            Its test rows, labels, predictions, scores and groups.
+            Its test rows, labels, predictions, scores and sensitive features.
 
         Raises
         ------
@@ -527,7 +468,8 @@ class ResultStore:
             If no predictions are stored for ``key``.
         """
         row = self._open.execute(
-            "SELECT test_index, y_true, y_pred, scores, groups, privileged FROM predictions "
+            "SELECT test_index, y_true, y_pred, scores, sensitive_features, privileged "
+            "FROM predictions "
             "WHERE key = ?",
             (key,),
         ).fetchone()
@@ -538,13 +480,13 @@ class ResultStore:
             y_true=_unpack(row[1], "int8"),
             y_pred=_unpack(row[2], "int8"),
             scores=None if row[3] is None else _unpack(row[3], "float64"),
-            groups=np.array(json.loads(zlib.decompress(row[4]))),
+            sensitive_features=np.array(json.loads(zlib.decompress(row[4]))),
             privileged=json.loads(row[5]),
         )
 
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
         cursor = self._open.execute(query, parameters)
-        columns = [d[0] if d[0] != "grp" else "group" for d in cursor.description]
+        columns = [d[0] for d in cursor.description]
         frame = pd.DataFrame.from_records(cursor.fetchall(), columns=columns)
         if "params" in frame.columns:
             frame.insert(frame.columns.get_loc("params") + 1, "setting", setting(frame["params"]))
@@ -569,3 +511,26 @@ def setting(params: pd.Series) -> pd.Series:
         :func:`faircompare.analysis.tidy.representative` for the settings they add).
     """
     return params.where(params != "{}", DEFAULTS)
+
+
+def audit_details(audits: pd.DataFrame, audit: str) -> pd.DataFrame:
+    """Return one audit's rows with its details as typed columns.
+
+    Parameters
+    ----------
+    audits
+        Audit rows as :meth:`ResultStore.audits` returns them.
+    audit
+        The audit whose rows to keep (``"permutation"``, ``"fliptest"``, ``"individual"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its rows, the ``details`` column replaced by one column per detail, each of the dtype
+        its values share (a list or a nested detail stays an object), in the index of
+        ``audits``.
+    """
+    rows = audits[audits["audit"] == audit]
+    details = pd.DataFrame.from_records(list(rows["details"]), index=rows.index)
+    details = details.drop(columns=[c for c in details.columns if c in rows.columns])
+    return pd.concat([rows.drop(columns="details"), details.infer_objects()], axis=1)

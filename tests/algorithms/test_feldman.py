@@ -164,8 +164,10 @@ def test_german_predictions_do_not_depend_on_the_batch(load):
     from faircompare.preprocessing import make_split, prepare
 
     split = make_split(prepare(load("german"), "numerical+binary", "sex"), 0)
-    model = FeldmanClassifier().fit(split.X_train, split.y_train, sensitive_features=split.s_train)
-    X, groups = split.X_test, split.s_test
+    model = FeldmanClassifier().fit(
+        split.X_train, split.y_train, sensitive_features=split.sensitive_features_train
+    )
+    X, groups = split.X_test, split.sensitive_features_test
     batch = model.predict(X, sensitive_features=groups)
     reverse = model.predict(X.iloc[::-1], sensitive_features=groups[::-1])[::-1]
     alone = [

@@ -9,16 +9,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from faircompare.algorithms.contract import check_contract  # noqa: E402
+from faircompare.algorithms.hooks import model_oracle  # noqa: E402
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR  # noqa: E402
-from faircompare.audits.individual import (  # noqa: E402
+from faircompare.datasets.synthetic import maity_two_groups  # noqa: E402
+from faircompare.preprocessing import prepare  # noqa: E402
+from faircompare.stats.individual import (  # noqa: E402
     explicit_metric,
     gradient_flow_attack,
     individual_fairness_test,
-    model_oracle,
     sensitive_subspace_metric,
 )
-from faircompare.datasets.synthetic import maity_two_groups  # noqa: E402
-from faircompare.preprocessing import prepare  # noqa: E402
 
 QUICK = {"steps": 40}  # the contract checks behaviour, not accuracy
 
@@ -113,7 +113,7 @@ def test_sensr_and_project_are_individually_fair_where_the_baseline_is_not():
     ):
         model.fit(X, y, sensitive_features=group)
         result = individual_fairness_test(
-            model,
+            model_oracle(model),
             audit_X,
             audit_y,
             explicit_metric([0, 1]),
@@ -139,7 +139,7 @@ def test_adult_baseline_network_is_rejected_and_sensr_is_not(load):
         prepare(dataset, "numerical+binary", "race"),
     )
     X, y = by_sex.X.to_numpy(float), by_sex.y
-    sensitive = np.column_stack([by_sex.s, by_race.s])
+    sensitive = np.column_stack([by_sex.sensitive_features, by_race.sensitive_features])
     order = np.random.default_rng(0).permutation(len(y))
     train, test = order[: int(0.8 * len(y))], order[int(0.8 * len(y)) :]
     mean, scale = X[test].mean(0), X[test].std(0)

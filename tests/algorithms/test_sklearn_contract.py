@@ -66,7 +66,7 @@ def test_every_registered_algorithm_is_checked():
 @pytest.mark.parametrize("name", sorted(AVAILABLE))
 def test_cross_validate_routes_the_sensitive_attribute_to_fit_and_score(name):
     data = synthetic_data("numerical+binary")
-    X, y, s = data.X_train, data.y_train, data.s_train
+    X, y, s = data.X_train, data.y_train, data.sensitive_features_train
     estimator = AVAILABLE[name].create(**SHORT.get(name, {}))
     with sklearn.config_context(enable_metadata_routing=True):
         result = cross_validate(

@@ -1,7 +1,5 @@
 """Figures that say what they show: each test failed on the main of issue #16."""
 
-import json
-
 import numpy as np
 import pandas as pd
 from matplotlib.collections import PathCollection
@@ -28,9 +26,12 @@ def individual_rows() -> pd.DataFrame:
                 "audit": "individual",
                 "metric": "loss-ratio",
                 "statistic": t_n,
-                "details": json.dumps(
-                    {"mean": mean, "interval": list(interval), "reject": reject, "delta": 1.25}
-                ),
+                "details": {
+                    "mean": mean,
+                    "interval": list(interval),
+                    "reject": reject,
+                    "delta": 1.25,
+                },
             }  # fmt: skip
             for name, (mean, interval, t_n, reject) in runs.items()
         ]

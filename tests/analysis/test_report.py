@@ -1,6 +1,6 @@
 """The analyses and the report, built from a small real benchmark run."""
 
-import json
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -125,7 +125,7 @@ def test_tradeoff_flags_significance_from_the_audits_and_the_pareto_front(frames
     measures, audits = frames
     frame = tidy.tradeoff(measures, audits)
     parity = audits.query("audit == 'permutation' and metric == 'positive_rate'").set_index("key")
-    holm = parity["details"].map(lambda d: json.loads(d)["holm_pvalue"])
+    holm = parity["adjusted_pvalue"].astype(float)
     expected = frame["key"].map(holm < 0.05)
     assert (frame["significant"] == expected).all()
     assert frame["significant"].any() and not frame["significant"].all()
@@ -149,9 +149,7 @@ def test_balanced_resample_of_perfect_predictions_has_parity(results):
     with ResultStore(results) as store:
         key = store.runs()["key"].iloc[0]
         stored = store.predictions(key)
-        perfect = type(stored)(
-            stored.test_index, stored.y_true, stored.y_true, None, stored.groups, stored.privileged
-        )
+        perfect = dataclasses.replace(stored, y_pred=stored.y_true, scores=None)
         store.predictions = lambda k: perfect
         store.runs = lambda: pd.DataFrame(
             {"key": [key], "status": ["done"], **{c: ["x"] for c in tidy.RUN[1:]}}

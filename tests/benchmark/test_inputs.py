@@ -112,9 +112,9 @@ def test_a_user_dataset_named_like_a_built_in_does_not_reuse_its_runs(tmp_path):
 def test_a_misspelt_sensitive_attribute_is_an_error_listing_the_valid_ones(tmp_path):
     spec = write_loans(tmp_path)
     with pytest.raises(ChoiceError, match="unknown sensitive attribute 'sexx'.*valid choices: sex"):
-        make_plan(config(spec, sensitive=("sex", "sexx")))
+        make_plan(config(spec, sensitive_attributes=("sex", "sexx")))
     with pytest.raises(ChoiceError, match="'agee' \\(did you mean 'age'\\?\\)"):
-        make_plan(BenchmarkConfig(datasets=("german",), sensitive=("sex", "agee")))
+        make_plan(BenchmarkConfig(datasets=("german",), sensitive_attributes=("sex", "agee")))
 
 
 def test_run_with_a_spec_and_no_dataset_runs_only_the_users_data(tmp_path):

@@ -18,7 +18,7 @@ def test_quick_profile_plans_the_grid_by_hand():
 
 
 def test_supported_variants_and_all_attributes_expand_per_algorithm():
-    config = BenchmarkConfig(datasets=("german",), sensitive="all", variants="supported",
+    config = BenchmarkConfig(datasets=("german",), sensitive_attributes="all", variants="supported",
                              algorithms=("svm", "kamishima"), splits=1)  # fmt: skip
     plan = make_plan(config)
     pairs = {(r.algorithm, r.variant, r.sensitive_attribute) for r in plan.runs}
@@ -38,7 +38,7 @@ def test_keys_are_stable_and_seeds_derive_from_them():
 
 def test_every_algorithm_shares_the_split_seed():
     config = BenchmarkConfig(
-        datasets=("german",), algorithms=("svm", "calders"), splits=2, sensitive="first"
+        datasets=("german",), algorithms=("svm", "calders"), splits=2, sensitive_attributes="first"
     )
     runs = make_plan(config).runs
     for split_id in (0, 1):

@@ -35,7 +35,7 @@ EXPECTED = Path(__file__).parent / "expected" / "reference_run.csv"
 CONFIG = BenchmarkConfig(
     datasets=("ricci", "german"),
     algorithms=("logistic-regression", "feldman-gaussian-nb", "decision-tree", "calders"),
-    sensitive="first",
+    sensitive_attributes="first",
     variants=("numerical+binary",),
     splits=1,
     permutations=200,
@@ -54,6 +54,13 @@ def reference_frame(folder: Path) -> pd.DataFrame:
         audits = store.audits().assign(kind="audit")
     measures = measures.rename(columns={"measure": "name", "value": "statistic"})
     audits["name"] = audits["audit"] + ":" + audits["metric"]
+    # The reference predates the adjusted p-value's own column and the scope's name (#27): it
+    # kept Holm's p-value among the details, and the scope as the group.
+    audits["details"] = [
+        json.dumps(details | ({} if pd.isna(holm) else {"holm_pvalue": holm}))
+        for details, holm in zip(audits["details"], audits["adjusted_pvalue"], strict=True)
+    ]
+    audits = audits.rename(columns={"scope": "group"})
     columns = [*IDENTITY, "kind", "name", "group", "statistic", "pvalue", "details"]
     frame = pd.concat([measures, audits], ignore_index=True).reindex(columns=columns)
     return frame.sort_values(IDENTITY + ["kind", "name", "group"], ignore_index=True)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.data
 
 CONFIG = """
     datasets = ["ricci", "german"]
-    sensitive = "first"
+    sensitive_attributes = "first"
     algorithms = ["kamishima", "calders"]
     grid = true
     splits = 4

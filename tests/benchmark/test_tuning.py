@@ -1,19 +1,24 @@
 """Tuned variants are chosen on validation measures, never on test measures."""
 
 from faircompare.analysis import tuned
-from faircompare.results import ResultStore, StoredRun
-from faircompare.rows import MeasureRow
+from faircompare.records import MeasureRow, RunRecord, RunSpec
+from faircompare.results import ResultStore
+
+SPECS: dict[str, RunSpec] = {}
 
 
-def stored(key, eta, split_id, validation, test):
-    spec = {"dataset": "d", "sensitive_attribute": "s", "variant": "v", "algorithm": "kamishima",
-            "params": {"eta": eta}, "split_id": split_id, "base_seed": 0, "seed": 1}  # fmt: skip
+def stored(name, eta, split_id, validation, test):
+    spec = SPECS[name] = RunSpec("d", "s", "v", "kamishima", (("eta", eta),), split_id, 0)
     measures = tuple(
         MeasureRow(part, measure, "", value)
         for part, values in (("validation", validation), ("test", test))
         for measure, value in values.items()
     )
-    return StoredRun(key=key, spec=spec, status="done", measures=measures)
+    return RunRecord(spec=spec, status="done", measures=measures)
+
+
+def keys(*names):
+    return {SPECS[name].key for name in names}
 
 
 def test_choice_follows_validation_not_test(tmp_path):
@@ -41,7 +46,7 @@ def test_choice_follows_validation_not_test(tmp_path):
         )
         by_accuracy = tuned(store, "accuracy")
         by_di = tuned(store, "DI")
-    assert set(by_accuracy["key"]) == {"a", "c"}
-    assert set(by_di["key"]) == {"b", "c"}
+    assert set(by_accuracy["key"]) == keys("a", "c")
+    assert set(by_di["key"]) == keys("b", "c")
     assert set(by_di["tuned_by"]) == {"DI"}
     assert set(by_accuracy["measure"]) == {"accuracy", "DIbinary"}  # test measures only

@@ -32,7 +32,9 @@ def test_parts_are_the_rows_the_indices_name(toy):
     split = make_split(prepared, 1)
     assert split.X_test.equals(prepared.X.iloc[split.test_index])
     np.testing.assert_array_equal(split.y_train, prepared.y[split.train_index])
-    np.testing.assert_array_equal(split.s_test, prepared.s[split.test_index])
+    np.testing.assert_array_equal(
+        split.sensitive_features_test, prepared.sensitive_features[split.test_index]
+    )
 
 
 def test_every_variant_and_attribute_gets_the_same_rows(toy):

@@ -20,7 +20,7 @@ def test_original_keeps_categoricals_and_leaves_out_sensitive_attributes(toy):
     assert list(prepared.X.columns) == ["colour", "score"]
     assert prepared.X["colour"].dtype == "category"
     assert list(prepared.X["colour"].cat.categories) == ["blue", "green", "red"]
-    assert prepared.s.tolist() == ["m", "f", "f", "m"] * 3
+    assert prepared.sensitive_features.tolist() == ["m", "f", "f", "m"] * 3
     assert prepared.privileged == "m"
 
 
@@ -34,12 +34,12 @@ def test_numerical_one_hot_encodes_in_sorted_order(toy):
         [1, 0, 0],
         [0, 1, 0],
     ]
-    assert prepared.s.tolist() == ["a", "a", "b", "c"] * 3
+    assert prepared.sensitive_features.tolist() == ["a", "a", "b", "c"] * 3
 
 
 def test_numerical_binary_marks_the_privileged_group_with_one(toy):
     prepared = prepare(toy, "numerical+binary", "race")
-    assert prepared.s.tolist() == [1, 1, 0, 0] * 3
+    assert prepared.sensitive_features.tolist() == [1, 1, 0, 0] * 3
     assert prepared.privileged == 1
     assert prepared.X.equals(prepare(toy, "numerical", "race").X)
 
@@ -47,7 +47,7 @@ def test_numerical_binary_marks_the_privileged_group_with_one(toy):
 def test_combined_attribute_can_be_chosen(toy):
     prepared = prepare(toy, "numerical+binary", "sex-race")
     # Privileged "m-a" occurs where sex is m and race is a: row 0 of each block of four.
-    assert prepared.s.tolist() == [1, 0, 0, 0] * 3
+    assert prepared.sensitive_features.tolist() == [1, 0, 0, 0] * 3
 
 
 def test_label_is_one_for_the_positive_value(toy):
@@ -96,4 +96,6 @@ def test_agrees_with_the_peer_benchmark(load, peer_frames, name, variant):
             else:
                 np.testing.assert_allclose(ours.to_numpy(float), theirs.to_numpy(float))
         np.testing.assert_array_equal(prepared.y, peer_label(peer, spec, variant))
-        np.testing.assert_array_equal(prepared.s.astype(str), peer[attribute].astype(str))
+        np.testing.assert_array_equal(
+            prepared.sensitive_features.astype(str), peer[attribute].astype(str)
+        )

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from faircompare.audits import correlation_test
+from faircompare.stats import correlation_test
 
 
 def test_correlation_by_hand_and_a_clear_association():

@@ -23,7 +23,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare._validation import renamed_arguments
-from faircompare.audits.permutation import permutation_test
+from faircompare.stats.permutation import permutation_test
 
 # Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
 PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
@@ -54,7 +54,7 @@ def threshold_curve(
     thresholds
         Decision thresholds: a score at or above one predicts 1.
     metric
-        The metric compared (one of :data:`~faircompare.audits.permutation.PROPORTIONS`).
+        The metric compared (one of :data:`~faircompare.stats.permutation.PROPORTIONS`).
     permutations
         Permutations per test.
     rng

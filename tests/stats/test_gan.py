@@ -7,8 +7,8 @@ from sklearn.svm import SVC
 
 pytest.importorskip("torch")
 
-from faircompare.audits.fliptest import flipsets  # noqa: E402
-from faircompare.audits.gan import GanTransport, gan_validation  # noqa: E402
+from faircompare.stats.fliptest import flipsets  # noqa: E402
+from faircompare.stats.gan import GanTransport, gan_validation  # noqa: E402
 
 STEPS = 1500  # the paper trains 20,000 steps; 1,500 already pass the checks below in ~8 s
 

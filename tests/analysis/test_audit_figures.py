@@ -1,7 +1,11 @@
 import numpy as np
 import pytest
 
-from faircompare.audits.figures import plot_pvalue_histogram, plot_threshold_curve, threshold_curve
+from faircompare.analysis.audit_figures import (
+    plot_pvalue_histogram,
+    plot_threshold_curve,
+    threshold_curve,
+)
 
 
 def test_threshold_curve_values_and_figures(tmp_path):
@@ -37,15 +41,15 @@ def test_histogram_draws_on_given_axes():
 
 
 def test_individual_fairness_figures(tmp_path):
-    from faircompare.audits.figures import plot_statistic_by_steps, plot_statistic_heatmap
-    from faircompare.audits.individual import (
+    from faircompare.analysis.audit_figures import plot_statistic_by_steps, plot_statistic_heatmap
+    from faircompare.datasets.synthetic import maity_two_groups
+    from faircompare.stats.individual import (
         coefficient_grid,
         explicit_metric,
         individual_fairness_test,
         logistic_oracle,
         statistic_by_steps,
     )
-    from faircompare.datasets.synthetic import maity_two_groups
 
     data = maity_two_groups(200, 0)
     X, y = data[["x1", "x2"]].to_numpy(), data["y"].to_numpy()

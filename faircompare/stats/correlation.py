@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from faircompare._validation import check_choice
-from faircompare.audits.permutation import (
+from faircompare.stats._validation import check_choice
+from faircompare.stats.permutation import (
     ALTERNATIVES,
     Alternative,
     PermutationTestResult,
@@ -45,7 +45,7 @@ def correlation_test(
     studentize
         Use sqrt(n) r / tau (valid); False permutes r itself, as FairTest does.
     alternative, permutations, rng
-        As in :func:`~faircompare.audits.permutation.permutation_test`.
+        As in :func:`~faircompare.stats.permutation.permutation_test`.
 
     Returns
     -------

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faircompare.audits.fliptest import exact_transport, fliptest
 from faircompare.datasets.synthetic import lipton_hiring
+from faircompare.stats.fliptest import exact_transport, fliptest
 
 
 @st.composite
@@ -106,7 +106,7 @@ def test_large_problems_reach_the_optimum_where_pots_default_limit_stops_early()
 
 
 def test_batched_map_keeps_proposition_2_and_measures_its_extra_cost():
-    from faircompare.audits.fliptest import transport
+    from faircompare.stats.fliptest import transport
 
     rng = np.random.default_rng(4)
     source, target = rng.normal(size=(1200, 3)), rng.normal(0.5, 1, size=(1200, 3))
@@ -123,7 +123,7 @@ def test_batched_map_keeps_proposition_2_and_measures_its_extra_cost():
 def lipton_case_study(n_audit):
     """Black et al. §5.3: Zafar's demographic-parity-constrained model on Lipton's data."""
     from faircompare.algorithms.zafar import ZafarFairness
-    from faircompare.audits.fliptest import transport
+    from faircompare.stats.fliptest import transport
 
     features = ["work_experience", "hair_length"]
     train = lipton_hiring(10_000, rng=0)
@@ -158,7 +158,7 @@ def test_lipton_case_study_as_in_the_paper():
 
 
 def test_equalized_odds_variant_balances_within_labels_under_equal_opportunity():
-    from faircompare.audits.fliptest import fliptest_by_label
+    from faircompare.stats.fliptest import fliptest_by_label
 
     rng = np.random.default_rng(8)
     source, target = rng.normal(size=(40, 2)), rng.normal(1, 1, size=(40, 2))
@@ -173,7 +173,7 @@ def test_equalized_odds_variant_balances_within_labels_under_equal_opportunity()
 
 
 def test_fliptest_figures_render(tmp_path):
-    from faircompare.audits.figures import plot_flipset_marginal, plot_transparency_report
+    from faircompare.analysis.audit_figures import plot_flipset_marginal, plot_transparency_report
 
     _, _, result = lipton_case_study(500)
     audit = lipton_hiring(500, rng=1)

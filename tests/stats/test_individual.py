@@ -7,7 +7,9 @@ import pytest
 from scipy.stats import norm
 
 from faircompare.algorithms.baselines import DecisionTree, LogisticRegressionBaseline
-from faircompare.audits.individual import (
+from faircompare.algorithms.hooks import model_oracle
+from faircompare.datasets.synthetic import maity_two_groups
+from faircompare.stats.individual import (
     _intercept,
     coefficient_grid,
     error_ratio_test,
@@ -16,10 +18,8 @@ from faircompare.audits.individual import (
     individual_fairness_test,
     logistic_oracle,
     loss_ratio_test,
-    model_oracle,
     sensitive_subspace_metric,
 )
-from faircompare.datasets.synthetic import maity_two_groups
 
 SIMULATION_ATTACK = {"lam": 100.0, "steps": 400, "step_size": 0.02, "decay": 2 / 3}  # App. E.3
 
@@ -132,8 +132,9 @@ def test_trees_are_audited_with_the_derivative_free_gradient():
     X, y = simulation(400, 2)
     tree = DecisionTree(max_depth=3).fit(X, y)
     audit_X, audit_y = simulation(300, 3)
+    oracle = model_oracle(tree, rng=0)
     result = individual_fairness_test(
-        tree, audit_X, audit_y, explicit_metric([0, 1]), lam=100, steps=50, step_size=0.005, rng=0
+        oracle, audit_X, audit_y, explicit_metric([0, 1]), lam=100, steps=50, step_size=0.005
     )
     assert result.gradient == "derivative-free"
     assert np.isfinite(result.loss.lower_bound) and (result.loss.ratios > 0).all()

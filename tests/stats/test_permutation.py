@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from faircompare.audits import (
+from faircompare.stats import (
     benjamini_hochberg,
     bootstrap_test,
     compare_groups,
@@ -18,8 +18,8 @@ from faircompare.audits import (
     permutation_test,
     permutation_tests,
 )
-from faircompare.audits.auc_null import GroupAUC, draw_subsets
-from faircompare.audits.permutation import (
+from faircompare.stats.auc_null import GroupAUC, draw_subsets
+from faircompare.stats.permutation import (
     _draw_group_cells,
     _proportion_statistic,
     shuffled_membership,
@@ -277,7 +277,7 @@ def test_the_pvalue_interval_is_scipys_exact_binomial_interval():
     # The closed form by beta quantiles against scipy's root-finding Clopper-Pearson interval.
     from scipy.stats import binomtest
 
-    from faircompare.audits.permutation import clopper_pearson
+    from faircompare.stats.permutation import clopper_pearson
 
     for n in (1, 10, 99, 1000, 10_000):
         for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):

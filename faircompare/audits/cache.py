@@ -1,0 +1,70 @@
+"""What one split's audits share, built once from the split and kept for its other runs."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+import numpy as np
+
+from faircompare.audits.protocol import AuditedRun
+
+T = TypeVar("T")
+
+
+class SplitCache(Generic[T]):
+    """A per-split setup (a transport map, a fair metric), built on its first request.
+
+    Entries are keyed on :attr:`AuditedRun.split_key`, the least recently used dropped past
+    ``maxsize``. ``hits`` and ``misses`` count lookups, so tests can see the reuse.
+
+    Parameters
+    ----------
+    build
+        Builds the entry from a run (from its split only: the entry serves every model).
+    maxsize
+        Entries kept; a worker runs a dataset's splits one after another, so a few suffice.
+    """
+
+    def __init__(self, build: Callable[[AuditedRun], T], maxsize: int = 4) -> None:
+        self._build = build
+        self._maxsize = maxsize
+        self._entries: OrderedDict[Hashable, T] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __call__(self, run: AuditedRun) -> T:
+        """Return the entry of ``run``'s split, building it on the first request."""
+        key = run.split_key
+        if key in self._entries:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        self.misses += 1
+        entry = self._entries[key] = self._build(run)
+        if len(self._entries) > self._maxsize:
+            self._entries.popitem(last=False)
+        return entry
+
+    def clear(self) -> None:
+        """Forget every entry and reset the counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+
+def standardisation(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return column means and standard deviations (1 for constant columns).
+
+    Parameters
+    ----------
+    X
+        The split's numeric test features.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The means and the scales: (X - mean) / scale has unit variance where X varies.
+    """
+    spread = X.std(0)
+    return X.mean(0), np.where(spread > 0, spread, 1.0)

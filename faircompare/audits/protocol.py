@@ -1,0 +1,151 @@
+"""What an audit is: the run it receives, its settings, the :class:`Audit` protocol, its outcome.
+
+An audit receives an :class:`AuditedRun` (a run's split, fitted model and test predictions) and
+:class:`AuditOptions`, and returns :class:`~faircompare.records.AuditRow` rows. The statistics
+themselves live in :mod:`faircompare.stats`; an audit adapts a run to them with the benchmark's
+settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from faircompare.preprocessing import Split
+from faircompare.records import AuditRow
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """Settings every audit of a benchmark shares.
+
+    Attributes
+    ----------
+    permutations
+        Permutations per permutation test.
+    """
+
+    permutations: int = 1000
+
+
+@dataclass(frozen=True, eq=False)
+class AuditedRun:
+    """What an audit receives: one run's split, fitted model and test predictions.
+
+    Attributes
+    ----------
+    split
+        The run's train/test split.
+    model
+        The fitted estimator.
+    y_pred, scores
+        Its test predictions, and its scores (None when the model has none).
+    seed
+        The run's seed, for the audits' own randomness.
+    data
+        The dataset's fingerprint: with the split's identity, it keys the per-split setups, so
+        a setup is never reused for other data.
+    """
+
+    split: Split
+    model: Any
+    y_pred: np.ndarray
+    scores: np.ndarray | None
+    seed: int
+    data: str = ""
+
+    @property
+    def split_key(self) -> Hashable:
+        """What identifies the split's test data: dataset, variant, attribute, split seed."""
+        split = self.split
+        return (
+            self.data,
+            split.dataset,
+            split.variant,
+            split.sensitive_attribute,
+            split.seed,
+            split.holdout,
+        )
+
+    @cached_property
+    def unprivileged(self) -> np.ndarray:
+        """Mask of the test rows outside the privileged group (computed once per run)."""
+        return np.asarray(self.split.sensitive_features_test != self.split.privileged)
+
+    @property
+    def both_groups(self) -> bool:
+        """Whether the test rows hold both the privileged group and others."""
+        return bool(0 < self.unprivileged.sum() < len(self.unprivileged))
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the features are numeric (every variant but ``original``)."""
+        return self.split.variant != "original"
+
+
+@runtime_checkable
+class Audit(Protocol):
+    """An audit of a fitted model: a name, a version, when it applies, and the rows it yields.
+
+    Attributes
+    ----------
+    name
+        The audit's name, the ``audit`` column of its rows.
+    version
+        Part of every run's recorded inputs: change it when the audit computes other numbers,
+        so that stored rows of the earlier code are reported as stale.
+    """
+
+    name: str
+    version: str
+
+    def applies(self, run: AuditedRun) -> bool:
+        """Return whether the audit can run on ``run``.
+
+        Parameters
+        ----------
+        run
+            The run to audit.
+
+        Returns
+        -------
+        bool
+            False to skip the run (no row, no error).
+        """
+        ...
+
+    def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
+        """Audit ``run`` and return its rows.
+
+        Parameters
+        ----------
+        run
+            The run to audit.
+        options
+            The audits' settings.
+
+        Returns
+        -------
+        list of AuditRow
+            The audit's rows for the store.
+        """
+        ...
+
+
+class AuditOutcome(NamedTuple):
+    """The rows of every audit that ran, and the error of each that failed.
+
+    Attributes
+    ----------
+    rows
+        The rows of the audits that ran.
+    errors
+        ``{audit: error}`` for each audit that raised.
+    """
+
+    rows: tuple[AuditRow, ...]
+    errors: dict[str, str]

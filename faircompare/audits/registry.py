@@ -1,0 +1,106 @@
+"""The audits every benchmark run gets, and the one entry point that runs them.
+
+The three built-in audits are :class:`~faircompare.audits.permutation.PermutationAudit`
+(DiCiccio et al.), :class:`~faircompare.audits.fliptest.FlipTestAudit` (Black et al.) and
+:class:`~faircompare.audits.individual.IndividualAudit` (Maity et al.). A fourth is an object
+following the :class:`~faircompare.audits.protocol.Audit` protocol, registered with
+:func:`register_audit` or published by a package under the entry-point group
+``faircompare.audits``; nothing else changes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import entry_points
+
+from faircompare._timeout import RunTimeoutError
+from faircompare.audits.fliptest import FlipTestAudit
+from faircompare.audits.individual import IndividualAudit
+from faircompare.audits.permutation import PermutationAudit
+from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.records import AuditRow
+
+ENTRY_POINTS = "faircompare.audits"
+_REGISTERED: dict[str, Audit] = {}
+
+
+def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutcome:
+    """Run every registered audit that applies to ``run``.
+
+    Parameters
+    ----------
+    run
+        The run's split, model and predictions.
+    options
+        The audits' settings; the defaults when None.
+
+    Returns
+    -------
+    AuditOutcome
+        The rows of the audits that ran, and ``{audit: error}`` for those that raised (the
+        others still run). A run's time limit is never swallowed.
+    """
+    options = options or AuditOptions()
+    rows: list[AuditRow] = []
+    errors: dict[str, str] = {}
+    for audit in registered_audits().values():
+        if not audit.applies(run):
+            continue
+        try:
+            rows += audit(run, options)
+        except RunTimeoutError:
+            raise
+        except Exception as error:  # the model fitted: keep its measures, record the audit's error
+            errors[audit.name] = f"{type(error).__name__}: {error}"
+    return AuditOutcome(tuple(rows), errors)
+
+
+def register_audit(audit: Audit) -> None:
+    """Add an audit to every benchmark run in this process (see :class:`Audit`).
+
+    Parameters
+    ----------
+    audit
+        The audit; one of the same name is replaced. Worker processes register their own
+        (publish the audit as a ``faircompare.audits`` entry point to reach them all).
+
+    Raises
+    ------
+    TypeError
+        If ``audit`` lacks the protocol's ``name``, ``version``, ``applies`` or ``__call__``.
+    """
+    if not isinstance(audit, Audit):
+        raise TypeError(
+            f"{audit!r} is not an audit: it needs name, version, applies() and __call__()"
+        )
+    _REGISTERED[audit.name] = audit
+
+
+def registered_audits() -> dict[str, Audit]:
+    """Return the audits every run gets: the built-ins, entry points, then registered ones.
+
+    Returns
+    -------
+    dict
+        Audits by name, in the order they run.
+    """
+    return {**_builtin_and_published(), **_REGISTERED}
+
+
+def audit_versions() -> str:
+    """Return every audit's name and version, as a run's recorded inputs hold them.
+
+    Returns
+    -------
+    str
+        ``"permutation 2, fliptest 1, individual 2"`` and any plugin audits after them: a
+        stored run audited by other versions is stale.
+    """
+    return ", ".join(f"{name} {audit.version}" for name, audit in registered_audits().items())
+
+
+@cache
+def _builtin_and_published() -> dict[str, Audit]:
+    audits: list[Audit] = [PermutationAudit(), FlipTestAudit(), IndividualAudit()]
+    audits += [point.load()() for point in entry_points(group=ENTRY_POINTS)]
+    return {audit.name: audit for audit in audits}

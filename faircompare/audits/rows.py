@@ -1,0 +1,148 @@
+"""The store's rows of each audit's results, made in this one place.
+
+Results of :mod:`faircompare.stats` become :class:`~faircompare.records.AuditRow` here.
+
+Each row has the columns every audit shares (metric, scope, statistic, p-value, adjusted
+p-value); what is particular to one audit goes in its ``details``, which the store returns as a
+typed frame per audit (:func:`faircompare.results.audit_details`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from faircompare.records import AuditRow
+from faircompare.stats.fliptest import FlipTestResult
+from faircompare.stats.individual import IndividualFairnessResult
+from faircompare.stats.multitest import holm
+from faircompare.stats.permutation import PermutationTestResult
+
+NAN = float("nan")
+
+
+def permutation_rows(
+    results: Mapping[str, PermutationTestResult | ValueError],
+) -> list[AuditRow]:
+    """Return one row per permutation test, Holm-adjusted across the tests that ran.
+
+    Parameters
+    ----------
+    results
+        Each metric's test, or the error that made it undefined (a row with NaN and the reason).
+
+    Returns
+    -------
+    list of AuditRow
+        The rows, in the order of ``results``; ``scope`` is the group compared with the
+        privileged one (``"rest"``).
+    """
+    tested = {m: r for m, r in results.items() if isinstance(r, PermutationTestResult)}
+    adjusted = dict(zip(tested, holm([r.pvalue for r in tested.values()]), strict=True))
+    rows = []
+    for metric, result in results.items():
+        if isinstance(result, PermutationTestResult):
+            details = {
+                "observed_difference": result.observed,
+                "pvalue_interval": list(result.pvalue_interval),
+                "group_sizes": list(result.group_sizes),
+                "groups": list(result.groups),
+                "studentized": result.studentized,
+                "alternative": result.alternative,
+                "within_outcome": result.within_outcome,
+                "permutations": len(result.null_distribution),
+            }
+            scope, statistic, pvalue = result.groups[1], result.statistic, result.pvalue
+            rows.append(
+                AuditRow(
+                    "permutation",
+                    metric,
+                    scope,
+                    statistic,
+                    pvalue,
+                    float(adjusted[metric]),
+                    details,
+                )
+            )
+        else:
+            rows.append(
+                AuditRow("permutation", metric, "rest", NAN, NAN, None, {"error": str(result)})
+            )
+    return rows
+
+
+def fliptest_rows(
+    result: FlipTestResult, *, source_size: int, mean_cost: float, top: int
+) -> list[AuditRow]:
+    """Return the F+ and F- rows of a FlipTest: each flipset's rate, size and leading features.
+
+    Parameters
+    ----------
+    result
+        The FlipTest of the unprivileged rows.
+    source_size
+        Unprivileged test rows (the flipsets' denominator).
+    mean_cost
+        The transport map's mean cost.
+    top
+        Features kept per flipset, those whose ranks move most.
+
+    Returns
+    -------
+    list of AuditRow
+        ``F+`` and ``F-``, with scope ``"unprivileged"``.
+    """
+    rows = []
+    for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
+        report: pd.DataFrame = result.report[result.report["flipset"] == name]
+        leading = report.nsmallest(top, "rank_difference")
+        details = {
+            "size": size,
+            "source_size": source_size,
+            "mean_cost": mean_cost,
+            "leading_features": dict(
+                zip(leading["feature"], leading["mean_difference"], strict=True)
+            ),
+        }
+        rows.append(AuditRow("fliptest", name, "unprivileged", rate, None, None, details))
+    return rows
+
+
+def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
+    """Return the loss-ratio (T_n) and error-ratio (T~_n) rows of an individual-fairness test.
+
+    Parameters
+    ----------
+    result
+        The test of one model.
+
+    Returns
+    -------
+    list of AuditRow
+        ``loss-ratio`` (with its p-value) and ``error-ratio``, with scope ``"all"``.
+    """
+    loss, error = result.loss, result.error
+    shared = {"gradient": result.gradient, "n": len(loss.ratios), **result.settings}
+    loss_details = {
+        "mean": loss.mean,
+        "std": loss.std,
+        "interval": list(loss.interval),
+        "delta": loss.delta,
+        "reject": loss.reject,
+        **shared,
+    }
+    error_details = {
+        "ratio": error.ratio,
+        "error_before": error.error_before,
+        "error_after": error.error_after,
+        "delta": error.delta,
+        "reject": error.reject,
+        **shared,
+    }
+    return [
+        AuditRow(
+            "individual", "loss-ratio", "all", loss.lower_bound, loss.pvalue, None, loss_details
+        ),
+        AuditRow("individual", "error-ratio", "all", error.lower_bound, None, None, error_details),
+    ]

@@ -1,0 +1,212 @@
+"""The typed records a run produces, from its specification down to the results store.
+
+- :class:`RunSpec`: what identifies one run (its key and seeds) and the inputs it depends on;
+- :class:`MeasureRow` and :class:`AuditRow`: one measure's value, one audit's result;
+- :class:`Predictions`: a run's test predictions, with what any measure needs again;
+- :class:`RunRecord`: everything a worker sends back for one run; the store writes and reads it.
+
+Vocabulary, the same everywhere: ``sensitive_attribute`` names the column, ``sensitive_features``
+are its per-row values, a *group* is one of those values, and an audit row's *scope* says whom a
+result concerns (``"rest"``: everyone outside the privileged group; ``"unprivileged"``;
+``"all"``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from faircompare.preprocessing import split_seed
+
+
+class MeasureRow(NamedTuple):
+    """One measure's value for one group of one run.
+
+    Attributes
+    ----------
+    part
+        ``"test"``, or ``"validation"`` for the tuning fit's scores.
+    measure
+        The measure's name (see :data:`faircompare.measures.MEASURES`).
+    group
+        The group's value as text; ``""`` for the aggregate.
+    value
+        The value; NaN where the measure is undefined.
+    """
+
+    part: str
+    measure: str
+    group: str
+    value: float
+
+
+class AuditRow(NamedTuple):
+    """One result of one audit of one run.
+
+    Attributes
+    ----------
+    audit
+        The audit's name (``"permutation"``, ``"fliptest"``, ``"individual"``, or a plugin's).
+    metric
+        What it tested or measured (``"TPR"``, ``"F+"``, ``"loss-ratio"``, ...).
+    scope
+        Whom it concerns: ``"rest"`` (compared with the privileged group), ``"unprivileged"``,
+        ``"all"``, or one group's value.
+    statistic
+        The test statistic or the measured value; NaN when the test could not be run.
+    pvalue
+        The p-value; None for a measurement that is not a test.
+    adjusted_pvalue
+        The p-value adjusted for the run's family of tests (Holm's, for the permutation tests);
+        None where there is no family.
+    details
+        What is particular to the audit (JSON-serialisable; read back as a typed frame by
+        :func:`faircompare.results.audit_details`).
+    """
+
+    audit: str
+    metric: str
+    scope: str
+    statistic: float
+    pvalue: float | None
+    adjusted_pvalue: float | None
+    details: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that identifies one run.
+
+    Attributes
+    ----------
+    dataset
+        Dataset name.
+    sensitive_attribute, variant, algorithm
+        What the run uses.
+    params
+        Parameter settings, as sorted ``(name, value)`` pairs.
+    split_id, base_seed
+        Which split, and the benchmark's base seed.
+    dataset_file
+        Path of a user dataset's TOML specification; None for built-in datasets.
+    tune
+        Whether to also score the run on a validation part of the training data (recorded
+        output, not identity: it is not part of the key).
+    inputs
+        What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
+        dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
+        each audit's version), ``validation`` and ``faircompare`` (the package version). Not
+        part of the key: a stored run whose inputs differ is stale, and is reported rather
+        than reused.
+    """
+
+    dataset: str
+    sensitive_attribute: str
+    variant: str
+    algorithm: str
+    params: tuple[tuple[str, Any], ...]
+    split_id: int
+    base_seed: int
+    dataset_file: str | None = None
+    tune: bool = False
+    inputs: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def key(self) -> str:
+        """Stable identifier: a hash of the run's identifying fields."""
+        identity = [
+            self.dataset,
+            self.sensitive_attribute,
+            self.variant,
+            self.algorithm,
+            [list(pair) for pair in self.params],
+            self.split_id,
+            self.base_seed,
+        ]
+        return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
+
+    @property
+    def split_seed(self) -> int:
+        """Seed of the train/test split, shared by every run on this dataset and split."""
+        return split_seed(self.dataset, self.split_id, self.base_seed)
+
+    @property
+    def seed(self) -> int:
+        """Seed for the algorithm's own randomness, derived from the run key."""
+        return int(self.key[:8], 16)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The parameter settings as a dict."""
+        return dict(self.params)
+
+
+@dataclass(frozen=True, eq=False)
+class Predictions:
+    """One run's test predictions, with what is needed to compute any measure again.
+
+    Attributes
+    ----------
+    test_index
+        Positions of the test rows in the prepared dataset.
+    y_true, y_pred, scores
+        Labels, predictions and scores (None when the model has none).
+    sensitive_features, privileged
+        Each test row's group, and the privileged group.
+    """
+
+    test_index: np.ndarray
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    scores: np.ndarray | None
+    sensitive_features: np.ndarray
+    privileged: Any
+
+
+@dataclass(frozen=True, eq=False)
+class RunRecord:
+    """Everything one run produced, done or failed: what a worker sends and the store keeps.
+
+    Attributes
+    ----------
+    spec
+        The run.
+    status, error, traceback
+        ``"done"`` or ``"failed"``, and a failure's error and traceback.
+    timings, started_at, finished_at
+        Seconds to fit, predict and in all; wall-clock start and end.
+    n_train, n_test
+        Rows in the training and test parts.
+    versions, warnings
+        Package versions, and the distinct warnings the run raised.
+    measures, audits, audit_errors
+        The run's rows, and ``{audit: error}`` for audits that failed (the measures are kept).
+    predictions
+        The test predictions; None for a failed run.
+    """
+
+    spec: RunSpec
+    status: str
+    error: str | None = None
+    traceback: str | None = None
+    timings: dict[str, float] | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    n_train: int | None = None
+    n_test: int | None = None
+    versions: dict[str, str] | None = None
+    warnings: tuple[str, ...] = ()
+    measures: tuple[MeasureRow, ...] = ()
+    audits: tuple[AuditRow, ...] = ()
+    audit_errors: dict[str, str] | None = None
+    predictions: Predictions | None = None
+
+    @property
+    def key(self) -> str:
+        """The run's key."""
+        return self.spec.key

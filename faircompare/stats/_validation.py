@@ -1,0 +1,104 @@
+"""Argument checks of the statistics library: errors name the bad value and the valid ones.
+
+The rest of faircompare raises its own :class:`~faircompare.exceptions.ChoiceError` with the
+same message (:func:`faircompare._validation.check_choice`); this module imports nothing from
+faircompare, so the library stands on its own.
+"""
+
+import functools
+import warnings
+from collections.abc import Callable, Iterable
+from difflib import get_close_matches
+from typing import Any, ParamSpec, TypeVar
+
+T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def choice_message(value: object, choices: Iterable[object], *, what: str) -> str:
+    """Return the message for a value that is not one of ``choices``.
+
+    Parameters
+    ----------
+    value
+        The value given by the user.
+    choices
+        The valid values.
+    what
+        What the value names ("metric", "cost", ...).
+
+    Returns
+    -------
+    str
+        The bad value, the closest valid one when there is one, and every valid choice.
+    """
+    names = [str(choice) for choice in choices]
+    close = get_close_matches(str(value), names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}"
+
+
+def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
+    """Return ``value`` if it is one of ``choices``, else raise a ValueError.
+
+    Parameters
+    ----------
+    value
+        The value given by the user.
+    choices
+        The valid values.
+    what
+        What the value names, used in the message.
+
+    Returns
+    -------
+    value
+        The value, unchanged.
+
+    Raises
+    ------
+    ValueError
+        With :func:`choice_message`'s message.
+    """
+    choices = list(choices)
+    if value in choices:
+        return value
+    raise ValueError(choice_message(value, choices, what=what))
+
+
+def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Keep a keyword argument's former name working for one release, with a warning.
+
+    Parameters
+    ----------
+    **old_to_new
+        Each former name and the name that replaces it.
+
+    Returns
+    -------
+    callable
+        A decorator: the decorated function accepts each former name as a keyword, with a
+        :class:`DeprecationWarning`, and refuses a call that gives both names.
+    """
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(function)
+        def accepting_old_names(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(f"{function.__name__}() got both {old}= and {new}=")
+                warnings.warn(
+                    f"{function.__name__}(): {old}= is deprecated and will be removed in the "
+                    f"next release; use {new}=",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return accepting_old_names  # type: ignore[return-value]
+
+    return decorate
