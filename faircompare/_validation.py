@@ -4,9 +4,8 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from faircompare.exceptions import ChoiceError
-from faircompare.stats._validation import choice_message, renamed_arguments
-
-__all__ = ["check_choice", "renamed_arguments"]
+from faircompare.stats._validation import check_choice as _check_choice
+from faircompare.stats._validation import renamed_arguments as renamed_arguments
 
 T = TypeVar("T")
 
@@ -14,26 +13,7 @@ T = TypeVar("T")
 def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
     """Return ``value`` if it is one of ``choices``, else raise a :class:`ChoiceError`.
 
-    Parameters
-    ----------
-    value
-        The value given by the user.
-    choices
-        The valid values.
-    what
-        What the value names ("dataset", "variant", ...), used in the message.
-
-    Returns
-    -------
-    value
-        The value, unchanged.
-
-    Raises
-    ------
-    ChoiceError
-        Naming the bad value, the closest valid one when there is one, and every valid choice.
+    The statistics library's check (:func:`faircompare.stats._validation.check_choice`), with
+    faircompare's own error, which the command line prints as one line.
     """
-    choices = list(choices)
-    if value in choices:
-        return value
-    raise ChoiceError(choice_message(value, choices, what=what))
+    return _check_choice(value, choices, what=what, error=ChoiceError)

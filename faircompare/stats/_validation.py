@@ -1,7 +1,7 @@
 """Argument checks of the statistics library: errors name the bad value and the valid ones.
 
-The rest of faircompare raises its own :class:`~faircompare.exceptions.ChoiceError` with the
-same message (:func:`faircompare._validation.check_choice`); this module imports nothing from
+The rest of faircompare raises its own :class:`~faircompare.exceptions.ChoiceError` through the
+same check (:func:`faircompare._validation.check_choice`); this module imports nothing from
 faircompare, so the library stands on its own.
 """
 
@@ -16,31 +16,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def choice_message(value: object, choices: Iterable[object], *, what: str) -> str:
-    """Return the message for a value that is not one of ``choices``.
-
-    Parameters
-    ----------
-    value
-        The value given by the user.
-    choices
-        The valid values.
-    what
-        What the value names ("metric", "cost", ...).
-
-    Returns
-    -------
-    str
-        The bad value, the closest valid one when there is one, and every valid choice.
-    """
-    names = [str(choice) for choice in choices]
-    close = get_close_matches(str(value), names, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}"
-
-
-def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
-    """Return ``value`` if it is one of ``choices``, else raise a ValueError.
+def check_choice(
+    value: T, choices: Iterable[T], *, what: str, error: type[ValueError] = ValueError
+) -> T:
+    """Return ``value`` if it is one of ``choices``, else raise ``error``.
 
     Parameters
     ----------
@@ -50,6 +29,8 @@ def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
         The valid values.
     what
         What the value names, used in the message.
+    error
+        The exception raised (a ValueError; the harness raises its own ChoiceError).
 
     Returns
     -------
@@ -59,12 +40,16 @@ def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
     Raises
     ------
     ValueError
-        With :func:`choice_message`'s message.
+        ``error``, naming the bad value, the closest valid one when there is one, and every
+        valid choice.
     """
     choices = list(choices)
     if value in choices:
         return value
-    raise ValueError(choice_message(value, choices, what=what))
+    names = [str(choice) for choice in choices]
+    close = get_close_matches(str(value), names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise error(f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}")
 
 
 def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
