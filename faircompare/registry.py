@@ -33,6 +33,7 @@ from faircompare.algorithms.reductions import ExponentiatedGradientReduction, Gr
 from faircompare.algorithms.representation import BASELINES
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
+from faircompare.plugin_source import folder_fingerprint, source_fingerprint
 
 ENTRY_POINT_GROUP = "faircompare.algorithms"
 
@@ -61,6 +62,14 @@ class Algorithm:
     make: Callable[[], FairEstimator] | None
     source: str
     unavailable: str | None = None
+
+    @property
+    def code(self) -> str | None:
+        """A digest of a plugin's code (its folder's files, or its module's); None if built in."""
+        if self.source == "built-in" or self.make is None:
+            return None
+        path = Path(self.source)
+        return folder_fingerprint(path) if path.is_file() else source_fingerprint(self.make)
 
     def create(self, **params: Any) -> FairEstimator:
         """Build the estimator with ``params`` set (unknown names are an error listing them)."""
@@ -161,14 +170,13 @@ def _from_entry_points() -> list[Algorithm]:
     return found
 
 
-@cache
 def plugin_module(path: Path) -> ModuleType:
-    """Execute one plugin file once per process and return its module.
+    """Execute one plugin file once per process and content, and return its module.
 
     Parameters
     ----------
     path
-        The plugin's Python file.
+        The plugin's Python file (edited, it is executed again).
 
     Returns
     -------
@@ -180,6 +188,11 @@ def plugin_module(path: Path) -> ModuleType:
     Exception
         Whatever executing the file raised.
     """
+    return _executed(path, path.read_bytes())
+
+
+@cache
+def _executed(path: Path, content: bytes) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"faircompare_plugin_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise ImportError(f"{path} is not a Python file")

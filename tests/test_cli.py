@@ -62,6 +62,18 @@ def test_user_dataset_is_listed_from_its_spec(tmp_path):
     result = run("faircompare", "list", "datasets", "--spec", str(write(tmp_path)))
     assert result.returncode == 0, result.stderr
     assert "loans" in result.stdout and "sex (male)" in result.stdout
+    assert "1 rows: missing values (income 1)" in result.stdout  # the driver's "?" income
+
+
+def test_a_run_prints_and_records_the_rows_cleaning_removed(tmp_path):
+    results = tmp_path / "results"
+    result = run(
+        "faircompare", "run", "--spec", str(write(tmp_path)), "--algorithm", "gaussian-nb",
+        "--splits", "1", "--no-audits", "--no-report", "--results", str(results),
+    )  # fmt: skip
+    assert "loans: cleaning removed 1 rows: missing values (income 1)" in result.stderr
+    with ResultStore(results, readonly=True) as store:
+        assert store.cleaning() == {"loans": {"missing values (income 1)": 1}}
 
 
 def test_a_bad_user_dataset_is_an_error_message_not_a_traceback(tmp_path):

@@ -150,6 +150,32 @@ def test_check_plugin_catches_an_undeclared_use_of_the_sensitive_attribute(tmp_p
     assert "declare uses_sensitive_at_predict" in result.stdout
 
 
+NAN = """
+    import numpy as np
+    from faircompare.algorithms import FairEstimator
+
+    class NotANumber(FairEstimator):
+        name = "not-a-number"
+
+        def fit(self, X, y, *, sensitive_features):
+            self.classes_ = np.array([0, 1])
+            return self
+
+        def predict(self, X, *, sensitive_features=None):
+            return np.full(len(X), np.nan)
+"""
+
+
+def test_check_plugin_names_predictions_that_are_not_labels(tmp_path):
+    # the main of issue #28 gave three misleading reasons: a shape, seeding, the attribute
+    result = cli("check-plugin", str(write_plugin(tmp_path, "nan", NAN)))
+    assert result.returncode == 1
+    reason = "not-a-number: predict returned 120 of 120 predictions that are not 0 or 1: nan"
+    assert "FAIL  not-a-number: fit and predict on numerical\n      " + reason in result.stdout
+    assert "seed it" not in result.stdout and "got shape" not in result.stdout
+    assert "declare uses_sensitive_at_predict" not in result.stdout
+
+
 def test_list_algorithms_json_marks_availability(tmp_path):
     write_plugin(tmp_path, "broken", "raise RuntimeError('broken on purpose')\n")
     result = cli("list", "algorithms", "--json", "--plugins", str(tmp_path))

@@ -25,6 +25,8 @@ from faircompare.algorithms.hooks import (
     OwnLossOracle,
     gradient_kind,
 )
+from faircompare.algorithms.outputs import checked_predictions, checked_scores
+from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
 _N_TRAIN, _N_TEST = 240, 120
@@ -96,6 +98,8 @@ def run_check(name: str, check: Callable[..., str | None], *args: object, timeou
             problem = check(*args)
     except RunTimeoutError:
         return Check(name, False, f"took longer than {timeout:g} s and was stopped")
+    except FaircompareError as error:  # a fault the message says all about
+        return Check(name, False, str(error))
     except Exception:  # a crashing check is a failed check, with its traceback
         return Check(name, False, traceback.format_exc(limit=3).strip())
     return Check(name, problem is None, problem or "")
@@ -183,16 +187,14 @@ def _fit_predict(
     )
     if fitted is not estimator:
         raise AssertionError("fit must return self")
-    return estimator, estimator.predict(
-        data.X_test, sensitive_features=data.sensitive_features_test
-    )
+    predicted = estimator.predict(data.X_test, sensitive_features=data.sensitive_features_test)
+    name = getattr(estimator, "name", type(estimator).__name__)
+    return estimator, checked_predictions(name, predicted, len(data.X_test))
 
 
 def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
-    estimator, predicted = _fit_predict(make, data)
+    estimator, _ = _fit_predict(make, data)  # the predictions are checked there
     n = len(data.X_test)
-    if np.shape(predicted) != (n,) or not np.isin(predicted, (0, 1)).all():
-        return f"predict must return {n} labels in {{0, 1}}; got shape {np.shape(predicted)}"
     if hasattr(estimator, "predict_proba"):
         proba = estimator.predict_proba(
             data.X_test, sensitive_features=data.sensitive_features_test
@@ -203,8 +205,7 @@ def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
         scores = estimator.decision_function(
             data.X_test, sensitive_features=data.sensitive_features_test
         )
-        if np.shape(scores) != (n,) or not np.isfinite(scores).all():
-            return f"decision_function must return {n} finite scores"
+        checked_scores(getattr(estimator, "name", ""), scores, n, "decision_function")
     return None
 
 

@@ -18,6 +18,7 @@ from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
 from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.plugin_source import source_fingerprint
 from faircompare.records import AuditRow
 
 ENTRY_POINTS = "faircompare.audits"
@@ -93,10 +94,16 @@ def audit_versions() -> str:
     Returns
     -------
     str
-        ``"permutation 2, fliptest 1, individual 2"`` and any plugin audits after them: a
-        stored run audited by other versions is stale.
+        ``"permutation 2, fliptest 1, individual 2"`` and any plugin audits after them, each
+        with a digest of its module's code: a stored run audited by other versions, or by a
+        plugin audit whose code changed, is stale.
     """
-    return ", ".join(f"{name} {audit.version}" for name, audit in registered_audits().items())
+    return ", ".join(_version(name, audit) for name, audit in registered_audits().items())
+
+
+def _version(name: str, audit: Audit) -> str:
+    code = source_fingerprint(audit)
+    return f"{name} {audit.version}" + ("" if code is None else f" (code {code})")
 
 
 @cache

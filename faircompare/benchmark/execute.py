@@ -34,6 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare._timeout import time_limit
 from faircompare._validation import check_choice
+from faircompare.algorithms.outputs import checked_predictions, checked_scores
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
@@ -198,7 +199,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
     split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
     model, fit_seconds = _fit(spec, options, split)
     predict_start = time.perf_counter()
-    y_pred, scores = _predict(model, split)
+    y_pred, scores = _predict(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows(split, y_pred, scores)
     audits = AuditOutcome((), {})
@@ -208,7 +209,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning)
-        measures += _measure_rows(tuning, *_predict(tuned_model, tuning))
+        measures += _measure_rows(tuning, *_predict(spec.algorithm, tuned_model, tuning))
     return RunRecord(
         spec=spec,
         status="done",
@@ -243,15 +244,17 @@ def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
     return model, time.perf_counter() - start
 
 
-def _predict(model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
-    s = split.sensitive_features_test
-    y_pred = np.asarray(model.predict(split.X_test, sensitive_features=s)).astype(np.int8)
-    scores: np.ndarray | None = None
+def _predict(name: str, model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
+    """Predict the test rows, refusing predictions or scores that cannot be measured."""
+    X, s, n = split.X_test, split.sensitive_features_test, len(split.y_test)
+    y_pred = checked_predictions(name, model.predict(X, sensitive_features=s), n)
     if hasattr(model, "predict_proba"):
-        scores = model.predict_proba(split.X_test, sensitive_features=s)[:, 1]
-    elif hasattr(model, "decision_function"):
-        scores = model.decision_function(split.X_test, sensitive_features=s)
-    return y_pred, scores
+        proba = np.asarray(model.predict_proba(X, sensitive_features=s))
+        return y_pred, checked_scores(name, proba[:, 1], n, "predict_proba")
+    if hasattr(model, "decision_function"):
+        scores = model.decision_function(X, sensitive_features=s)
+        return y_pred, checked_scores(name, scores, n, "decision_function")
+    return y_pred, None
 
 
 def _measure_rows(

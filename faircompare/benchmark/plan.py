@@ -86,6 +86,10 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     _check_names(datasets)
     _check_attributes([spec for spec, _ in datasets], config)
     data = {spec.name: fingerprint(spec) for spec, _ in datasets}
+    versions = {algorithm.name: _algorithm_version(algorithm) for algorithm in chosen}
+    audits = (
+        f"on, {config.permutations} permutations, {audit_versions()}" if config.audits else "off"
+    )
     runs = [
         RunSpec(
             dataset=spec.name,
@@ -97,7 +101,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             base_seed=config.seed,
             dataset_file=spec_path,
             tune=tune,
-            inputs=_inputs(data[spec.name], algorithm, config, tune),
+            inputs=_inputs(data[spec.name], versions[algorithm.name], audits, tune),
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -116,19 +120,20 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     return Plan(tuple(runs), unavailable)
 
 
-def _inputs(
-    data: str, algorithm: Algorithm, config: BenchmarkConfig, tune: bool
-) -> tuple[tuple[str, str], ...]:
-    audits = (
-        f"on, {config.permutations} permutations, {audit_versions()}" if config.audits else "off"
-    )
+def _inputs(data: str, version: str, audits: str, tune: bool) -> tuple[tuple[str, str], ...]:
     return (
-        ("algorithm", str(getattr(algorithm.estimator_class, "version", "1"))),
+        ("algorithm", version),
         ("audits", audits),
         ("data", data),
         ("faircompare", __version__),
         ("validation", "yes" if tune else "no"),
     )
+
+
+def _algorithm_version(algorithm: Algorithm) -> str:
+    """Return the algorithm's ``version``, with a plugin's code digest (an edit is never missed)."""
+    version = str(getattr(algorithm.estimator_class, "version", "1"))
+    return version if algorithm.code is None else f"{version}, code {algorithm.code}"
 
 
 def _check_names(datasets: list[tuple[DatasetSpec, str | None]]) -> None:

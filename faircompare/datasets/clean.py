@@ -8,6 +8,7 @@ as 1 (positive) / 0, and add the combined sensitive attribute.
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,15 @@ class Dataset:
         The specification it was cleaned by.
     frame
         The cleaned rows.
+    removed
+        ``(step, rows)`` for each cleaning step that removed rows, in order: a filter (named by
+        its expression), then the rows with a missing value (named by the columns that had one,
+        with their counts).
     """
 
     spec: DatasetSpec
     frame: pd.DataFrame
+    removed: tuple[tuple[str, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -62,8 +68,8 @@ class Dataset:
         Returns
         -------
         dict
-            ``name``, ``rows``, ``label``, ``positive_rate`` and ``sensitive`` (each
-            attribute's group sizes).
+            ``name``, ``rows``, ``label``, ``positive_rate``, ``sensitive`` (each
+            attribute's group sizes) and ``removed`` (rows each cleaning step removed).
         """
         spec = self.spec
         attributes = {}
@@ -81,6 +87,7 @@ class Dataset:
             "base_rate": float(self.y.mean()),
             "features": len(self.features),
             "sensitive": attributes,
+            "removed": dict(self.removed),
             "description": spec.description,
         }
 
@@ -88,15 +95,26 @@ class Dataset:
 def read_raw(path: str | Path) -> pd.DataFrame:
     """Read a raw CSV; only empty fields are missing, so literals like ``N/A`` stay values.
 
+    A column named twice is read as pandas reads it (the copy as ``age.1``); the copy's name
+    is kept in ``frame.attrs["copies"]``, so that :func:`clean` refuses to use it.
+
     Raises
     ------
     SpecError
         If the file is empty or is not a CSV pandas can parse.
     """
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+        with open(path, newline="", encoding="utf-8") as handle:
+            header = next(csv.reader(handle), [])
+        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
+    frame.attrs["copies"] = {
+        copy: original
+        for copy in frame.columns
+        if copy not in header and (original := str(copy).rpartition(".")[0]) in header
+    }
+    return frame
 
 
 def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> Dataset:
@@ -119,9 +137,10 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
     Raises
     ------
     SpecError
-        If a column the spec names is absent, the label is not binary or lacks the positive
-        value, a privileged value never occurs, a sensitive attribute has a single group, a
-        numeric feature holds non-numeric values, or no row survives cleaning.
+        If a column the spec names is absent, a column named twice in the file would be used
+        twice, the label is not binary or lacks the positive value, a privileged value never
+        occurs, a sensitive attribute has a single group, a numeric feature holds non-numeric
+        values, or no row survives cleaning.
     """
     where = f"dataset {spec.name!r} ({source})"
     frame = raw.replace(list(spec.missing), np.nan) if spec.missing else raw
@@ -137,14 +156,20 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
         frame[column] = split.where(values.notna())
     for column, expression in spec.derive.items():
         frame[column] = evaluate(frame, expression, where=where)
+    removed: list[tuple[str, int]] = []
     for expression in spec.filters:
-        frame = frame[evaluate(frame, expression, where=where).astype(bool)]
+        passes = evaluate(frame, expression, where=where).astype(bool)
+        removed.append((f"filter {expression}", int((~passes).sum())))
+        frame = frame[passes]
 
     kept = spec.keep if spec.keep is not None else frame.columns
     wanted = list(dict.fromkeys([*kept, *spec.sensitive, spec.label]))
     _require(frame, wanted, where, "keep, sensitive and label")
     _require(frame, spec.categorical, where, "categorical")
     columns = [column for column in frame.columns if column in wanted]  # raw order
+    _refuse_copies(raw.attrs.get("copies", {}), columns, where)
+    missing = frame[columns].isna()
+    removed.append((_missing_step(missing), int(missing.any(axis=1).sum())))
     frame = frame[columns].dropna().reset_index(drop=True)
     if frame.empty:
         raise SpecError(f"{where}: no row is left after filtering and dropping missing values")
@@ -158,7 +183,25 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
     if spec.combined:
         parts = [frame[attribute].astype(str) for attribute in spec.sensitive]
         frame[spec.combined] = parts[0].str.cat(parts[1:], sep="-")
-    return Dataset(spec, frame)
+    return Dataset(spec, frame, tuple((step, rows) for step, rows in removed if rows))
+
+
+def _refuse_copies(copies: dict[str, str], columns: list[str], where: str) -> None:
+    """Refuse to use a copy of a column the file names twice (ProPublica's keep list does not)."""
+    used = sorted({original for copy, original in copies.items() if copy in columns})
+    if used:
+        raise SpecError(
+            f"{where}: the file names the column(s) {used} more than once; give each column "
+            "its own name, or list the columns to use under 'keep' (pandas would use the "
+            "copies as separate features)"
+        )
+
+
+def _missing_step(missing: pd.DataFrame) -> str:
+    """Name the missing-value step by the columns that had missing values, most first."""
+    counts = missing.sum().sort_values(ascending=False, kind="stable")
+    columns = ", ".join(f"{column} {n}" for column, n in counts[counts > 0].items())
+    return f"missing values ({columns})" if columns else "missing values"
 
 
 def _require(frame: pd.DataFrame, columns, where: str, field: str) -> None:

@@ -5,7 +5,10 @@ arithmetic, boolean operators and membership tests against a list (``age >= 25``
 ``c_charge_degree != 'O'``, ``Race in ['W', 'B']``, `` `income-per-year` == '>50K' ``).
 Calls, attribute access, subscripts, lambdas, comprehensions and pandas' ``@`` references are
 refused before anything is evaluated, so a spec from elsewhere cannot run code; what passes is
-evaluated by :meth:`pandas.DataFrame.eval`.
+evaluated by :meth:`pandas.DataFrame.eval`. Its cost is bounded too: an expression is at most
+:data:`MAX_LENGTH` characters, a number literal at most :data:`MAX_LITERAL` in size, an exponent
+a literal of at most :data:`MAX_EXPONENT` or a column, and evaluation stops after
+:data:`MAX_SECONDS` (``2**10**10`` would take minutes and gigabytes).
 """
 
 from __future__ import annotations
@@ -15,8 +18,13 @@ import re
 
 import pandas as pd
 
+from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare.exceptions import SpecError
 
+MAX_LENGTH = 2_000  # characters; 200,000 terms made ast.parse recurse past Python's limit
+MAX_LITERAL = 2**53  # a number literal's size: every integer up to it is exact as a float
+MAX_EXPONENT = 64  # a literal exponent's size
+MAX_SECONDS = 60.0  # evaluation of one expression on the data
 _BACKTICKED = re.compile(r"`[^`]*`")
 _ALLOWED = (
     ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Name, ast.Constant,
@@ -46,6 +54,11 @@ def check_expression(expression: str) -> None:
     """
     if not isinstance(expression, str):
         raise SpecError(f"an expression must be a string, got {expression!r}")
+    if len(expression) > MAX_LENGTH:
+        raise SpecError(
+            f"expression {expression[:40]!r}... has {len(expression):,} characters; a dataset "
+            f"spec's expression may have at most {MAX_LENGTH:,} (derive a column in the data)"
+        )
     plain = _BACKTICKED.sub(lambda match: f"_column{match.start()}", expression)
     try:
         tree = ast.parse(plain.strip(), mode="eval")
@@ -60,6 +73,32 @@ def check_expression(expression: str) -> None:
             )
         if isinstance(node, ast.Name) and node.id.startswith("__"):
             raise SpecError(f"expression {expression!r} names {node.id!r}, which is not a column")
+        problem = _costly(node)
+        if problem:
+            raise SpecError(f"expression {expression!r} {problem}")
+
+
+def _costly(node: ast.AST) -> str | None:
+    """Say why a node could cost unbounded time or memory: a huge literal or exponent."""
+    size = _size(node)
+    if size is not None and size > MAX_LITERAL:
+        return f"has a number literal of size {size:.3g}, larger than {MAX_LITERAL:.3g}"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        exponent = node.right
+        if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
+            exponent = exponent.operand
+        size = _size(exponent)
+        if isinstance(exponent, ast.Name) or (size is not None and size <= MAX_EXPONENT):
+            return None
+        return f"raises to a power other than a column or a number up to {MAX_EXPONENT}"
+    return None
+
+
+def _size(node: ast.AST) -> float | None:
+    """Return the absolute value of a number literal; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float | complex):
+        return None if isinstance(node.value, bool) else float(abs(node.value))
+    return None
 
 
 def evaluate(frame: pd.DataFrame, expression: str, *, where: str) -> pd.Series:
@@ -90,7 +129,12 @@ def evaluate(frame: pd.DataFrame, expression: str, *, where: str) -> pd.Series:
     except SpecError as error:
         raise SpecError(f"{where}: {error}") from error
     try:
-        return frame.eval(expression)
+        with time_limit(MAX_SECONDS):
+            return frame.eval(expression)
+    except RunTimeoutError as error:
+        raise SpecError(
+            f"{where}: evaluating {expression!r} took longer than {MAX_SECONDS:g} s and was stopped"
+        ) from error
     except Exception as error:  # pandas raises many types for a bad expression
         raise SpecError(f"{where}: cannot evaluate {expression!r}: {error}") from error
 

@@ -16,11 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from faircompare.datasets.expressions import check_expression
 from faircompare.exceptions import SpecError
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_URL_SCHEMES = ("https", "http")  # a file:// URL would read outside the cache and the mirror
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,11 @@ class DatasetSpec:
             raise SpecError(
                 f"{where}: with a 'url', 'file' names the file in the data cache and must be a "
                 f"plain file name (no folder, no '..'), got {self.file!r}"
+            )
+        if self.url is not None and urlsplit(self.url).scheme not in _URL_SCHEMES:
+            raise SpecError(
+                f"{where}: 'url' must start with https:// or http://, got {self.url!r} (a local "
+                "file is named by 'file' alone)"
             )
         if self.url is not None and self.sha256 is None:
             raise SpecError(f"{where}: a 'url' needs the file's 'sha256' so downloads are verified")

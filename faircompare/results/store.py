@@ -254,6 +254,34 @@ class ResultStore:
             )
 
     @_guarded
+    def record_cleaning(self, removed: dict[str, dict[str, int]]) -> None:
+        """Remember how many rows each dataset's cleaning steps removed (the latest load wins).
+
+        Parameters
+        ----------
+        removed
+            For each dataset, the rows each cleaning step removed (see
+            :attr:`faircompare.datasets.Dataset.removed`).
+        """
+        with self._transaction():
+            self._open.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [(f"cleaning:{name}", json.dumps(steps)) for name, steps in removed.items()],
+            )
+
+    @_guarded
+    def cleaning(self) -> dict[str, dict[str, int]]:
+        """Return the rows each dataset's cleaning steps removed, as recorded by the last run.
+
+        Returns
+        -------
+        dict
+            For each dataset, rows removed by step (empty when cleaning removed none).
+        """
+        rows = self._open.execute("SELECT name, value FROM meta WHERE name LIKE 'cleaning:%'")
+        return {name.removeprefix("cleaning:"): json.loads(value) for name, value in rows}
+
+    @_guarded
     def statuses(self) -> dict[str, str]:
         """Return the status (``done`` or ``failed``) of every stored run, by key.
 

@@ -1,6 +1,9 @@
 """The audit layer: the registry, the one entry point, per-split setups and recorded versions."""
 
 import dataclasses
+import importlib
+import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +19,9 @@ from faircompare.audits import (
 from faircompare.audits.contract import synthetic_run
 from faircompare.benchmark import make_plan
 from faircompare.config import BenchmarkConfig
+from faircompare.plugin_source import files_fingerprint
 from faircompare.records import AuditRow
+from tests.audits.test_contract import GOOD
 
 
 class Counting:
@@ -84,8 +89,22 @@ def test_a_plugin_audits_version_is_among_every_runs_inputs(registered):
     added = dict(make_plan(config).runs[0].inputs)["audits"]
     audit.version = "2"
     bumped = dict(make_plan(config).runs[0].inputs)["audits"]
-    assert before.endswith("individual 2") and added == f"{before}, counting 1"
-    assert bumped == f"{before}, counting 2"  # a stored run of version 1 is stale
+    code = files_fingerprint([Path(__file__)])  # Counting is defined in this file
+    assert before.endswith("individual 2") and added == f"{before}, counting 1 (code {code})"
+    assert bumped == f"{before}, counting 2 (code {code})"  # a stored run of version 1 is stale
+
+
+def test_a_plugin_audits_code_is_among_every_runs_inputs(registered, tmp_path, monkeypatch):
+    # unchanged on the main of issue #28: the inputs said only "audits: on, N permutations"
+    module = tmp_path / "share_audit.py"
+    module.write_text(textwrap.dedent(GOOD))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registered(importlib.import_module("share_audit").PositiveShare())
+    before = audit_versions()
+    assert before.endswith(f"positive-share 1 (code {files_fingerprint([module])})")
+    module.write_text(textwrap.dedent(GOOD).replace("mean()", "mean() * 1.0"))  # version "1"
+    after = audit_versions()
+    assert after != before and after.endswith(f"(code {files_fingerprint([module])})")
 
 
 def test_split_cache_builds_once_per_split_and_drops_the_least_recently_used():

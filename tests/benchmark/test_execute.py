@@ -31,6 +31,16 @@ FAILING = """
 
         def fit(self, X, y, *, sensitive_features):
             time.sleep(600)
+
+    class NotANumber(FairEstimator):
+        name = "not-a-number"
+
+        def fit(self, X, y, *, sensitive_features):
+            self.classes_ = np.array([0, 1])
+            return self
+
+        def predict(self, X, *, sensitive_features=None):
+            return np.where(np.arange(len(X)) % 3 == 0, np.nan, 1.0)
 """
 
 
@@ -79,6 +89,23 @@ def test_failures_and_hangs_are_recorded_while_other_runs_complete(tmp_path):
     assert set(runs.loc["raises", "error"]) == {"RuntimeError: broken on purpose"}
     assert set(runs.loc["hangs", "error"]) == {"RunTimeoutError: stopped at the time limit of 2 s"}
     assert "Traceback" in runs.loc["raises", "traceback"].iloc[0]
+
+
+def test_predictions_that_are_not_labels_fail_the_run_with_their_count(tmp_path):
+    # stored on the main of issue #28 as a successful run: NaN cast to 0, accuracy 0.487
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
+    specs = small_plan(algorithms=("not-a-number",), splits=1, plugins=str(plugins))
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(plugins=str(plugins)))
+        runs, measures = store.runs(), store.measures()
+    assert (summary.done, summary.failed) == (0, 1) and measures.empty
+    # Ricci's test part: 39 of its 118 rows; every third prediction is NaN: rows 0, 3, ..., 36.
+    assert runs["error"].iloc[0] == (
+        "BadPredictionsError: not-a-number: predict returned 13 of 39 predictions that are not "
+        "0 or 1: nan"
+    )
 
 
 def test_a_rerun_skips_stored_runs_and_force_and_retry_redo_them(tmp_path):

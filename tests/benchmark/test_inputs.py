@@ -83,6 +83,41 @@ def test_changed_data_is_never_reused_silently(tmp_path):
         assert summary.done == 2 and set(store.runs()["n_test"]) == {67}  # 200 rows now
 
 
+PLUGIN = """
+import numpy as np
+from faircompare.algorithms import FairEstimator
+
+
+class Constant(FairEstimator):
+    name = "constant"
+
+    def fit(self, X, y, *, sensitive_features):
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict(self, X, *, sensitive_features=None):
+        return np.full(len(X), {label})
+"""
+
+
+def test_a_plugin_whose_code_changed_is_stale_though_its_version_did_not(tmp_path):
+    # reused on the main of issue #28: accuracy stayed 0.627 after the code changed
+    spec, plugins = write_loans(tmp_path), tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "constant.py").write_text(PLUGIN.format(label=1))
+    planned = config(spec, algorithms=("constant",), plugins=str(plugins))
+    with ResultStore(tmp_path / "results") as store:
+        assert run_plan(make_plan(planned).runs, store, Options(plugins=str(plugins))).done == 2
+        (plugins / "constant.py").write_text(PLUGIN.format(label=0))  # version "1" still
+        with pytest.raises(StaleResultsError, match=r"version of constant: 1, code \w+ -> 1, co"):
+            run(store, planned)
+        (plugins / "constant.py").write_text(PLUGIN.format(label=1))
+        assert run(store, planned).skipped == 2  # the same code again: reused
+        (plugins / "helpers.py").write_text("OFFSET = 1\n")  # a file the plugin may import
+        with pytest.raises(StaleResultsError, match="version of constant"):
+            run(store, planned)
+
+
 def test_runs_stored_without_audits_are_not_taken_as_audited(tmp_path):
     spec = write_loans(tmp_path)
     with ResultStore(tmp_path / "results") as store:

@@ -12,6 +12,15 @@ the same null distribution), so its statistic must be identical but its p-value 
 p-value's interval and Holm adjustment) is a second Monte Carlo estimate of the same permutation
 p-value: it must agree within four standard errors of the difference of two estimates and reach
 the same decision at the 5% level, before and after Holm's adjustment.
+
+Another kind depends on the processor: the individual audit's loss ratios (T_n, its p-value and
+its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,
+which OpenBLAS computes with a kernel chosen for the processor. Run under four kernels
+(``python -m tests.benchmark.test_reference --spread``: Haswell, SkylakeX, Sandybridge, Zen),
+they differ from the reference by at most 2.0e-6 relative (Calders' naive Bayes on Ricci,
+attacked derivative-free, under SkylakeX) and every other number not at all (below 1e-14), so
+those rows are compared to :data:`KERNEL_RTOL` (50 times the measured spread) and the rest to
+1e-9. ``.ci/run`` runs the numeric tests once more under a second kernel.
 """
 
 from __future__ import annotations
@@ -42,6 +51,9 @@ CONFIG = BenchmarkConfig(
 )
 IDENTITY = ["dataset", "sensitive_attribute", "algorithm", "params", "split_id"]
 REDRAWN = "permutation:AUC"  # p-values from another random stream (see the module notes)
+KERNEL_DEPENDENT = "individual:loss-ratio"  # amplifies the BLAS kernel's last bits
+KERNEL_RTOL = 1e-4  # 50 x the largest relative spread measured across four kernels (2.0e-6)
+KERNELS = ("Haswell", "SkylakeX", "Sandybridge", "Zen")
 
 
 def reference_frame(folder: Path) -> pd.DataFrame:
@@ -70,18 +82,18 @@ def _details(text: object) -> dict:
     return json.loads(text) if isinstance(text, str) and text else {}
 
 
-def _assert_close(got: object, want: object, where: str) -> None:
-    """Compare parsed JSON: numbers to a relative 1e-9, everything else exactly."""
+def _assert_close(got: object, want: object, where: str, rtol: float = 1e-9) -> None:
+    """Compare parsed JSON: numbers to a relative ``rtol``, everything else exactly."""
     if isinstance(want, dict):
         assert isinstance(got, dict) and got.keys() == want.keys(), where
         for name in want:
-            _assert_close(got[name], want[name], f"{where}.{name}")
+            _assert_close(got[name], want[name], f"{where}.{name}", rtol)
     elif isinstance(want, list):
         assert isinstance(got, list) and len(got) == len(want), where
         for i, (g, w) in enumerate(zip(got, want, strict=True)):
-            _assert_close(g, w, f"{where}[{i}]")
+            _assert_close(g, w, f"{where}[{i}]", rtol)
     elif isinstance(want, float | int) and not isinstance(want, bool):
-        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=where)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-12, err_msg=where)
     else:
         assert got == want, where
 
@@ -102,16 +114,16 @@ def test_a_small_audited_benchmark_stores_the_reference_numbers(tmp_path):
         actual[keys].astype(str), expected[keys].astype(str), check_dtype=False
     )
     # Exactly equal but for the last bits a BLAS may change (the bare and full CI environments
-    # install different wheels): a relative 1e-9 is far below any printed digit.
+    # install different wheels): a relative 1e-9 is far below any printed digit; the attack's
+    # loss ratios within the spread measured across BLAS kernels.
     redrawn = (expected["name"] == REDRAWN).to_numpy()
+    kernel = (expected["name"] == KERNEL_DEPENDENT).to_numpy()
     for column in ("statistic", "pvalue"):
         estimated = redrawn & (column == "pvalue")
-        np.testing.assert_allclose(
-            actual[column].astype(float)[~estimated],
-            pd.to_numeric(expected[column].replace("", np.nan))[~estimated],
-            rtol=1e-9,
-            atol=1e-12,
-        )
+        got = actual[column].astype(float)
+        want = pd.to_numeric(expected[column].replace("", np.nan))
+        for rows, rtol in ((~estimated & ~kernel, 1e-9), (kernel, KERNEL_RTOL)):
+            np.testing.assert_allclose(got[rows], want[rows], rtol=rtol, atol=1e-12)
     for row in np.flatnonzero(redrawn):
         where = f"{REDRAWN} of row {row}"
         _assert_same_estimate(float(actual["pvalue"][row]), float(expected["pvalue"][row]), where)
@@ -121,12 +133,39 @@ def test_a_small_audited_benchmark_stores_the_reference_numbers(tmp_path):
             got_holm, want_holm = got.pop("holm_pvalue"), want.pop("holm_pvalue")
             assert (got_holm <= 0.05) == (want_holm <= 0.05), f"Holm decision of row {row}"
             assert len(got.pop("pvalue_interval")) == len(want.pop("pvalue_interval")) == 2
-        _assert_close(got, want, f"details of row {row}")
+        _assert_close(got, want, f"details of row {row}", KERNEL_RTOL if kernel[row] else 1e-9)
 
 
-if __name__ == "__main__":  # regenerate the reference from the current code
+def kernel_spread() -> None:
+    """Print each number kind's largest relative difference from the reference per BLAS kernel."""
+    import os
+    import subprocess
     import tempfile
 
+    expected = pd.read_csv(EXPECTED)
+    for kernel in KERNELS:
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder) / "frame.csv"
+            code = (
+                "import sys; from pathlib import Path; from tests.benchmark.test_reference "
+                f"import reference_frame; reference_frame(Path({folder!r}) / 'results')"
+                f".to_csv({str(out)!r}, index=False)"
+            )
+            env = os.environ | {"OPENBLAS_CORETYPE": kernel}
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            got = pd.read_csv(out)
+        spread = (got["statistic"] - expected["statistic"]).abs() / expected["statistic"].abs()
+        by_kind = spread.fillna(0).groupby(expected["name"]).max().sort_values()
+        print(f"{kernel}: {by_kind.index[-1]} {by_kind.iloc[-1]:.1e}; others <= "
+              f"{by_kind.iloc[:-1].max():.1e}")  # fmt: skip
+
+
+if __name__ == "__main__":  # regenerate the reference from the current code, or measure
+    import tempfile
+
+    if sys.argv[1:] == ["--spread"]:
+        kernel_spread()
+        sys.exit()
     with tempfile.TemporaryDirectory() as folder:
         reference_frame(Path(folder)).to_csv(EXPECTED, index=False)
     print(f"wrote {EXPECTED}", file=sys.stderr)
