@@ -224,7 +224,7 @@ def test_an_empty_or_unparsable_csv_is_an_error_naming_the_file(tmp_path, csv):
 def test_cleaning_says_how_many_rows_each_step_removed(tmp_path):
     # By hand from CSV: the filter drops the two clerks; of the three rows left, the driver's
     # income is the missing marker "?", so one row goes for a missing income.
-    spec = SPEC.replace("[privileged]", 'filters = ["job != \'clerk\'"]\n[privileged]')
+    spec = SPEC.replace("[privileged]", "filters = [\"job != 'clerk'\"]\n[privileged]")
     dataset = load_dataset(read_spec(write(tmp_path, spec=spec)))
     assert dataset.removed == (("filter job != 'clerk'", 2), ("missing values (income 1)", 1))
     assert dataset.describe()["removed"] == dict(dataset.removed)
