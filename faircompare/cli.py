@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+import joblib
 import pandas as pd
 
 from faircompare import __version__
@@ -191,8 +193,14 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     well-formed fit and predict outputs on each declared variant, determinism, and no use of
     the sensitive attribute at prediction time unless declared. An audit's: the protocol (name,
     version, applies, __call__), and on a small run in each numeric variant a True or False
-    from applies, well-formed rows and the same rows twice.
+    from applies, well-formed rows and the same rows twice. Last, that the working directory
+    holds no file it did not hold before.
+
+    A plugin is Python code, run with your rights: loading it runs it, so check only plugins
+    you would run.
     """
+    click.echo("note: a plugin is Python code run with your rights; check only code you trust")
+    before = set(Path.cwd().iterdir())
     path = Path(target)
     chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
     audits = _plugin_audits(path) if path.suffix == ".py" else []
@@ -200,6 +208,11 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
         chosen = [a for a in chosen if "defines no FairEstimator" not in (a.unavailable or "")]
     outcomes = [(algorithm.name, _contract(algorithm, timeout)) for algorithm in chosen]
     outcomes += [(f"audit {audit.name}", check_audit(audit, timeout=timeout)) for audit in audits]
+    created = sorted(str(p.relative_to(Path.cwd())) for p in set(Path.cwd().iterdir()) - before)
+    detail = f"the plugin created {', '.join(created)}" if created else ""
+    outcomes.append(
+        (target, [Check("leaves the working directory as it was", not created, detail)])
+    )
     failed = passed = 0
     for name, checks in outcomes:
         for check in checks:
@@ -357,6 +370,9 @@ def run(
         click.echo(
             f"{len(plan.runs)} runs planned, {pending} not yet stored; results in {store.path}"
         )
+        cores = joblib.cpu_count()
+        if jobs > cores and (backend == "loky" or scheduler is None):
+            click.echo(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
         summary = run_plan(
             plan.runs,
             store,
@@ -411,7 +427,7 @@ def status(results: Path) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
-    click.echo(write_report(results, out, progress=_progress))
+    click.echo(write_report(results, _writable(out or results / "report"), progress=_progress))
 
 
 @cli.command(name="export")
@@ -423,8 +439,22 @@ def report_command(results: Path, out: Path | None) -> None:
 def export_command(results: Path, fmt: str, out: Path | None) -> None:
     """Write runs, measures and audits as CSV or Parquet files."""
     with ResultStore(results, readonly=True) as store:
-        for path in export(store, out or results / "export", fmt):
+        for path in export(store, _writable(out or results / "export"), fmt):
             click.echo(path)
+
+
+def _writable(folder: Path) -> Path:
+    """Return ``folder`` once it exists and takes a file; else one error naming it and --out."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise FaircompareError(
+            f"cannot write to {folder} ({reason}); pass --out with a folder you can write to"
+        ) from None
+    return folder
 
 
 def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpec]:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import joblib
 import pytest
 
 from faircompare.measures import MEASURES
@@ -69,9 +70,11 @@ def test_a_run_prints_and_records_the_rows_cleaning_removed(tmp_path):
     results = tmp_path / "results"
     result = run(
         "faircompare", "run", "--spec", str(write(tmp_path)), "--algorithm", "gaussian-nb",
-        "--splits", "1", "--no-audits", "--no-report", "--results", str(results),
+        "--splits", "1", "--no-audits", "--no-report", "--results", str(results), "--jobs", "1000",
     )  # fmt: skip
     assert "loans: cleaning removed 1 rows: missing values (income 1)" in result.stderr
+    cores = joblib.cpu_count()
+    assert f"--jobs 1000 is more than this machine's {cores} cores: using {cores}" in result.stdout
     with ResultStore(results, readonly=True) as store:
         assert store.cleaning() == {"loans": {"missing values (income 1)": 1}}
 

@@ -140,7 +140,7 @@ def cli(*args):
 def test_check_plugin_passes_the_example_plugin():
     result = cli("check-plugin", "examples/plugins/group_threshold.py")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("12 passed, 0 failed")
+    assert result.stdout.strip().endswith("13 passed, 0 failed")
 
 
 def test_check_plugin_catches_an_undeclared_use_of_the_sensitive_attribute(tmp_path):
@@ -255,3 +255,30 @@ def test_check_contract_refuses_an_unknown_family():
     assert all(c.passed for c in check_contract(LogisticRegressionBaseline))
     # listed (and tabled in the report) as unspecified rather than dropped or crashing
     assert registry.Algorithm("misfiled", Misfiled, "test").describe()["family"] == "unspecified"
+
+
+WRITES = """
+from pathlib import Path
+
+from faircompare.algorithms import FairEstimator
+
+Path("written-at-import.txt").write_text("a plugin runs with your rights")
+
+
+class Quiet(FairEstimator):
+    name = "quiet"
+"""
+
+
+def test_check_plugin_says_a_plugin_is_code_and_reports_the_files_it_created(tmp_path):
+    # 12/12 passed on the main of issue #28, the file written and not a word said
+    plugin = write_plugin(tmp_path, "writes", WRITES)
+    work = tmp_path / "work"
+    work.mkdir()
+    result = subprocess.run(
+        ["faircompare", "check-plugin", str(plugin)], cwd=work, capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert result.stdout.startswith("note: a plugin is Python code run with your rights")
+    assert f"FAIL  {plugin}: leaves the working directory as it was" in result.stdout
+    assert "the plugin created written-at-import.txt" in result.stdout

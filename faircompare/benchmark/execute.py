@@ -14,6 +14,8 @@ algorithm version, audit settings); one results folder has one writer at a time.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -23,11 +25,12 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import joblib
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from threadpoolctl import threadpool_limits
@@ -149,6 +152,26 @@ def _allow_worker_caches() -> None:
     process_executor._MAX_MEMORY_LEAK_SIZE = max(bound, _WORKER_MEMORY_GROWTH)
 
 
+@cache
+def _end_with_coordinator() -> None:
+    """In a worker process, exit as soon as the process that started it is gone.
+
+    Killed with ``kill -9``, a coordinator cannot stop its loky workers, which would live on
+    (re-parented to init) with their caches; each worker watches its parent instead (once a
+    second, in a daemon thread). Sequential runs in the coordinator itself start no watch.
+    """
+    if multiprocessing.parent_process() is None:
+        return
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="faircompare-coordinator-watch", daemon=True).start()
+
+
 def execute_run(spec: RunSpec, options: Options) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
@@ -165,6 +188,7 @@ def execute_run(spec: RunSpec, options: Options) -> RunRecord:
         The run's results, or its error and traceback when it failed.
     """
     started = time.time()
+    _end_with_coordinator()
     _allow_worker_caches()
     if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
         sys.modules["torch"].set_num_threads(1)
@@ -337,7 +361,8 @@ def run_plan(
     options
         Worker options.
     jobs
-        Parallel workers (loky processes, or Dask workers of a local cluster).
+        Parallel workers (loky processes, or Dask workers of a local cluster), at most one per
+        run and per core (:func:`worker_count`).
     backend
         ``"loky"`` or ``"dask"``.
     scheduler
@@ -372,7 +397,8 @@ def run_plan(
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
         summary = Summary(planned=len(runs), skipped=len(runs) - len(todo))
         try:
-            with _backend(backend, jobs, scheduler), _sigterm_interrupts():
+            workers = worker_count(jobs, len(todo), backend, scheduler)
+            with _backend(backend, workers, scheduler), _sigterm_interrupts():
                 results = Parallel(return_as="generator_unordered")(
                     delayed(execute_run)(spec, options) for spec in todo
                 )
@@ -387,6 +413,28 @@ def run_plan(
         except KeyboardInterrupt:
             summary.interrupted = True
     return summary
+
+
+def worker_count(jobs: int, runs: int, backend: str = "loky", scheduler: str | None = None) -> int:
+    """Return how many workers to start: never more than runs, nor than this machine's cores.
+
+    Parameters
+    ----------
+    jobs
+        The workers asked for (``--jobs``).
+    runs
+        The runs to execute.
+    backend, scheduler
+        A Dask cluster given by its scheduler is sized by the cluster, so only the run count
+        bounds it; loky processes and a local Dask cluster run on this machine.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
+    cores = joblib.cpu_count() if backend == "loky" or scheduler is None else jobs
+    return max(1, min(jobs, runs, cores))
 
 
 def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:

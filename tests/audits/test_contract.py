@@ -87,4 +87,4 @@ def test_check_plugin_checks_the_audits_of_a_plugin_file(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "PASS  audit positive-share: follows the Audit protocol" in result.stdout
-    assert result.stdout.strip().endswith("7 passed, 0 failed")
+    assert result.stdout.strip().endswith("8 passed, 0 failed")

@@ -315,3 +315,15 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
     unprivileged = predictions.sensitive_features != predictions.privileged
     assert toy["statistic"].tolist() == [predictions.y_pred[unprivileged].mean()]
     assert toy["details"].tolist() == [{"n": 1}]
+
+
+def test_never_more_workers_than_runs_or_cores(monkeypatch):
+    # on the main of issue #28, --jobs 1000 started over 460 workers for a one-run plan
+    from faircompare.benchmark import execute
+
+    monkeypatch.setattr(execute.joblib, "cpu_count", lambda: 2)
+    assert execute.worker_count(1000, 1) == 1
+    assert execute.worker_count(1000, 50) == 2  # capped at the cores
+    assert execute.worker_count(1, 50) == 1
+    assert execute.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
+    assert execute.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size

@@ -113,3 +113,16 @@ def test_failed_runs_make_the_exit_status_non_zero_with_a_summary(tmp_path):
     assert "2 runs done and 2 failed in this session" in result.stdout
     assert "2 planned runs have failed:" in result.stderr
     assert "ricci/Race/numerical+binary/raises {} split 0: ValueError: no good" in result.stderr
+
+
+def test_workers_end_when_their_coordinator_is_killed(tmp_path):
+    # on the main of issue #28 two loky workers and two resource trackers lived on, 155 s later
+    psutil = pytest.importorskip("psutil")
+    process = start(tmp_path, "--jobs", "2")
+    wait_for_runs(tmp_path, 3, process)
+    children = psutil.Process(process.pid).children(recursive=True)
+    assert children  # the workers (and loky's resource tracker)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    gone, alive = psutil.wait_procs(children, timeout=20)
+    assert alive == [], [p.cmdline()[:3] for p in alive]

@@ -97,3 +97,32 @@ def test_status_export_and_report_work_in_a_read_only_folder(stored, tmp_path):
         assert (out / "report.html").is_file()
     finally:
         stored.chmod(0o755)
+
+
+@pytest.mark.parametrize("command", ["export", "report"])
+def test_an_output_folder_that_cannot_be_written_is_one_line_naming_it_and_out(stored, command):
+    # PermissionError tracebacks on the main of issue #28 (a read-only results folder); as root,
+    # a file where the output folder should be fails the same way
+    (stored / command).write_text("in the way")
+    result = faircompare(command, "--results", str(stored))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == (
+        f"error: cannot write to {stored / command} (File exists); pass --out with a folder "
+        "you can write to"
+    )
+
+
+def test_a_read_only_output_folder_is_one_line(stored, monkeypatch, capsys):
+    from faircompare import cli
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["export", "--results", str(stored)])
+    assert exited.value.code == 1
+    assert capsys.readouterr().err == (
+        f"error: cannot write to {stored / 'export'} (Permission denied); pass --out with a "
+        "folder you can write to\n"
+    )
