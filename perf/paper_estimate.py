@@ -75,7 +75,7 @@ def time_parts(
     )
     # the harness's own fit and predict, so the estimate times what a run does
     (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split)
-    (y_pred, scores), parts["predictions"] = cpu(execute._predict, model, split)
+    (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
     if spec.tune:
         tuning = validation_split(split)
         _, parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning)
