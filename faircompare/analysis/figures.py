@@ -219,16 +219,22 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
 def plot_stability(
     summary: pd.DataFrame, x: str, y: str, styles: dict[str, Style], *, title: str = ""
 ) -> Figure:
-    """One rectangle per algorithm: centred on the mean, spanning mean +/- sd (Fig. 7)."""
+    """One rectangle per algorithm: centred on the mean (marked), spanning mean +/- sd (Fig. 7).
+
+    With one split there is no standard deviation: each algorithm is its mean's marker alone.
+    """
     figure, ax = new_figure((6.5, 4.5))
-    table = summary.pivot_table(index="algorithm", columns="measure", values=["mean", "sd"])
+    table = summary.pivot_table(
+        index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
+    )
     for algorithm, row in table.iterrows():
         style = styles[algorithm]
-        width, height = 2 * row[("sd", x)], 2 * row[("sd", y)]
-        corner = (row[("mean", x)] - row[("sd", x)], row[("mean", y)] - row[("sd", y)])
-        ax.add_patch(Rectangle(corner, width, height, facecolor=style["color"], alpha=0.4,
-                               edgecolor=style["color"], hatch=style["hatch"],
-                               label=algorithm))  # fmt: skip
+        sd_x, sd_y = np.nan_to_num(row[("sd", x)]), np.nan_to_num(row[("sd", y)])  # one split
+        corner = (row[("mean", x)] - sd_x, row[("mean", y)] - sd_y)
+        ax.add_patch(Rectangle(corner, 2 * sd_x, 2 * sd_y, facecolor=style["color"], alpha=0.4,
+                               edgecolor=style["color"], hatch=style["hatch"]))  # fmt: skip
+        ax.scatter(row[("mean", x)], row[("mean", y)], color=style["color"],
+                   marker=style["marker"], s=18, label=algorithm)  # fmt: skip
     ax.autoscale_view()
     ax.set_xlabel(f"{x} (mean +/- sd over splits)")
     ax.set_ylabel(f"{y} (mean +/- sd over splits)")

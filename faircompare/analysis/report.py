@@ -21,7 +21,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -62,6 +64,20 @@ class _Writer:
     out: Path
     progress: Callable[[str], None] | None = None
     sections: list[_Section] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def attempt(self, what: str, step: Callable[..., None], *args: Any) -> None:
+        """Run one part of the report; if it fails, record why and go on with the others.
+
+        The end of a long benchmark never loses its report to one figure: the failure is
+        listed in the report's last section, and every other part is written.
+        """
+        try:
+            step(self, *args)
+        except Exception as error:  # any part may fail on unusual results; the rest stands
+            self.failures.append((what, f"{type(error).__name__}: {error}"))
+            if self.progress is not None:
+                self.progress(f"report: {what} failed ({type(error).__name__}: {error})")
 
     def section(self, title: str) -> None:
         if self.progress is not None:
@@ -112,6 +128,10 @@ def write_report(
     writer = _Writer(Path(out) if out is not None else results / "report", progress)
     with ResultStore(results, readonly=True) as store:
         _write_sections(writer, store)
+    if writer.failures:
+        writer.section("Parts of this report that failed")
+        failed = pd.DataFrame(writer.failures, columns=["part", "error"])
+        writer.table(failed, "report-failures", "Parts that could not be drawn (the rest is here)")
     writer.out.mkdir(parents=True, exist_ok=True)
     page = writer.out / "report.html"
     page.write_text(_page(writer.sections, results), encoding="utf-8")
@@ -125,7 +145,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     balanced = tidy.balanced_measures(store) if len(measures) else measures
     family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
     writer.section("Summary")
-    _summary(writer, runs, family)
+    writer.attempt("summary", _summary, runs, family)
     if len(measures):
         # One style per name across the report, tuned and pooled variants included.
         names = measures["algorithm"].unique()
@@ -139,14 +159,18 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
             chosen = tidy.representative(part, tuning)
             representatives.append(chosen)
             part_audits = audits[audits["key"].isin(part["key"])]
-            where = (dataset, attribute, variant)
-            _configuration(writer, part, chosen, part_audits, styles, family, where)
-        _rankings(writer, pd.concat(representatives))
-        _correlations(writer, measures, balanced)
-        _preprocessing(writer, measures, styles)
-        _sweeps(writer, measures)
-        _attributes(writer, measures)
-        _audit_figures(writer, store, audits, styles)
+            c = _Configuration(
+                (dataset, attribute, variant), part, chosen, part_audits, styles, family
+            )
+            writer.section(c.label)
+            for what, step in _CONFIGURATION_PARTS.items():
+                writer.attempt(f"{what}: {c.label}", step, c)
+        writer.attempt("rankings", _rankings, pd.concat(representatives))
+        writer.attempt("correlations", _correlations, measures, balanced)
+        writer.attempt("preprocessing", _preprocessing, measures, styles)
+        writer.attempt("sweeps", _sweeps, measures)
+        writer.attempt("attributes", _attributes, measures)
+        writer.attempt("audit figures", _audit_figures, store, audits, styles)
 
 
 def slug(*parts: str) -> str:
@@ -195,52 +219,79 @@ def _summary(writer: _Writer, runs: pd.DataFrame, family: dict[str, str]) -> Non
         writer.table(shown.reset_index(drop=True), "audit-failures", caption)
 
 
-def _configuration(
-    writer: _Writer,
-    measures: pd.DataFrame,
-    chosen: pd.DataFrame,
-    audits: pd.DataFrame,
-    styles: dict[str, figures.Style],
-    family: dict[str, str],
-    where: tuple[str, str, str],
-) -> None:
-    """Write one configuration's section; ``chosen`` are its representative runs."""
-    dataset, attribute, variant = where
-    name, label = slug(dataset, attribute, variant), f"{dataset}, {attribute}, {variant}"
-    writer.section(label)
-    summary = tidy.stability(chosen, tables.KEY_MEASURES)
+@dataclass(frozen=True, eq=False)
+class _Configuration:
+    """One dataset, attribute and variant: its runs, representative runs and audits."""
+
+    where: tuple[str, str, str]
+    measures: pd.DataFrame
+    chosen: pd.DataFrame  # the representative runs (defaults, tuned or pooled)
+    audits: pd.DataFrame
+    styles: dict[str, figures.Style]
+    family: dict[str, str]
+
+    @property
+    def name(self) -> str:
+        return slug(*self.where)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.where)
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        return tidy.stability(self.chosen, tables.KEY_MEASURES)
+
+
+def _measures_table(writer: _Writer, c: _Configuration) -> None:
     writer.table(
-        tables.measure_table(summary, attribute, family),
-        f"measures-{name}",
-        f"Measures, mean ± sd over splits: {label}",
-        numbers=summary,
+        tables.measure_table(c.summary, c.where[1], c.family),
+        f"measures-{c.name}",
+        f"Measures, mean ± sd over splits: {c.label}",
+        numbers=c.summary,
     )
-    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
-    chosen_audits = audits[audits["key"].isin(settings.index)]
-    if len(chosen_audits):
-        chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
-        outcomes = tidy.audit_outcomes(chosen_audits)
-        writer.table(
-            tables.audit_table(outcomes),
-            f"audits-{name}",
-            f"Audits: share of splits rejecting (FlipTest: mean rates): {label}",
-            numbers=outcomes,
-        )
-        shares = [c for c in outcomes.columns if c.startswith(("permutation", "individual loss"))]
-        if shares:
-            figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=label)
-            writer.figure(figure, f"audits-{name}", f"Share of splits rejecting: {label}")
+
+
+def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
+    settings = c.chosen.drop_duplicates("key").set_index("key")["setting"]
+    chosen_audits = c.audits[c.audits["key"].isin(settings.index)]
+    if chosen_audits.empty:
+        return
+    chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
+    outcomes = tidy.audit_outcomes(chosen_audits)
+    writer.table(
+        tables.audit_table(outcomes),
+        f"audits-{c.name}",
+        f"Audits: share of splits rejecting (FlipTest: mean rates): {c.label}",
+        numbers=outcomes,
+    )
+    shares = [col for col in outcomes.columns if col.startswith(("permutation", "individual loss"))]
+    if shares:
+        figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=c.label)
+        writer.figure(figure, f"audits-{c.name}", f"Share of splits rejecting: {c.label}")
+
+
+def _stability(writer: _Writer, c: _Configuration) -> None:
     x, y = STABILITY_AXES
-    figure = figures.plot_stability(tidy.labelled(summary), x, y, styles, title=label)
-    writer.figure(figure, f"stability-{name}", f"Stability over splits (Fig. 7): {label}")
-    frame = tidy.tradeoff(measures, audits)
-    figure = figures.plot_tradeoff(frame, styles, title=f"{label}: accuracy vs DIbinary gap")
-    writer.figure(figure, f"tradeoff-{name}", f"Tradeoff and Pareto front: {label}")
-    _which_is_better(writer, chosen, name, label)
+    figure = figures.plot_stability(tidy.labelled(c.summary), x, y, c.styles, title=c.label)
+    spread = "" if c.chosen["split_id"].nunique() > 1 else " (one split: no spread to show)"
+    writer.figure(
+        figure, f"stability-{c.name}", f"Stability over splits (Fig. 7){spread}: {c.label}"
+    )
 
 
-def _which_is_better(writer: _Writer, chosen: pd.DataFrame, name: str, label: str) -> None:
+def _tradeoff(writer: _Writer, c: _Configuration) -> None:
+    frame = tidy.tradeoff(c.measures, c.audits)
+    figure = figures.plot_tradeoff(frame, c.styles, title=f"{c.label}: accuracy vs DIbinary gap")
+    writer.figure(figure, f"tradeoff-{c.name}", f"Tradeoff and Pareto front: {c.label}")
+
+
+def _which_is_better(writer: _Writer, c: _Configuration) -> None:
     """Pairwise comparisons over the shared splits, and the intervals figure."""
+    chosen, name, label = c.chosen, c.name, c.label
+    if chosen["split_id"].nunique() < 2:
+        writer.text(f"One split: comparing interventions needs two splits or more ({label}).")
+        return
     panels = {}
     for measure in COMPARED:
         pairs = compare.pairwise(chosen, measure, rope=ROPE)
@@ -259,6 +310,15 @@ def _which_is_better(writer: _Writer, chosen: pd.DataFrame, name: str, label: st
         figure = figures.plot_intervals(panels, title=label)
         caption = f"Means with corrected 95% intervals over splits: {label}"
         writer.figure(figure, f"intervals-{name}", caption)
+
+
+_CONFIGURATION_PARTS: dict[str, Callable[[_Writer, _Configuration], None]] = {
+    "measures": _measures_table,
+    "audit outcomes": _audit_outcomes,
+    "stability": _stability,
+    "tradeoff": _tradeoff,
+    "comparisons": _which_is_better,
+}
 
 
 def _score_name(measure: str) -> str:

@@ -164,3 +164,22 @@ def test_the_measure_table_groups_algorithms_by_family_baselines_first():
         ("post-processing", "threshold-optimizer"),
     ]
     assert table["accuracy"].eq("0.700 ± 0.010").all()
+
+
+def test_stability_at_one_split_marks_each_mean_without_a_rectangle():
+    # a KeyError ('sd', 'CV') on the main of issue #30: one split has no standard deviation
+    summary = pd.DataFrame(
+        {
+            "algorithm": ["a", "a", "b", "b"],
+            "measure": ["CV", "accuracy"] * 2,
+            "mean": [0.9, 0.8, 0.7, 0.6],
+            "sd": [np.nan] * 4,
+        }  # fmt: skip
+    )
+    styles = figures.algorithm_styles(["a", "b"])
+    figure = figures.plot_stability(summary, "CV", "accuracy", styles)
+    rectangles = [p for p in figure.axes[0].patches if isinstance(p, Rectangle)]
+    assert [(r.get_width(), r.get_height()) for r in rectangles] == [(0, 0), (0, 0)]
+    means = sorted(tuple(c.get_offsets()[0]) for c in figure.axes[0].collections)
+    assert means == [(0.7, 0.6), (0.9, 0.8)]
+    assert [t.get_text() for t in figure.axes[0].get_legend().get_texts()] == ["a", "b"]

@@ -1,0 +1,47 @@
+"""The report is written whole at one split, and one failing figure never loses the rest."""
+
+import pytest
+
+from faircompare.analysis import figures, report
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.config import BenchmarkConfig
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+
+@pytest.fixture(scope="module")
+def one_split(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("one-split")
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("logistic-regression", "kamishima"), splits=1,
+        permutations=50,
+    )  # fmt: skip
+    with ResultStore(folder) as store:
+        assert run_plan(make_plan(config).runs, store, Options(permutations=50)).failed == 0
+    return folder
+
+
+def test_a_report_of_one_split_is_written_whole(one_split, tmp_path):
+    # the paper profile's first run at one split ended in a KeyError, then a ValueError
+    page = report.write_report(one_split, tmp_path).read_text()
+    assert "Parts of this report that failed" not in page
+    assert "Stability over splits (Fig. 7) (one split: no spread to show)" in page
+    assert "One split: comparing interventions needs two splits or more" in page
+    assert (tmp_path / "figures" / "stability-ricci-race-numerical-binary.png").exists()
+
+
+def test_a_figure_that_fails_is_listed_and_the_rest_is_written(one_split, tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("drawn on purpose to fail")
+
+    monkeypatch.setattr(figures, "plot_tradeoff", broken)
+    lines = []
+    page = report.write_report(one_split, tmp_path, progress=lines.append).read_text()
+    assert "Parts of this report that failed" in page
+    assert "tradeoff: ricci, Race, numerical+binary" in page
+    assert "RuntimeError: drawn on purpose to fail" in page
+    assert any("tradeoff: ricci, Race, numerical+binary failed" in line for line in lines)
+    assert (tmp_path / "figures" / "stability-ricci-race-numerical-binary.png").exists()
+    assert (tmp_path / "tables" / "report-failures.csv").exists()
+    assert not (tmp_path / "figures" / "tradeoff-ricci-race-numerical-binary.png").exists()
