@@ -1,6 +1,6 @@
 """Throughput of a Dask LocalCluster with 1 and 2 worker processes, against loky, on one plan.
 
-The plan is the ``paper`` profile's part for one dataset and the first ``--splits`` splits
+The plan is the ``extended`` profile's part for one dataset and the first ``--splits`` splits
 (Ricci and one split by default: every algorithm, grid value, attribute and variant, with
 tuning runs and audits). Each backend runs it into its own store; the script prints runs per
 second, the speed-up of 2 workers over 1, and whether every stored measure is the same.
@@ -36,9 +36,9 @@ def main() -> None:
     parser.add_argument("--dataset", default="ricci")
     parser.add_argument("--splits", type=int, default=1)
     args = parser.parse_args()
-    config = PROFILES["paper"].overridden(datasets=(args.dataset,), splits=args.splits)
+    config = PROFILES["extended"].overridden(datasets=(args.dataset,), splits=args.splits)
     specs = make_plan(config).runs
-    print(f"paper profile, {args.dataset}, {args.splits} split(s): {len(specs)} runs")
+    print(f"extended profile, {args.dataset}, {args.splits} split(s): {len(specs)} runs")
     walls, results = {}, {}
     for backend, jobs in (("dask", 1), ("dask", 2), ("loky", 2)):
         walls[backend, jobs], results[backend, jobs] = timed_run(specs, backend, jobs)

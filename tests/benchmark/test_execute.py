@@ -132,10 +132,10 @@ def test_dask_local_cluster_stores_the_same_results_as_loky(tmp_path):
 
 @pytest.mark.slow
 def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_loky_stores(tmp_path):
-    # The paper profile's Ricci part, one split (337 runs: every algorithm and grid value, tuning
-    # runs, all three audits) on a LocalCluster of two worker processes; about 6 minutes here.
+    # The extended profile's Ricci part, one split (343 runs: every algorithm and grid value,
+    # tuning runs, all three audits) on a LocalCluster of two worker processes; about 6 minutes.
     pytest.importorskip("dask.distributed")
-    specs = make_plan(PROFILES["paper"].overridden(datasets=("ricci",), splits=1)).runs
+    specs = make_plan(PROFILES["extended"].overridden(datasets=("ricci",), splits=1)).runs
     tables = []
     for backend in ("loky", "dask"):
         with ResultStore(tmp_path / backend) as store:
