@@ -23,11 +23,13 @@ from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
 from faircompare.audits.contract import check_audit, plugin_audits
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
-from faircompare.benchmark.execute import progress_printer
+from faircompare.benchmark.costs import cost_model, plan_table
+from faircompare.benchmark.execute import progress_printer, worker_count
 from faircompare.config import PROFILES, BenchmarkConfig, load_config
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
+from faircompare.records import RunSpec
 from faircompare.registry import (
     Algorithm,
     algorithms,
@@ -227,6 +229,18 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
         sys.exit(1)
 
 
+def _dry_run(runs: Sequence[RunSpec], costs: dict[str, float], workers: int) -> str:
+    """Describe the plan: runs and expected CPU-hours per dataset and algorithm, and in all."""
+    table = plan_table(runs, costs)
+    hours = table["CPU-hours"].sum()
+    return (
+        table.to_string(float_format="{:.2f}".format)
+        + f"\n{len(runs):,} runs, about {hours:.1f} CPU-hours: about {hours / workers:.1f} "
+        f"hours on {workers} worker{'s' if workers > 1 else ''} (nothing was run; costs "
+        "measured by perf/paper_estimate.py, scaled by rows where a dataset was not measured)"
+    )
+
+
 def _removed(removed: tuple[tuple[str, int], ...]) -> str:
     """Say how many rows each cleaning step removed: ``30 rows: missing values (age 30)``."""
     return "; ".join(f"{rows:,} rows: {step}" for step, rows in removed)
@@ -326,6 +340,11 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 @click.option(
     "--report/--no-report", default=True, show_default=True, help="Write RESULTS/report at the end."
 )
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Print the plan's runs and expected CPU-hours per dataset and algorithm; run nothing.",
+)
 @_PLUGINS
 @_DATA_DIR
 @_CACHE_DIR
@@ -339,6 +358,7 @@ def run(
     force: bool,
     retry_failed: bool,
     report: bool,
+    dry_run: bool,
     data_dir: Path | None,
     cache_dir: Path | None,
     **overrides: Any,
@@ -356,13 +376,23 @@ def run(
             f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}", err=True
         )
     options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
-    cleaned = {}
-    for name, spec_path in {(s.dataset, s.dataset_file) for s in plan.runs}:  # fetch once, first
+    model = cost_model()
+    datasets = {(s.dataset, s.dataset_file) for s in plan.runs}
+    if dry_run:  # only the datasets the cost table lacks are loaded, for their rows
+        datasets = {(name, path) for name, path in datasets if name not in model.rows}
+    cleaned, rows = {}, {}
+    for name, spec_path in datasets:  # fetch once, first
         dataset = read_spec(spec_path) if spec_path else name
         loaded = load_dataset(dataset, cache=options.cache, mirror=options.mirror, report=_progress)
-        cleaned[loaded.name] = dict(loaded.removed)
+        cleaned[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
         if loaded.removed:
             click.echo(f"{loaded.name}: cleaning removed {_removed(loaded.removed)}", err=True)
+    costs = model.plan_seconds(plan.runs, rows)
+    if dry_run:
+        click.echo(
+            _dry_run(plan.runs, costs, worker_count(jobs, len(plan.runs), backend, scheduler))
+        )
+        return
     with ResultStore(results) as store:
         store.record_cleaning(cleaned)
         stored = store.statuses()
@@ -383,6 +413,7 @@ def run(
             force=force,
             retry_failed=retry_failed,
             report=progress_printer(),
+            costs=costs,
         )
         failed = store.runs().query("status == 'failed'")
         failed = failed[failed["key"].isin({s.key for s in plan.runs})]

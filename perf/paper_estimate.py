@@ -28,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
 from faircompare.benchmark import Options, RunSpec, execute, make_plan
+from faircompare.benchmark.costs import COSTS, write_costs
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
@@ -148,6 +149,11 @@ def main() -> None:
         "--sample", type=int, default=1, help="runs timed per cell, across attributes and variants"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--write-costs",
+        action="store_true",
+        help=f"write each cell's CPU seconds per run to {COSTS} (the runner's cost model)",
+    )
     args = parser.parse_args()
     config = PROFILES[args.profile]
     if args.datasets:
@@ -160,6 +166,7 @@ def main() -> None:
                           "algorithm": [r.algorithm for r in plan.runs]})  # fmt: skip
     rng = np.random.default_rng(args.seed)
     totals: dict[str, float] = defaultdict(float)
+    rows: dict[str, int] = {}
     setups_by_dataset: dict[tuple[str, str], float] = defaultdict(float)
     cells = []
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
@@ -173,6 +180,7 @@ def main() -> None:
             key = (dataset, name)
             setups_by_dataset[key] = max(setups_by_dataset[key], seconds * len(splits))
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
+        rows[dataset] = len(load_dataset(dataset).frame)
         print(f"{dataset:30s} {algorithm:28s} {len(part):6,d} runs x "
               f"{cell / len(part):7.2f} s = {cell / 3600:7.2f} CPU-h", flush=True)  # fmt: skip
     for (_, name), seconds in setups_by_dataset.items():
@@ -183,6 +191,13 @@ def main() -> None:
     print(f"{'where the time goes':34s} {'CPU-hours':>10s} {'share':>6s}")
     for name, seconds in sorted(totals.items(), key=lambda item: -item[1]):
         print(f"{name:34s} {seconds / 3600:10.2f} {seconds / grand:6.0%}")
+    if args.write_costs:
+        table = pd.DataFrame(
+            [(d, a, rows[d], round(each, 3)) for d, a, _, each, _ in cells],
+            columns=["dataset", "algorithm", "rows", "seconds"],
+        )
+        write_costs(table)
+        print(f"\nwrote {COSTS} ({len(table)} cells)")
     print("\ncostliest cells:")
     for dataset, algorithm, runs, each, total in sorted(cells, key=lambda c: -c[4])[:8]:
         print(f"  {dataset} {algorithm}: {runs:,} runs x {each:.1f} s = {total / 3600:.2f} CPU-h")

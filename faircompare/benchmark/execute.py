@@ -23,7 +23,7 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -128,6 +128,9 @@ class Summary:
         Runs that finished, and runs that failed, in this invocation.
     interrupted
         Whether Ctrl-C or SIGTERM stopped the invocation.
+    expected, expected_finished
+        The expected CPU seconds of the runs to do, and of those finished so far (each run
+        counts one when no cost is known).
     """
 
     planned: int
@@ -135,6 +138,26 @@ class Summary:
     done: int = 0
     failed: int = 0
     interrupted: bool = False
+    expected: float = 0.0
+    expected_finished: float = 0.0
+
+    def seconds_left(self, elapsed: float) -> float:
+        """Return the time the rest should take, at the pace of the expected cost so far.
+
+        Parameters
+        ----------
+        elapsed
+            Seconds since the invocation started.
+
+        Returns
+        -------
+        float
+            ``elapsed`` times the expected cost left over the expected cost finished: weighed
+            by cost, not by runs, so cheap runs early (or late) do not mislead it.
+        """
+        if self.expected_finished <= 0:
+            return float("nan")
+        return elapsed * max(self.expected - self.expected_finished, 0.0) / self.expected_finished
 
 
 # loky shuts down a worker whose memory grew 300 MB past its size after the first task, taking
@@ -348,6 +371,7 @@ def run_plan(
     force: bool = False,
     retry_failed: bool = False,
     report: Callable[[RunRecord, Summary], None] | None = None,
+    costs: Mapping[str, float] | None = None,
 ) -> Summary:
     """Execute the planned runs not yet stored (all with ``force``), storing each as it ends.
 
@@ -371,6 +395,10 @@ def run_plan(
         Redo every run, or the failed ones.
     report
         Called after each stored run (progress display).
+    costs
+        Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
+        the longest runs start first, so the last minutes do not run on one worker while the
+        others wait, and the time left is weighed by cost. None: the plan's order, one each.
 
     Returns
     -------
@@ -395,7 +423,9 @@ def run_plan(
         stored = store.statuses()
         redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
-        summary = Summary(planned=len(runs), skipped=len(runs) - len(todo))
+        cost = {s.key: (costs or {}).get(s.key, 1.0) for s in todo}
+        todo = longest_first(todo, cost)
+        summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
         try:
             workers = worker_count(jobs, len(todo), backend, scheduler)
             with _backend(backend, workers, scheduler), _sigterm_interrupts():
@@ -404,6 +434,7 @@ def run_plan(
                 )
                 for result in results:
                     store.write(result)
+                    summary.expected_finished += cost[result.key]
                     if result.status == "done":
                         summary.done += 1
                     else:
@@ -413,6 +444,24 @@ def run_plan(
         except KeyboardInterrupt:
             summary.interrupted = True
     return summary
+
+
+def longest_first(runs: list[RunSpec], cost: Mapping[str, float]) -> list[RunSpec]:
+    """Order runs by expected cost, the longest first (ties keep the plan's order).
+
+    Parameters
+    ----------
+    runs
+        The runs to do.
+    cost
+        Each run's expected seconds, by key.
+
+    Returns
+    -------
+    list of RunSpec
+        The runs, longest first.
+    """
+    return sorted(runs, key=lambda run: -cost[run.key])
 
 
 def worker_count(jobs: int, runs: int, backend: str = "loky", scheduler: str | None = None) -> int:
@@ -506,29 +555,31 @@ def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
 
 
 def progress_printer(stream=sys.stderr) -> Callable[[RunRecord, Summary], None]:
-    """Build a progress display: a bar, runs done, failures and time left.
+    """Build a progress display: a bar of the expected work, runs, failures and time left.
 
+    The bar and the time left are weighed by the runs' expected costs (see :class:`Summary`).
     On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
-    written at every tenth of the work.
+    written at every tenth of the expected work.
     """
     start = time.monotonic()
     live = stream.isatty()
+    tenths = [-1]  # the last tenth of the work written (a log gets one line per tenth)
 
     def show(result: RunRecord, summary: Summary) -> None:
         total = summary.planned - summary.skipped
         finished = summary.done + summary.failed
-        if (
-            not live
-            and finished != total
-            and finished * 10 // total == (finished - 1) * 10 // total
-        ):
+        share = summary.expected_finished / summary.expected if summary.expected else 1.0
+        tenth = 10 if finished == total else int(10 * share)
+        if not live and tenth == tenths[0]:
             return
+        tenths[0] = tenth
         elapsed = time.monotonic() - start
-        left = elapsed / finished * (total - finished)
-        filled = round(_BAR * finished / total)
+        left = summary.seconds_left(elapsed)
+        filled = round(_BAR * share)
         line = (
-            f"[{'#' * filled}{'-' * (_BAR - filled)}] {finished}/{total} runs, "
-            f"{summary.failed} failed, {elapsed:.0f} s elapsed, ETA {left:.0f} s"
+            f"[{'#' * filled}{'-' * (_BAR - filled)}] {share:.0%} of the expected work, "
+            f"{finished}/{total} runs, {summary.failed} failed, {elapsed:.0f} s elapsed, "
+            f"ETA {left:.0f} s"
         )
         stream.write(f"\r{line} " if live else f"{line}\n")
         if live and finished == total:

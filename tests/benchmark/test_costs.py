@@ -1,0 +1,107 @@
+"""The cost model, longest-first scheduling and the time left, by hand."""
+
+import io
+import math
+
+import pandas as pd
+import pytest
+
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.costs import CostModel, cost_model, plan_table, write_costs
+from faircompare.benchmark.execute import Summary, longest_first, progress_printer
+from faircompare.config import BenchmarkConfig
+from faircompare.records import RunRecord, RunSpec
+from faircompare.results import ResultStore
+
+MODEL = CostModel(
+    {("small", "svm"): 2.0, ("large", "svm"): 40.0, ("small", "tree"): 1.0},
+    {"small": 100, "large": 1000},
+)
+
+
+def test_a_measured_cell_costs_what_was_measured():
+    assert MODEL.run_seconds("large", "svm") == 40.0
+
+
+def test_a_cell_not_measured_scales_the_algorithms_seconds_per_row():
+    # svm: 2 s / 100 rows and 40 s / 1,000 rows, median 0.03 s per row; 500 rows -> 15 s
+    assert MODEL.run_seconds("medium", "svm", rows=500) == pytest.approx(15.0)
+    # tree measured on "small" only: 0.01 s per row, so 10 s on "large"'s 1,000 rows
+    assert MODEL.run_seconds("large", "tree") == pytest.approx(10.0)
+
+
+def test_an_algorithm_never_measured_takes_the_median_of_every_cell():
+    # per row: 0.02, 0.04, 0.01 -> median 0.02; 200 rows -> 4 s
+    assert MODEL.run_seconds("mine", "plugin", rows=200) == pytest.approx(4.0)
+
+
+def test_without_measurements_every_run_counts_one():
+    assert CostModel({}, {}).run_seconds("any", "svm", rows=10) == 1.0
+
+
+def spec(dataset: str, algorithm: str, split: int = 0) -> RunSpec:
+    return RunSpec(dataset, "s", "numerical+binary", algorithm, (), split, 0)
+
+
+def test_the_plan_table_counts_runs_and_cpu_hours_per_cell():
+    runs = [spec("large", "svm", 0), spec("large", "svm", 1), spec("small", "tree")]
+    table = plan_table(runs, MODEL.plan_seconds(runs))
+    assert table.loc[("large", "svm")].tolist() == [2, 80 / 3600]
+    assert table.loc[("small", "tree")].tolist() == [1, 1 / 3600]
+
+
+def test_runs_start_longest_first_and_ties_keep_the_plans_order():
+    runs = [spec("small", "tree"), spec("small", "svm"), spec("large", "svm"), spec("small", "x")]
+    cost = {runs[0].key: 1.0, runs[1].key: 2.0, runs[2].key: 40.0, runs[3].key: 2.0}
+    assert longest_first(runs, cost) == [runs[2], runs[1], runs[3], runs[0]]
+
+
+def test_the_time_left_weighs_the_work_by_cost():
+    # 100 s of expected work, 25 s of it finished in 50 s: 75 s left at that pace -> 150 s;
+    # counting runs instead (1 of 4 done) would say 150 s too only if the runs cost the same.
+    summary = Summary(planned=4, skipped=0, done=1, expected=100.0, expected_finished=25.0)
+    assert summary.seconds_left(50.0) == pytest.approx(150.0)
+    assert math.isnan(Summary(4, 0, expected=100.0).seconds_left(10.0))
+
+
+def test_a_log_gets_one_progress_line_per_tenth_of_the_expected_work():
+    stream = io.StringIO()
+    show = progress_printer(stream)
+    summary = Summary(planned=3, skipped=0, expected=100.0)
+    record = RunRecord(spec("small", "svm"), "done")
+    for finished_cost in (80.0, 90.0, 100.0):  # a costly run first, then two small ones
+        summary.done += 1
+        summary.expected_finished = finished_cost
+        show(record, summary)
+    lines = stream.getvalue().splitlines()
+    assert [line.split("] ")[1].split(" of")[0] for line in lines] == ["80%", "90%", "100%"]
+    assert "1/3 runs" in lines[0] and "3/3 runs" in lines[2]
+
+
+@pytest.mark.data
+def test_run_plan_starts_the_costliest_runs_first(tmp_path):
+    runs = make_plan(
+        BenchmarkConfig(
+            datasets=("ricci",),
+            algorithms=("logistic-regression", "decision-tree", "gaussian-nb"),
+            splits=2,
+            audits=False,
+        )  # fmt: skip
+    ).runs
+    costs = {run.key: float(i) for i, run in enumerate(runs)}  # the plan's last run costs most
+    with ResultStore(tmp_path) as store:
+        summary = run_plan(runs, store, Options(audits=False), costs=costs)
+        order = store.runs().sort_values("started_at")["key"].tolist()
+    assert order == [run.key for run in reversed(runs)]
+    assert summary.expected == summary.expected_finished == sum(costs.values())
+
+
+def test_measured_costs_merge_into_the_table(tmp_path):
+    path = tmp_path / "costs.csv"
+    first = pd.DataFrame({"dataset": ["a", "b"], "algorithm": ["svm"] * 2, "rows": [10, 20],
+                          "seconds": [1.0, 2.0]})  # fmt: skip
+    write_costs(first, path)
+    write_costs(first.iloc[1:].assign(seconds=5.0), path)  # b remeasured
+    model = cost_model(path)
+    assert dict(model.seconds) == {("a", "svm"): 1.0, ("b", "svm"): 5.0}
+    assert dict(model.rows) == {"a": 10, "b": 20}
