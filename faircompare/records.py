@@ -97,6 +97,9 @@ class RunSpec:
     tune
         Whether to also score the run on a validation part of the training data (recorded
         output, not identity: it is not part of the key).
+    fit_uses_attribute
+        Whether the algorithm's fit reads the sensitive attribute; when it does not, the fit
+        is the same for every attribute and numeric variant (:attr:`fit_key`).
     inputs
         What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
         dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
@@ -115,6 +118,7 @@ class RunSpec:
     dataset_file: str | None = None
     tune: bool = False
     inputs: tuple[tuple[str, str], ...] = ()
+    fit_uses_attribute: bool = True
 
     @cached_property
     def key(self) -> str:
@@ -137,8 +141,27 @@ class RunSpec:
 
     @property
     def seed(self) -> int:
-        """Seed for the algorithm's own randomness, derived from the run key."""
+        """Seed of the run's own randomness (its audits), derived from the run key."""
         return int(self.key[:8], 16)
+
+    @cached_property
+    def fit_key(self) -> str:
+        """What identifies the fitted model, so that runs sharing it share one fit.
+
+        The run key; for a fit that never reads the sensitive attribute, the key without the
+        attribute and with both numeric variants as one (their features are the same).
+        """
+        if self.fit_uses_attribute:
+            return self.key
+        features = "original" if self.variant == "original" else "numeric"
+        identity = [self.dataset, features, self.algorithm, [list(pair) for pair in self.params],
+                    self.split_id, self.base_seed]  # fmt: skip
+        return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
+
+    @property
+    def fit_seed(self) -> int:
+        """Seed of the algorithm's randomness, derived from :attr:`fit_key`."""
+        return int(self.fit_key[:8], 16)
 
     @property
     def parameters(self) -> dict[str, Any]:

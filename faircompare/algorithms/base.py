@@ -43,6 +43,10 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         Parameter values swept for tradeoff curves; each value is its own run.
     uses_sensitive_at_predict
         Whether ``predict`` needs ``sensitive_features`` (for example, one model per group).
+    uses_sensitive_at_fit
+        Whether ``fit`` reads ``sensitive_features``; False for a baseline, whose fitted model
+        is then the same for every sensitive attribute and for ``numerical`` and
+        ``numerical+binary`` (the same features), so the benchmark fits it once per split.
     version
         The algorithm's version: change it when a change to the code changes its results, so
         that runs stored by the earlier version are recomputed rather than reused.
@@ -54,12 +58,13 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
     in_default_profile
         Whether the ``default`` profile, a first look at every dataset, runs it; False for an
-        algorithm too costly for that (it still runs in the ``paper`` profile and when named).
+        algorithm too costly for that (it still runs in the ``extended`` profile and when named).
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {}
     uses_sensitive_at_predict: ClassVar[bool] = False
+    uses_sensitive_at_fit: ClassVar[bool] = True
     version: ClassVar[str] = "1"
     family: ClassVar[str] = "unspecified"
     library: ClassVar[str] = "faircompare"

@@ -31,6 +31,7 @@ class _SklearnBaseline(FairEstimator):
 
     family: ClassVar[str] = "baseline"
     library: ClassVar[str] = "scikit-learn"
+    uses_sensitive_at_fit: ClassVar[bool] = False
 
     def _model(self) -> ClassifierMixin | Pipeline:
         raise NotImplementedError
@@ -202,6 +203,10 @@ class DecisionTree(_ProbabilisticBaseline):
     random_state
         Seed for the choice among equally good splits.
     """
+
+    # 2: the benchmark seeds it from what the fit depends on, the same for every attribute and
+    # variant, so that one fit serves them all (#30)
+    version: ClassVar[str] = "2"
 
     def __init__(self, max_depth: int | None = None, random_state: int | None = 0) -> None:
         self.max_depth = max_depth

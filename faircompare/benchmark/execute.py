@@ -14,6 +14,7 @@ algorithm version, audit settings); one results folder has one writer at a time.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -23,7 +24,7 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -195,7 +196,34 @@ def _end_with_coordinator() -> None:
     threading.Thread(target=watch, name="faircompare-coordinator-watch", daemon=True).start()
 
 
-def execute_run(spec: RunSpec, options: Options) -> RunRecord:
+Fits = dict[tuple[str, str], tuple[Any, float]]  # (fit key, holdout) -> model, fit seconds
+
+
+def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
+    """Execute runs that share one fit (:attr:`RunSpec.fit_key`), fitting it once.
+
+    A baseline never reads the sensitive attribute, so on one split its model is the same for
+    every attribute and numeric variant: it is fitted (and tuned) once, and each run predicts,
+    measures and audits with it. The records are those each run alone would give, but for the
+    later runs' fit time (0: they fitted nothing).
+
+    Parameters
+    ----------
+    runs
+        Runs with one fit key.
+    options
+        How to run them.
+
+    Returns
+    -------
+    list of RunRecord
+        One per run, in order.
+    """
+    fits: Fits = {}
+    return [execute_run(spec, options, fits) for spec in runs]
+
+
+def execute_run(spec: RunSpec, options: Options, fits: Fits | None = None) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
     Parameters
@@ -204,6 +232,9 @@ def execute_run(spec: RunSpec, options: Options) -> RunRecord:
         The run.
     options
         How to run it.
+    fits
+        Models fitted by earlier runs of the same fit key, reused (see :func:`execute_runs`);
+        this run's fits are added.
 
     Returns
     -------
@@ -223,7 +254,7 @@ def execute_run(spec: RunSpec, options: Options) -> RunRecord:
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("always")
-            run = _fit_and_score(spec, options)
+            run = _fit_and_score(spec, options, {} if fits is None else fits)
     except Exception as error:  # a failing run is recorded, never raised
         run = RunRecord(
             spec=spec,
@@ -240,11 +271,11 @@ def execute_run(spec: RunSpec, options: Options) -> RunRecord:
     )
 
 
-def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
+def _fit_and_score(spec: RunSpec, options: Options, fits: Fits) -> RunRecord:
     """One run, straight: split, fit, predict, measure, audit (and score a tuning fit)."""
     start = time.perf_counter()
     split = make_split(_prepared(spec, options), spec.split_id, base_seed=spec.base_seed)
-    model, fit_seconds = _fit(spec, options, split)
+    model, fit_seconds = _fit(spec, options, split, fits)
     predict_start = time.perf_counter()
     y_pred, scores = _predict(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
@@ -255,7 +286,7 @@ def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
         audits = audit_run(run, AuditOptions(permutations=options.permutations))
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
-        tuned_model, _ = _fit(spec, options, tuning)
+        tuned_model, _ = _fit(spec, options, tuning, fits)
         measures += _measure_rows(tuning, *_predict(spec.algorithm, tuned_model, tuning))
     return RunRecord(
         spec=spec,
@@ -281,14 +312,19 @@ def _fit_and_score(spec: RunSpec, options: Options) -> RunRecord:
     )
 
 
-def _fit(spec: RunSpec, options: Options, split: Split) -> tuple[Any, float]:
+def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any, float]:
+    """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted."""
+    key = (spec.fit_key, split.holdout)
+    if key in fits:
+        return fits[key][0], 0.0
     algorithm = _registry(options.plugins)[spec.algorithm]
     model = algorithm.create(**spec.parameters)
     if "random_state" in model.get_params() and "random_state" not in spec.parameters:
-        model.set_params(random_state=spec.seed % 2**31)
+        model.set_params(random_state=spec.fit_seed % 2**31)
     start = time.perf_counter()
     model.fit(split.X_train, split.y_train, sensitive_features=split.sensitive_features_train)
-    return model, time.perf_counter() - start
+    fits[key] = model, time.perf_counter() - start
+    return fits[key]
 
 
 def _predict(name: str, model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
@@ -424,15 +460,15 @@ def run_plan(
         redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
         cost = {s.key: (costs or {}).get(s.key, 1.0) for s in todo}
-        todo = longest_first(todo, cost)
+        groups = longest_first(shared_fits(todo), cost)
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
         try:
-            workers = worker_count(jobs, len(todo), backend, scheduler)
+            workers = worker_count(jobs, len(groups), backend, scheduler)
             with _backend(backend, workers, scheduler), _sigterm_interrupts():
                 results = Parallel(return_as="generator_unordered")(
-                    delayed(execute_run)(spec, options) for spec in todo
+                    delayed(execute_runs)(group, options) for group in groups
                 )
-                for result in results:
+                for result in itertools.chain.from_iterable(results):
                     store.write(result)
                     summary.expected_finished += cost[result.key]
                     if result.status == "done":
@@ -446,22 +482,42 @@ def run_plan(
     return summary
 
 
-def longest_first(runs: list[RunSpec], cost: Mapping[str, float]) -> list[RunSpec]:
-    """Order runs by expected cost, the longest first (ties keep the plan's order).
+def shared_fits(runs: Sequence[RunSpec]) -> list[list[RunSpec]]:
+    """Group runs by the model they fit (:attr:`RunSpec.fit_key`), in the plan's order.
 
     Parameters
     ----------
     runs
         The runs to do.
-    cost
-        Each run's expected seconds, by key.
 
     Returns
     -------
-    list of RunSpec
-        The runs, longest first.
+    list of list of RunSpec
+        Each group fits one model (a baseline's group holds every attribute and numeric
+        variant of one split); most groups are one run.
     """
-    return sorted(runs, key=lambda run: -cost[run.key])
+    groups: dict[str, list[RunSpec]] = {}
+    for run in runs:
+        groups.setdefault(run.fit_key, []).append(run)
+    return list(groups.values())
+
+
+def longest_first(groups: list[list[RunSpec]], cost: Mapping[str, float]) -> list[list[RunSpec]]:
+    """Order groups of runs by expected cost, the longest first (ties keep the plan's order).
+
+    Parameters
+    ----------
+    groups
+        The runs to do, grouped by shared fit (:func:`shared_fits`).
+    cost
+        Each run's expected seconds, by key; a group costs the sum of its runs.
+
+    Returns
+    -------
+    list of list of RunSpec
+        The groups, longest first.
+    """
+    return sorted(groups, key=lambda group: -sum(cost[run.key] for run in group))
 
 
 def worker_count(jobs: int, runs: int, backend: str = "loky", scheduler: str | None = None) -> int:

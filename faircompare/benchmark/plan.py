@@ -102,6 +102,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             dataset_file=spec_path,
             tune=tune,
             inputs=_inputs(data[spec.name], versions[algorithm.name], audits, tune),
+            fit_uses_attribute=algorithm.estimator_class.uses_sensitive_at_fit,
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)

@@ -1,6 +1,7 @@
 """The cost model, longest-first scheduling and the time left, by hand."""
 
 import io
+import json
 import math
 
 import pandas as pd
@@ -8,7 +9,13 @@ import pytest
 
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.benchmark.costs import CostModel, cost_model, plan_table, write_costs
-from faircompare.benchmark.execute import Summary, longest_first, progress_printer
+from faircompare.benchmark.execute import (
+    Summary,
+    execute_run,
+    longest_first,
+    progress_printer,
+    shared_fits,
+)
 from faircompare.config import BenchmarkConfig
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results import ResultStore
@@ -53,7 +60,10 @@ def test_the_plan_table_counts_runs_and_cpu_hours_per_cell():
 def test_runs_start_longest_first_and_ties_keep_the_plans_order():
     runs = [spec("small", "tree"), spec("small", "svm"), spec("large", "svm"), spec("small", "x")]
     cost = {runs[0].key: 1.0, runs[1].key: 2.0, runs[2].key: 40.0, runs[3].key: 2.0}
-    assert longest_first(runs, cost) == [runs[2], runs[1], runs[3], runs[0]]
+    groups = [[run] for run in runs]
+    assert longest_first(groups, cost) == [[runs[2]], [runs[1]], [runs[3]], [runs[0]]]
+    # a group sharing one fit costs its runs' sum: 1 + 2 = 3 goes before a lone 2
+    assert longest_first([[runs[1]], [runs[0], runs[3]]], cost) == [[runs[0], runs[3]], [runs[1]]]
 
 
 def test_the_time_left_weighs_the_work_by_cost():
@@ -105,3 +115,48 @@ def test_measured_costs_merge_into_the_table(tmp_path):
     model = cost_model(path)
     assert dict(model.seconds) == {("a", "svm"): 1.0, ("b", "svm"): 5.0}
     assert dict(model.rows) == {"a": 10, "b": 20}
+
+
+def test_a_baselines_runs_share_one_fit_per_split_and_the_others_do_not():
+    config = BenchmarkConfig(
+        datasets=("german",), algorithms=("decision-tree", "kamishima"), sensitive_attributes="all",
+        variants="supported", splits=2,
+    )  # fmt: skip
+    runs = make_plan(config).runs
+    groups = shared_fits(runs)
+    tree = [g for g in groups if g[0].algorithm == "decision-tree"]
+    # German: sex, age and sex-age, numerical and numerical+binary: 6 runs per split, one fit
+    assert [len(g) for g in tree] == [6, 6]
+    assert {(r.sensitive_attribute, r.variant) for r in tree[0]} == {
+        (a, v) for a in ("sex", "age", "sex-age") for v in ("numerical", "numerical+binary")
+    }
+    kamishima = [g for g in groups if g[0].algorithm == "kamishima"]
+    assert all(len(g) == 1 and g[0].fit_key == g[0].key for g in kamishima)
+
+
+@pytest.mark.data
+@pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
+def test_reused_fits_store_the_numbers_refitting_stores(tmp_path):
+    config = BenchmarkConfig(
+        datasets=("german",), algorithms=("decision-tree", "logistic-regression"),
+        sensitive_attributes="all", variants="supported", splits=1, permutations=50,
+    )  # fmt: skip
+    runs = make_plan(config).runs
+    frames = []
+    for reuse in (True, False):
+        with ResultStore(tmp_path / str(reuse)) as store:
+            if reuse:
+                run_plan(runs, store, Options(permutations=50))
+            else:  # every run alone: its own fit
+                for run in runs:
+                    store.write(execute_run(run, Options(permutations=50)))
+            measures, audits = store.measures(), store.audits()
+            fitted = store.runs().set_index("key")["fit_seconds"]
+        audits["details"] = audits["details"].map(json.dumps)
+        frames.append((measures.sort_values(["key", "measure", "group"], ignore_index=True),
+                       audits.sort_values(["key", "audit", "metric"], ignore_index=True),
+                       fitted))  # fmt: skip
+    (measures, audits, fitted), (refit_measures, refit_audits, refit_fitted) = frames
+    pd.testing.assert_frame_equal(measures, refit_measures)
+    pd.testing.assert_frame_equal(audits, refit_audits)
+    assert (refit_fitted > 0).all() and (fitted == 0).sum() == len(runs) - 2  # 2 fits made
