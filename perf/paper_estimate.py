@@ -8,8 +8,11 @@ algorithm. The sample is drawn across the cell's sensitive attributes and varian
 cost most differently; each part's mean over a stratum's timed runs is multiplied by the
 stratum's number of runs (a stratum left out takes the sample's mean; setups count once per
 split), and the script prints where the time goes and the costliest cells, so the estimate is a
-command, not a note. One run per cell is a rough estimate (a cell's strata differ up to 3x);
-``--sample`` of a cell's number of strata (up to 6) times each once.
+command, not a note. Runs that share one fit (:func:`faircompare.benchmark.execute.shared_fits`)
+fit it once: the script prints the total with and without that reuse, and ``--write-costs``
+keeps each cell's seconds per run for the runner's cost model. One run per cell is a rough
+estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number of strata (up to 6)
+times each once.
 
     FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw \
         python perf/paper_estimate.py [--datasets ricci german] [--algorithms svm] [--sample 1]
@@ -75,11 +78,11 @@ def time_parts(
         base_seed=spec.base_seed,
     )
     # the harness's own fit and predict, so the estimate times what a run does
-    (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split)
+    (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split, {})
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
     if spec.tune:
         tuning = validation_split(split)
-        _, parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning)
+        _, parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning, {})
     run = AuditedRun(split, model, y_pred, scores, seed=spec.seed)
     for name, audit in registered_audits().items():
         if not audit.applies(run):
@@ -167,6 +170,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     totals: dict[str, float] = defaultdict(float)
     rows: dict[str, int] = {}
+    reused = 0.0  # CPU seconds of the fits that runs sharing one fit do not repeat
     setups_by_dataset: dict[tuple[str, str], float] = defaultdict(float)
     cells = []
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
@@ -179,6 +183,10 @@ def main() -> None:
         for name, seconds in setups_once.items():  # per split, whatever the algorithm
             key = (dataset, name)
             setups_by_dataset[key] = max(setups_by_dataset[key], seconds * len(splits))
+        # runs sharing a fit (a baseline's attributes and numeric variants) fit it once
+        fitted = len({run.fit_key for run in part["spec"]}) / len(part)
+        fits = seconds_by_part.get("fits", 0.0) + seconds_by_part.get("tuning fits", 0.0)
+        reused += fits * (1 - fitted)
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
         rows[dataset] = len(load_dataset(dataset).frame)
         print(f"{dataset:30s} {algorithm:28s} {len(part):6,d} runs x "
@@ -188,6 +196,9 @@ def main() -> None:
     grand = sum(totals.values())
     print(f"\n{args.profile} profile: {len(plan.runs):,} runs, estimated {grand / 3600:.1f} "
           f"CPU-hours ({args.sample} run(s) timed per cell, one thread)\n")  # fmt: skip
+    print(f"reusing identical fits: {grand / 3600:.2f} -> {(grand - reused) / 3600:.2f} CPU-hours "
+          f"(ratio {grand / (grand - reused):.3f}x, {reused / 3600:.2f} CPU-hours of fits not "
+          "repeated)\n")  # fmt: skip
     print(f"{'where the time goes':34s} {'CPU-hours':>10s} {'share':>6s}")
     for name, seconds in sorted(totals.items(), key=lambda item: -item[1]):
         print(f"{name:34s} {seconds / 3600:10.2f} {seconds / grand:6.0%}")
