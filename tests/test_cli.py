@@ -135,3 +135,17 @@ def test_run_options_become_the_configuration_in_one_place(tmp_path):
     assert (config.algorithms, config.permutations) == (("svm",), 50)
     spec_only = _configuration(None, None, given | {"specs": (tmp_path / "d.toml",)})
     assert spec_only.datasets == () and spec_only.dataset_specs == (str(tmp_path / "d.toml"),)
+
+
+def test_a_dry_run_prints_the_plan_and_its_cost_and_runs_nothing(tmp_path):
+    result = run(
+        "faircompare", "run", "--profile", "paper", "--dry-run", "--jobs", "2",
+        "--results", str(tmp_path / "results"), cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    hours = re.search(
+        r"27,820 runs, about ([\d.]+) CPU-hours: about ([\d.]+) hours on 2", result.stdout
+    )
+    assert hours and float(hours[2]) == pytest.approx(float(hours[1]) / 2, abs=0.06)
+    assert re.search(r"adult\s+svm\s+60\s", result.stdout)  # 3 attributes x 2 variants x 10
+    assert not (tmp_path / "results").exists()
