@@ -200,7 +200,7 @@ def _refuse_copies(copies: dict[str, str], columns: list[str], where: str) -> No
 def _missing_step(missing: pd.DataFrame) -> str:
     """Name the missing-value step by the columns that had missing values, most first."""
     counts = missing.sum().sort_values(ascending=False, kind="stable")
-    columns = ", ".join(f"{column} {n}" for column, n in counts[counts > 0].items())
+    columns = ", ".join(f"{column} {n:,}" for column, n in counts[counts > 0].items())
     return f"missing values ({columns})" if columns else "missing values"
 
 
