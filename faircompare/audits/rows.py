@@ -40,36 +40,29 @@ def permutation_rows(
     """
     tested = {m: r for m, r in results.items() if isinstance(r, PermutationTestResult)}
     adjusted = dict(zip(tested, holm([r.pvalue for r in tested.values()]), strict=True))
-    rows = []
-    for metric, result in results.items():
-        if isinstance(result, PermutationTestResult):
-            details = {
-                "observed_difference": result.observed,
-                "pvalue_interval": list(result.pvalue_interval),
-                "group_sizes": list(result.group_sizes),
-                "groups": list(result.groups),
-                "studentized": result.studentized,
-                "alternative": result.alternative,
-                "within_outcome": result.within_outcome,
-                "permutations": len(result.null_distribution),
-            }
-            scope, statistic, pvalue = result.groups[1], result.statistic, result.pvalue
-            rows.append(
-                AuditRow(
-                    "permutation",
-                    metric,
-                    scope,
-                    statistic,
-                    pvalue,
-                    float(adjusted[metric]),
-                    details,
-                )
-            )
-        else:
-            rows.append(
-                AuditRow("permutation", metric, "rest", NAN, NAN, None, {"error": str(result)})
-            )
-    return rows
+    return [
+        _permutation_row(metric, result, adjusted[metric])
+        if isinstance(result, PermutationTestResult)
+        else AuditRow("permutation", metric, "rest", NAN, NAN, None, {"error": str(result)})
+        for metric, result in results.items()
+    ]
+
+
+def _permutation_row(metric: str, result: PermutationTestResult, adjusted: float) -> AuditRow:
+    details = {
+        "observed_difference": result.observed,
+        "pvalue_interval": list(result.pvalue_interval),
+        "group_sizes": list(result.group_sizes),
+        "groups": list(result.groups),
+        "studentized": result.studentized,
+        "alternative": result.alternative,
+        "within_outcome": result.within_outcome,
+        "permutations": len(result.null_distribution),
+    }
+    scope = result.groups[1]
+    return AuditRow(
+        "permutation", metric, scope, result.statistic, result.pvalue, float(adjusted), details
+    )
 
 
 def fliptest_rows(
