@@ -1,0 +1,47 @@
+"""The figure lint finds what makes a figure unreadable, and passes a clean one."""
+
+import numpy as np
+
+from faircompare.analysis.audit_figures import new_figure
+from faircompare.analysis.lint import lint_figure
+
+
+def scatter(x, y, title="a short title"):
+    figure, ax = new_figure((4, 3))
+    ax.scatter(x, y)
+    ax.set_title(title)
+    return figure
+
+
+RNG = np.random.default_rng(0)
+SPREAD = RNG.uniform(0, 1, (2, 50))
+
+
+def test_a_clean_figure_has_no_problem():
+    assert lint_figure(scatter(*SPREAD)) == []
+
+
+def test_a_title_wider_than_the_figure_is_cut_off():
+    # the tradeoff titles on the main of issue #29: "dult, race, numerical+binary: accuracy ..."
+    title = "adult, race, numerical+binary: accuracy vs DIbinary gap, and a good deal more"
+    problems = lint_figure(scatter(*SPREAD, title=title))
+    assert problems == [f"text {title[:37] + '...'!r} leaves the figure"]
+
+
+def test_overlapping_tick_labels_are_named():
+    figure = scatter(*SPREAD)
+    ax = figure.axes[0]
+    ax.set_xticks(np.linspace(0, 1, 12), [f"label {i:02d}" for i in range(12)])
+    problems = lint_figure(figure)
+    assert problems and all(p.startswith("x tick labels 'label ") for p in problems)
+    assert "'label 00' and 'label 01' overlap (axes 'a short title')" in problems[0]
+
+
+def test_an_axis_stretched_by_a_few_values_is_named():
+    # Adult's DIbinary gaps on the main of issue #29: two runs at 400 and 560, the rest near 0
+    x = np.concatenate([RNG.uniform(0, 1, 98), [400.0, 560.0]])
+    problems = lint_figure(scatter(x, RNG.uniform(0, 1, 100)))
+    assert problems == [
+        "98% of the points lie within 5% of the x axis (axes 'a short title'): a few values "
+        "stretch it"
+    ]
