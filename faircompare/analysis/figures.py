@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib import colormaps
+from matplotlib.axes import Axes
 from matplotlib.colors import SymLogNorm, to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -163,6 +164,29 @@ def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
     return leaves_list(linkage(condensed, "average", optimal_ordering=True))
 
 
+LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)
+
+
+def legend_outside(figure: Figure, ax: Axes) -> None:
+    """Put the axes' legend beside them, in the space the layout makes for it.
+
+    A legend anchored outside the axes by hand is not seen by the constrained layout, which
+    then lets it run over the data and the title; the figure's own legend, placed "outside",
+    is. Past :data:`LEGEND_ROWS` entries the legend takes more columns.
+
+    Parameters
+    ----------
+    figure
+        The figure (constrained layout).
+    ax
+        The axes whose labelled artists the legend lists.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    columns = -(-len(labels) // LEGEND_ROWS) or 1
+    figure.legend(handles, labels, loc="outside right center", fontsize=7, frameon=False,
+                  ncols=columns)  # fmt: skip
+
+
 def plot_runs(
     frame: pd.DataFrame,
     x: str,
@@ -171,6 +195,7 @@ def plot_runs(
     *,
     title: str = "",
     filled: pd.Series | None = None,
+    legend: bool = True,
 ) -> Figure:
     """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False."""
     figure, ax = new_figure((6.5, 4.5))
@@ -185,8 +210,9 @@ def plot_runs(
             )  # fmt: skip
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(title)
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    figure.suptitle(title, fontsize=10, wrap=True)  # above the axes and the legend
+    if legend:
+        legend_outside(figure, ax)
     return figure
 
 
@@ -196,13 +222,16 @@ def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str =
     Filled markers are runs whose demographic-parity gap is significant after Holm's
     correction (:func:`~faircompare.analysis.tidy.tradeoff`); hollow ones are not.
     """
-    figure = plot_runs(frame, "gap", "accuracy", styles, title=title, filled=frame["significant"])
+    figure = plot_runs(
+        frame, "gap", "accuracy", styles, title=title, filled=frame["significant"], legend=False
+    )
     ax = figure.axes[0]
     front = frame[frame["pareto"]].sort_values("gap")
     ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=1,
             label="Pareto front")  # fmt: skip
-    ax.set_xlabel("fairness gap |measure - ideal| (filled: significant after Holm)")
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    ax.set_xlabel("fairness gap (a ratio r: 1 - min(r, 1/r))")
+    ax.set_ylabel("accuracy (filled: parity test significant after Holm)")
+    legend_outside(figure, ax)
     return figure
 
 
@@ -238,8 +267,8 @@ def plot_stability(
     ax.autoscale_view()
     ax.set_xlabel(f"{x} (mean +/- sd over splits)")
     ax.set_ylabel(f"{y} (mean +/- sd over splits)")
-    ax.set_title(title)
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    figure.suptitle(title, fontsize=10, wrap=True)  # above the axes and the legend
+    legend_outside(figure, ax)
     return figure
 
 
@@ -307,7 +336,7 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of splits rejecting (n/a: test not run)")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    legend_outside(figure, ax)
     return figure
 
 

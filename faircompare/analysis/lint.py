@@ -4,7 +4,7 @@ Each figure is drawn with matplotlib's Agg renderer and its texts and points mea
 
 - a text (title, axis label, tick label, legend entry, annotation) that leaves the figure is
   cut off in the saved file;
-- two tick labels of one axis, or two annotations of one axes, that overlap cannot be read;
+- two texts that overlap (tick labels, annotations, legend entries, titles) cannot be read;
 - an axis on which 90 % of the points lie within 5 % of its span shows them as one line: a few
   extreme values stretched it.
 """
@@ -41,14 +41,13 @@ def lint_figure(figure: Figure) -> list[str]:
     Returns
     -------
     list of str
-        Texts outside the figure, overlapping tick labels or annotations, crowded axes.
+        Texts outside the figure, overlapping texts, crowded axes.
     """
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
     renderer = canvas.get_renderer()
-    problems = _outside(figure, renderer)
+    problems = _outside(figure, renderer) + _overlapping(figure, renderer)
     for ax in figure.axes:
-        problems += _overlapping(ax, renderer)
         problems += _crowded(ax)
     return problems
 
@@ -88,19 +87,14 @@ def _outside(figure: Figure, renderer: RendererBase) -> list[str]:
     return problems
 
 
-def _overlapping(ax: Axes, renderer: RendererBase) -> list[str]:
-    groups = {
-        "x tick labels": _tick_labels(ax.xaxis, drawn=True),
-        "y tick labels": _tick_labels(ax.yaxis, drawn=True),
-        "annotations": ax.texts,
-    }
-    problems = []
-    for what, texts in groups.items():
-        boxes = [(t, t.get_window_extent(renderer).shrunk(1, 1)) for t in _drawn(texts)]
-        for (a, box_a), (b, box_b) in combinations(boxes, 2):
-            if _overlap(box_a, box_b) > TOLERANCE:
-                problems.append(f"{what} {_quote(a)} and {_quote(b)} overlap ({_title(ax)})")
-    return problems
+def _overlapping(figure: Figure, renderer: RendererBase) -> list[str]:
+    """Name every two drawn texts (labels, ticks, legend entries, titles) that overlap."""
+    boxes = [(t, t.get_window_extent(renderer).shrunk(1, 1)) for t in _texts(figure)]
+    return [
+        f"texts {_quote(a)} and {_quote(b)} overlap"
+        for (a, box_a), (b, box_b) in combinations(boxes, 2)
+        if _overlap(box_a, box_b) > TOLERANCE
+    ]
 
 
 def _overlap(a: Bbox, b: Bbox) -> float:

@@ -221,16 +221,18 @@ def tradeoff(
 ) -> pd.DataFrame:
     """Accuracy against a fairness measure per run, with significance and the Pareto front.
 
-    ``gap`` is the fairness measure's distance from its ideal value; ``significant`` says
-    whether the run's permutation test of ``audit_metric`` (demographic parity by default)
-    rejects after Holm's correction across the run's tests; ``pareto`` marks the runs that no
-    other run of the same dataset, attribute and variant beats on both accuracy and gap.
+    ``gap`` is the fairness measure's distance from its ideal value, on a bounded scale for a
+    ratio such as DI (:meth:`faircompare.measures.Measure.gap`: 1 - min(DI, 1/DI));
+    ``significant`` says whether the run's permutation test of ``audit_metric`` (demographic
+    parity by default) rejects after Holm's correction across the run's tests; ``pareto`` marks
+    the runs that no other run of the same dataset, attribute and variant beats on both
+    accuracy and gap.
     """
     wide = runs_wide(measures)
     frame = wide[[*RUN, accuracy, fairness]].rename(
         columns={accuracy: "accuracy", fairness: "fairness"}
     )
-    frame["gap"] = (frame["fairness"] - MEASURES[fairness].ideal).abs()
+    frame["gap"] = MEASURES[fairness].gap(frame["fairness"])
     tests = audits[(audits["audit"] == "permutation") & (audits["metric"] == audit_metric)]
     holm = tests.set_index("key")["adjusted_pvalue"]
     frame["significant"] = frame["key"].map(holm.astype(float) < alpha).fillna(False).astype(bool)

@@ -66,6 +66,9 @@ class Measure:
         The paper's name of a per-group value, with ``{group}``.
     needs_scores
         Whether the measure needs scores (AUC) rather than predictions only.
+    ratio
+        Whether the measure is a ratio of rates (ideal 1): its distance from the ideal is then
+        read on a bounded scale, 1 - min(r, 1/r) (see :meth:`gap`).
     """
 
     name: str
@@ -76,6 +79,30 @@ class Measure:
     paper: str | None = None
     paper_group: str | None = None
     needs_scores: bool = False
+    ratio: bool = False
+
+    def gap(self, values: Any) -> np.ndarray:
+        """Return each value's distance from the ideal, bounded for a ratio.
+
+        A ratio r of rates (ideal 1) is 1 - min(r, 1/r), in [0, 1]: r and 1/r are equally far
+        from parity, and a rate near 0 in the denominator cannot make it huge (|r - 1| would be
+        560 for a privileged rate 1/560 of the other's). Any other measure: |value - ideal|.
+
+        Parameters
+        ----------
+        values
+            The measure's values.
+
+        Returns
+        -------
+        numpy.ndarray
+            The distances (NaN where the value is).
+        """
+        values = np.asarray(values, dtype=float)
+        if not self.ratio:
+            return np.abs(values - self.ideal)
+        with np.errstate(divide="ignore"):
+            return 1 - np.minimum(values, 1 / values)
 
     def values(self, stats: GroupStats) -> Values:
         """Return ``{group: value}`` with ``""`` for the aggregate.
@@ -256,11 +283,11 @@ def _catalogue() -> list[Measure]:
     base_rates = [
         Measure(
             "DIbinary", "fairness", 1, "P[Y_hat = 1 | S != priv] / P[Y_hat = 1 | S = priv]",
-            _di_binary, "DIbinary",
+            _di_binary, "DIbinary", ratio=True,
         ),
         Measure(
             "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
-            _comparative("positive_rate", "ratio"), "DIavgall",
+            _comparative("positive_rate", "ratio"), "DIavgall", ratio=True,
         ),
         Measure(
             "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
@@ -281,7 +308,7 @@ def _catalogue() -> list[Measure]:
             Measure(
                 f"comparative-sensitive-{rate}-ratio", "fairness", 1,
                 f"{rate} of each unprivileged group / privileged, and the mean",
-                _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio",
+                _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio", ratio=True,
             ),
             Measure(
                 f"comparative-sensitive-{rate}-diff", "fairness", 1,
@@ -297,6 +324,7 @@ def _catalogue() -> list[Measure]:
         Measure(
             "demographic_parity_ratio", "fairness", 1,
             "min / max positive rate over groups (fairlearn)", _spread("positive_rate", ratio=True),
+            ratio=True,
         ),
         Measure(
             "equalized_odds_difference", "fairness", 0,

@@ -182,4 +182,4 @@ def test_stability_at_one_split_marks_each_mean_without_a_rectangle():
     assert [(r.get_width(), r.get_height()) for r in rectangles] == [(0, 0), (0, 0)]
     means = sorted(tuple(c.get_offsets()[0]) for c in figure.axes[0].collections)
     assert means == [(0.7, 0.6), (0.9, 0.8)]
-    assert [t.get_text() for t in figure.axes[0].get_legend().get_texts()] == ["a", "b"]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == ["a", "b"]

@@ -1,6 +1,7 @@
 """The figure lint finds what makes a figure unreadable, and passes a clean one."""
 
 import numpy as np
+import pandas as pd
 
 from faircompare.analysis.audit_figures import new_figure
 from faircompare.analysis.lint import lint_figure
@@ -33,8 +34,8 @@ def test_overlapping_tick_labels_are_named():
     ax = figure.axes[0]
     ax.set_xticks(np.linspace(0, 1, 12), [f"label {i:02d}" for i in range(12)])
     problems = lint_figure(figure)
-    assert problems and all(p.startswith("x tick labels 'label ") for p in problems)
-    assert "'label 00' and 'label 01' overlap (axes 'a short title')" in problems[0]
+    assert problems and all(p.startswith("texts 'label ") for p in problems)
+    assert "texts 'label 00' and 'label 01' overlap" in problems
 
 
 def test_an_axis_stretched_by_a_few_values_is_named():
@@ -45,3 +46,24 @@ def test_an_axis_stretched_by_a_few_values_is_named():
         "98% of the points lie within 5% of the x axis (axes 'a short title'): a few values "
         "stretch it"
     ]
+
+
+def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
+    # 25 algorithms and "adult, race, numerical+binary: ..." cut the title on the main of #29
+    from faircompare.analysis import figures
+    from faircompare.registry import algorithms
+
+    names = sorted(algorithms())[:25]
+    frame = pd.DataFrame(
+        {
+            "algorithm": np.repeat(names, 4),
+            "gap": RNG.uniform(0, 1, 100),
+            "accuracy": RNG.uniform(0.6, 0.9, 100),
+            "significant": RNG.random(100) < 0.5,
+            "pareto": False,
+        }  # fmt: skip
+    )
+    title = "adult, race, numerical+binary: accuracy vs DIbinary gap"
+    figure = figures.plot_tradeoff(frame, figures.algorithm_styles(names), title=title)
+    assert lint_figure(figure) == []
+    assert len(figure.legends[0].get_texts()) == 26  # every algorithm and the Pareto front

@@ -213,3 +213,11 @@ def test_auc_without_scores_is_refused_when_asked_for():
 def test_boolean_and_integer_groups_work():
     frame = evaluate(Y_TRUE, Y_PRED, np.array(GROUPS) == "W", privileged=True)
     assert set(frame["group"]) == {"True", "False", ""}
+
+
+def test_a_ratios_gap_is_bounded_and_symmetric():
+    # by hand: 1 - min(r, 1/r); DI 560 (a privileged rate near 0) is 1 - 1/560, not 559
+    gap = MEASURES["DIbinary"].gap([0.5, 2.0, 1.0, 0.0, 560.0, np.nan])
+    np.testing.assert_allclose(gap, [0.5, 0.5, 0.0, 1.0, 1 - 1 / 560, np.nan])
+    assert MEASURES["CV"].gap([0.8, 1.3]).tolist() == pytest.approx([0.2, 0.3])  # |CV - 1|
+    assert {m.name for m in MEASURES.values() if m.ratio} >= {"DIbinary", "DIavgall"}
