@@ -272,8 +272,13 @@ def plot_stability(
     return figure
 
 
-def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> Figure:
+def plot_sweep(
+    sweep: pd.DataFrame, x: str, y: str, algorithm: str, *, title: str | None = None
+) -> Figure:
     """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8).
+
+    The title says what is shown (the report names the dataset, attribute and variant); the
+    algorithm's name by default.
 
     A grid spanning more than two orders of magnitude (Kamishima's eta, Zafar's c) is coloured
     on a (symmetric) log scale, so its small values are not lost in one colour.
@@ -285,7 +290,7 @@ def plot_sweep(sweep: pd.DataFrame, x: str, y: str, algorithm: str) -> Figure:
     figure.colorbar(points, ax=ax, label=runs["parameter"].iloc[0])
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(algorithm)
+    figure.suptitle(algorithm if title is None else title, fontsize=10, wrap=True)
     return figure
 
 

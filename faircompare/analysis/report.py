@@ -403,9 +403,11 @@ def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
     writer.section("Parameter sweeps (§7.2)")
     keys = ["dataset", "sensitive_attribute", "algorithm"]
     for (dataset, attribute, algorithm), part in sweep.groupby(keys):
-        figure = figures.plot_sweep(part, "DIbinary", "accuracy", algorithm)
+        where = f"{dataset}, {attribute}, {SWEEP_VARIANT}"
+        title = f"{algorithm} over its grid: {where} (every grid value, every split)"
+        figure = figures.plot_sweep(part, "DIbinary", "accuracy", algorithm, title=title)
         name = slug("sweep", dataset, attribute, algorithm)
-        writer.figure(figure, name, f"{algorithm} over its parameter: {dataset}, {attribute}")
+        writer.figure(figure, name, f"{algorithm} over its parameter (Fig. 8): {where}")
 
 
 def _attributes(writer: _Writer, measures: pd.DataFrame) -> None:
