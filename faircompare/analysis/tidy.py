@@ -235,7 +235,7 @@ def tradeoff(
     frame["gap"] = MEASURES[fairness].gap(frame["fairness"])
     tests = audits[(audits["audit"] == "permutation") & (audits["metric"] == audit_metric)]
     holm = tests.set_index("key")["adjusted_pvalue"]
-    frame["significant"] = frame["key"].map(holm.astype(float) < alpha).fillna(False).astype(bool)
+    frame["significant"] = frame["key"].map(holm.astype(float) < alpha).eq(True)  # NaN: no test
     frame["pareto"] = False
     for _, part in frame.groupby(["dataset", "sensitive_attribute", "variant"]):
         frame.loc[part.index, "pareto"] = _non_dominated(part)
