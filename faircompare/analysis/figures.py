@@ -406,7 +406,8 @@ def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
     half = (k + 1) // 2  # names on the left; the others on the right
     step = 0.6  # between the names of one side
     bottom = -(half + 1) * step
-    figure, ax = new_figure((7.0, 1.2 + 0.5 * (2.2 - bottom)))
+    # the names take about 5 inches beside the axis; each rank gets at least 0.2 inch of it
+    figure, ax = new_figure((5.0 + max(2.0, 0.2 * k), 1.2 + 0.5 * (2.2 - bottom)))
     ax.set_xlim(0.5, k + 0.5)
     ax.set_ylim(bottom, 2.2)
     ax.axhline(0, color="black", linewidth=1)

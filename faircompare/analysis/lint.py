@@ -58,6 +58,8 @@ def _drawn(texts: Iterable[Text]) -> list[Text]:
 
 def _tick_labels(axis: Axis, drawn: bool) -> list[Text]:
     """Return an axis' tick labels: all, or those inside its view (the drawn ones)."""
+    if drawn and not (axis.get_visible() and axis.axes.axison):
+        return []
     low, high = sorted(axis.get_view_interval())
     margin = 1e-9 * (high - low)
     ticks = [*axis.get_major_ticks(), *axis.get_minor_ticks()]

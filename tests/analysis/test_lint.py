@@ -67,3 +67,19 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
     figure = figures.plot_tradeoff(frame, figures.algorithm_styles(names), title=title)
     assert lint_figure(figure) == []
     assert len(figure.legends[0].get_texts()) == 26  # every algorithm and the Pareto front
+
+
+def test_a_critical_difference_diagram_of_25_names_passes_the_lint():
+    # its rank numbers ran together ("10111213...") at 25 algorithms on the main of issue #29
+    from faircompare.analysis import figures
+    from faircompare.analysis.compare import FriedmanTest
+
+    names = [f"correlation-remover-logistic-regression-{i}" for i in range(25)]
+    ranks = pd.Series(np.linspace(1, 25, 25), index=names)
+    figure = figures.plot_critical_difference(FriedmanTest(ranks, 30.0, 0.01, 7.5, 10, 0.05))
+    assert lint_figure(figure) == []
+    numbers = [t for t in figure.axes[0].texts if t.get_text().isdigit()]
+    renderer = figure.canvas.get_renderer()
+    boxes = sorted(t.get_window_extent(renderer).x0 for t in numbers)
+    widths = max(t.get_window_extent(renderer).width for t in numbers)
+    assert min(np.diff(boxes)) > widths + 2  # a visible gap between neighbouring ranks
