@@ -229,7 +229,7 @@ def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str =
     front = frame[frame["pareto"]].sort_values("gap")
     ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=1,
             label="Pareto front")  # fmt: skip
-    ax.set_xlabel("fairness gap (a ratio r: 1 - min(r, 1/r))")
+    ax.set_xlabel("fairness gap\n(a ratio r: 1 - min(r, 1/r))")
     ax.set_ylabel("accuracy (filled: parity test significant after Holm)")
     legend_outside(figure, ax)
     return figure
@@ -316,7 +316,7 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
             ]
             ax.scatter(np.full(len(values), i - 0.4 + (j + 0.5) * width), values, s=14,
                        color=colour, label=attribute if i == 0 else None)  # fmt: skip
-    ax.set_xticks(range(len(algorithms)), algorithms, rotation=60, ha="right", fontsize=7)
+    ax.set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)  # no overlap
     ax.set_ylabel(measure)
     ax.legend(title="sensitive attribute", fontsize=7, frameon=False)
     return figure
@@ -378,7 +378,12 @@ def plot_individual_statistics(
     ax.set_yscale("symlog", linthresh=2.0, linscale=2.0)
     lowest = min(runs["low"].min(), runs["statistic"].min(), 0.0)
     ax.set_ylim(bottom=2 * lowest if lowest < 0 else 0.0)
-    ax.set_xticks(range(len(algorithms)), algorithms, rotation=60, ha="right", fontsize=7)
+    # a label at 1 (no change) and every second decade beyond: the decades below 0 are short,
+    # and each one labelled ran the labels together
+    bottom, top = ax.get_ylim()
+    decades = [sign * 10.0**e for e in range(2, 13, 2) for sign in (-1, 1)]
+    ax.set_yticks(sorted(v for v in [1.0, *decades] if bottom <= v <= top))
+    ax.set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)  # no overlap
     ax.set_ylabel("loss ratio S_n with 95% interval;\ntick: T_n; filled: T_n > delta")
     ax.set_title(title, fontsize=9)
     ax.legend(frameon=False, fontsize=7)
@@ -435,6 +440,14 @@ def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
     return figure
 
 
+def _mean_span(means: np.ndarray) -> tuple[float, float]:
+    """Return an axis range around ``means``: their span with twice its width on each side."""
+    finite = means[np.isfinite(means)]
+    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    margin = 2 * max(high - low, 0.01 * max(abs(low), abs(high), 1.0))
+    return low - margin, high + margin
+
+
 def _cliques(ranks: np.ndarray, critical_difference: float) -> list[tuple[float, float]]:
     """Maximal runs of sorted ranks spanning less than the critical difference."""
     spans: list[tuple[int, int]] = []
@@ -447,7 +460,12 @@ def _cliques(ranks: np.ndarray, critical_difference: float) -> list[tuple[float,
     return [(float(ranks[s]), float(ranks[e])) for s, e in spans]
 
 
-def plot_intervals(panels: dict[str, pd.DataFrame], *, title: str = "") -> Figure:
+def plot_intervals(
+    panels: dict[str, pd.DataFrame],
+    *,
+    title: str = "",
+    bounds: dict[str, tuple[float, float]] | None = None,
+) -> Figure:
     """Plot each algorithm's mean and corrected 95 % interval, one panel per measure.
 
     Parameters
@@ -457,12 +475,18 @@ def plot_intervals(panels: dict[str, pd.DataFrame], *, title: str = "") -> Figur
         ordered by the first panel, best on top.
     title
         The figure's title.
+    bounds
+        ``{axis label: (lowest, highest)}``, the scores a panel's measure can take (accuracy:
+        0 and 1); its axis stays within them.
 
     Returns
     -------
     Figure
         One row per algorithm; a filled marker is an algorithm the corrected test (Holm)
-        cannot tell from the best, a hollow one is significantly worse.
+        cannot tell from the best, a hollow one is significantly worse. Each axis spans the
+        means (with margins of twice their spread): an interval reaching past it, as with few
+        splits (a t with one degree of freedom is 12.7), is cut at the edge and marked there
+        with an arrow, so the means stay readable.
     """
     order = list(next(iter(panels.values())).index)
     figure = Figure(figsize=(4.0 * len(panels), 1.2 + 0.3 * len(order)), layout="constrained")
@@ -470,10 +494,19 @@ def plot_intervals(panels: dict[str, pd.DataFrame], *, title: str = "") -> Figur
     positions = np.arange(len(order))[::-1]
     for ax, (name, table) in zip(axes, panels.items(), strict=True):
         table = table.reindex(order)
-        ax.hlines(positions, table["ci_low"], table["ci_high"], color="#4477AA", linewidth=1.5)
+        low, high = _mean_span(table["mean"].to_numpy(dtype=float))
+        lowest, highest = (bounds or {}).get(name, (-np.inf, np.inf))
+        low, high = max(low, lowest), min(high, highest)
+        left, right = table["ci_low"].clip(lower=low), table["ci_high"].clip(upper=high)
+        ax.hlines(positions, left, right, color="#4477AA", linewidth=1.5)
+        for edge, cut, marker in ((low, table["ci_low"] < low, "<"),
+                                  (high, table["ci_high"] > high, ">")):  # fmt: skip
+            ax.scatter(np.full(cut.sum(), edge), positions[cut.to_numpy()], marker=marker,
+                       s=14, color="#4477AA")  # fmt: skip
         worse = table["worse_than_best"].fillna(False).astype(bool).to_numpy()
         ax.scatter(table["mean"], positions, s=24, color="#4477AA",
                    facecolors=np.where(worse, "none", "#4477AA"))  # fmt: skip
+        ax.set_xlim(low, high)
         ax.set_xlabel(name, fontsize=8)
         ax.grid(axis="x", linewidth=0.3)
     axes[0].set_yticks(positions, order, fontsize=7)

@@ -307,7 +307,8 @@ def _which_is_better(writer: _Writer, c: _Configuration) -> None:
         )
         panels[_score_name(measure)] = compare.intervals(chosen, measure)
     if panels:
-        figure = figures.plot_intervals(panels, title=label)
+        bounds = {_score_name(m): _score_bounds(m) for m in COMPARED}
+        figure = figures.plot_intervals(panels, title=label, bounds=bounds)
         caption = f"Means with corrected 95% intervals over splits: {label}"
         writer.figure(figure, f"intervals-{name}", caption)
 
@@ -319,6 +320,11 @@ _CONFIGURATION_PARTS: dict[str, Callable[[_Writer, _Configuration], None]] = {
     "tradeoff": _tradeoff,
     "comparisons": _which_is_better,
 }
+
+
+def _score_bounds(measure: str) -> tuple[float, float]:
+    """Return the scores a measure can take: a rate in [0, 1], a distance's negative <= 0."""
+    return (0.0, 1.0) if MEASURES[measure].kind == "accuracy" else (-np.inf, 0.0)
 
 
 def _score_name(measure: str) -> str:
@@ -452,7 +458,7 @@ def _audit_figures(
     if len(parity):
         figure = plot_pvalue_histogram(parity["pvalue"].dropna())
         title = f"Demographic-parity permutation p-values of {parity['key'].nunique()} runs"
-        figure.axes[0].set_title(title, fontsize=9)
+        figure.axes[0].set_title(title, fontsize=9, wrap=True)
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
         writer.figure(figure, "pvalues-demographic-parity", caption)
         _threshold_curve(writer, store, parity)
@@ -496,7 +502,7 @@ def _transparency_report(
     ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
     figure = plot_transparency_report(report)
     where = _run_label(run)
-    figure.axes[0].set_title(f"F+ of {where}: {run['statistic']:.1%}", fontsize=8)
+    figure.axes[0].set_title(f"F+ of {where}: {run['statistic']:.1%}", fontsize=8, wrap=True)
     verdict = "rejects" if significant.any() else "does not reject (no run of this size does)"
     caption = (
         f"Transparency report of the largest F+ ({run['statistic']:.1%}) among runs with at "
@@ -521,7 +527,7 @@ def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) 
             f"Positive-rate gap across thresholds against the permutation 95th percentile: {where}"
         )
         figure = plot_threshold_curve(curve)
-        figure.axes[0].set_title(where, fontsize=8)
+        figure.axes[0].set_title(where, fontsize=8, wrap=True)
         writer.figure(figure, "threshold-curve", caption)
         return
 
