@@ -162,7 +162,8 @@ def plugin_audits(objects: list[object]) -> list[Audit]:
     Returns
     -------
     list of Audit
-        One instance per class whose instances follow the protocol (built without arguments).
+        One instance (built without arguments) per class with a ``name`` and an ``applies``
+        method; :func:`check_audit` then checks the rest of the protocol.
     """
     return [
         cls()
