@@ -8,7 +8,7 @@ one name. Algorithms keep the same colour and marker in every figure of a report
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,7 @@ from matplotlib.patches import Rectangle
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
+from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.audit_figures import PALETTE, new_figure
 from faircompare.analysis.compare import FriedmanTest
 from faircompare.results import audit_details
@@ -167,7 +168,7 @@ def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
 LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)
 
 
-def legend_outside(figure: Figure, ax: Axes) -> None:
+def legend_outside(figure: Figure, *axes: Axes) -> None:
     """Put the axes' legend beside them, in the space the layout makes for it.
 
     A legend anchored outside the axes by hand is not seen by the constrained layout, which
@@ -178,10 +179,14 @@ def legend_outside(figure: Figure, ax: Axes) -> None:
     ----------
     figure
         The figure (constrained layout).
-    ax
-        The axes whose labelled artists the legend lists.
+    *axes
+        The axes whose labelled artists the legend lists, in order.
     """
-    handles, labels = ax.get_legend_handles_labels()
+    handles, labels = [], []
+    for ax in axes:
+        more_handles, more_labels = ax.get_legend_handles_labels()
+        handles += more_handles
+        labels += more_labels
     columns = -(-len(labels) // LEGEND_ROWS) or 1
     figure.legend(handles, labels, loc="outside right center", fontsize=7, frameon=False,
                   ncols=columns)  # fmt: skip
@@ -245,31 +250,61 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
     return figure
 
 
+FACET_ABOVE = 8  # algorithms in one stability figure before it is faceted by family
+
+
 def plot_stability(
-    summary: pd.DataFrame, x: str, y: str, styles: dict[str, Style], *, title: str = ""
+    summary: pd.DataFrame,
+    x: str,
+    y: str,
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+    families: Mapping[str, str] | None = None,
 ) -> Figure:
     """One rectangle per algorithm: centred on the mean (marked), spanning mean +/- sd (Fig. 7).
 
     With one split there is no standard deviation: each algorithm is its mean's marker alone.
+    Given ``families`` (``{algorithm: family}``) and more than :data:`FACET_ABOVE` algorithms,
+    each family gets its own panel on shared axes, so that a reader can tell the rectangles
+    apart (25 algorithms in one panel overlap in a few hues).
     """
-    figure, ax = new_figure((6.5, 4.5))
     table = summary.pivot_table(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
     )
-    for algorithm, row in table.iterrows():
-        style = styles[algorithm]
-        sd_x, sd_y = np.nan_to_num(row[("sd", x)]), np.nan_to_num(row[("sd", y)])  # one split
-        corner = (row[("mean", x)] - sd_x, row[("mean", y)] - sd_y)
-        ax.add_patch(Rectangle(corner, 2 * sd_x, 2 * sd_y, facecolor=style["color"], alpha=0.4,
-                               edgecolor=style["color"], hatch=style["hatch"]))  # fmt: skip
-        ax.scatter(row[("mean", x)], row[("mean", y)], color=style["color"],
-                   marker=style["marker"], s=18, label=algorithm)  # fmt: skip
-    ax.autoscale_view()
-    ax.set_xlabel(f"{x} (mean +/- sd over splits)")
-    ax.set_ylabel(f"{y} (mean +/- sd over splits)")
+    groups = _family_groups(list(table.index), families)
+    figure = Figure(figsize=(2.5 + 3.2 * len(groups) + 0.8, 4.5), layout="constrained")
+    axes = figure.subplots(1, len(groups), sharex=True, sharey=True, squeeze=False)[0]
+    for ax, (family, names) in zip(axes, groups, strict=True):
+        for algorithm in names:
+            row, style = table.loc[algorithm], styles[algorithm]
+            sd_x, sd_y = np.nan_to_num(row[("sd", x)]), np.nan_to_num(row[("sd", y)])  # 1 split
+            corner = (row[("mean", x)] - sd_x, row[("mean", y)] - sd_y)
+            colour = style["color"]
+            ax.add_patch(Rectangle(corner, 2 * sd_x, 2 * sd_y, facecolor=colour, alpha=0.4,
+                                   edgecolor=colour, hatch=style["hatch"]))  # fmt: skip
+            ax.scatter(row[("mean", x)], row[("mean", y)], color=style["color"],
+                       marker=style["marker"], s=18, label=algorithm)  # fmt: skip
+        ax.autoscale_view()
+        ax.set_title(family, fontsize=9)
+        ax.set_xlabel(f"{x} (mean +/- sd over splits)", fontsize=8)
+    axes[0].set_ylabel(f"{y} (mean +/- sd over splits)")
     figure.suptitle(title, fontsize=10, wrap=True)  # above the axes and the legend
-    legend_outside(figure, ax)
+    legend_outside(figure, *axes)
     return figure
+
+
+def _family_groups(
+    names: list[str], families: Mapping[str, str] | None
+) -> list[tuple[str, list[str]]]:
+    """Return the panels: one per family in :data:`FAMILIES` order, or one for all."""
+    if families is None or len(names) <= FACET_ABOVE:
+        return [("", names)]
+    order = {family: i for i, family in enumerate(FAMILIES)}
+    by_family: dict[str, list[str]] = {}
+    for name in names:
+        by_family.setdefault(families.get(name, "unspecified"), []).append(name)
+    return sorted(by_family.items(), key=lambda item: order.get(item[0], len(order)))
 
 
 def plot_sweep(

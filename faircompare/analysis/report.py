@@ -273,7 +273,9 @@ def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
 
 def _stability(writer: _Writer, c: _Configuration) -> None:
     x, y = STABILITY_AXES
-    figure = figures.plot_stability(tidy.labelled(c.summary), x, y, c.styles, title=c.label)
+    shown = tidy.labelled(c.summary)
+    families = dict(zip(shown["algorithm"], c.summary["algorithm"].map(c.family), strict=True))
+    figure = figures.plot_stability(shown, x, y, c.styles, title=c.label, families=families)
     spread = "" if c.chosen["split_id"].nunique() > 1 else " (one split: no spread to show)"
     writer.figure(
         figure, f"stability-{c.name}", f"Stability over splits (Fig. 7){spread}: {c.label}"

@@ -183,3 +183,23 @@ def test_stability_at_one_split_marks_each_mean_without_a_rectangle():
     means = sorted(tuple(c.get_offsets()[0]) for c in figure.axes[0].collections)
     assert means == [(0.7, 0.6), (0.9, 0.8)]
     assert [t.get_text() for t in figure.legends[0].get_texts()] == ["a", "b"]
+
+
+def test_stability_of_many_algorithms_is_faceted_by_family():
+    # 25 algorithms in one panel were overlapping rectangles in 7 hues on the main of issue #29
+    names = [f"{family}-{i}" for family in ("pre", "in", "base") for i in range(4)]
+    families = {n: {"pre": "pre-processing", "in": "in-processing", "base": "baseline"}[
+        n.split("-")[0]] for n in names}  # fmt: skip
+    summary = pd.DataFrame(
+        [(n, m, 0.5 + 0.01 * i, 0.02) for i, n in enumerate(names) for m in ("CV", "accuracy")],
+        columns=["algorithm", "measure", "mean", "sd"],
+    )
+    styles = figures.algorithm_styles(names)
+    figure = figures.plot_stability(summary, "CV", "accuracy", styles, families=families)
+    titles = [ax.get_title() for ax in figure.axes]
+    assert titles == ["baseline", "pre-processing", "in-processing"]  # FAMILIES order
+    for ax, prefix in zip(figure.axes, ("base", "pre", "in"), strict=True):
+        shown = [c.get_label() for c in ax.collections]
+        assert shown == [f"{prefix}-{i}" for i in range(4)]
+    few = figures.plot_stability(summary[:16], "CV", "accuracy", styles, families=families)
+    assert len(few.axes) == 1  # 8 algorithms: one panel
