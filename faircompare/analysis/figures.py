@@ -166,6 +166,23 @@ def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
 
 
 LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)
+LEGEND_COLUMN = 2.6  # inches a column of algorithm names takes
+
+
+def legend_columns(entries: int) -> int:
+    """Return the columns a legend of ``entries`` takes beside the axes (one per 30 names).
+
+    Parameters
+    ----------
+    entries
+        The legend's entries.
+
+    Returns
+    -------
+    int
+        At least 1; a figure widens by :data:`LEGEND_COLUMN` inches for each.
+    """
+    return max(1, -(-entries // LEGEND_ROWS))
 
 
 def legend_outside(figure: Figure, *axes: Axes) -> None:
@@ -187,7 +204,7 @@ def legend_outside(figure: Figure, *axes: Axes) -> None:
         more_handles, more_labels = ax.get_legend_handles_labels()
         handles += more_handles
         labels += more_labels
-    columns = -(-len(labels) // LEGEND_ROWS) or 1
+    columns = legend_columns(len(labels))
     figure.legend(handles, labels, loc="outside right center", fontsize=7, frameon=False,
                   ncols=columns)  # fmt: skip
 
@@ -202,8 +219,12 @@ def plot_runs(
     filled: pd.Series | None = None,
     legend: bool = True,
 ) -> Figure:
-    """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False."""
-    figure, ax = new_figure((6.5, 4.5))
+    """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False.
+
+    The figure widens with its legend, so that the axes keep their width.
+    """
+    columns = legend_columns(frame["algorithm"].nunique() + 1)  # and the tradeoff's front
+    figure, ax = new_figure((3.9 + LEGEND_COLUMN * columns, 4.5))
     for algorithm, runs in frame.groupby("algorithm"):
         style = styles[algorithm]
         solid = filled.loc[runs.index] if filled is not None else pd.Series(True, runs.index)
@@ -273,7 +294,8 @@ def plot_stability(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
     )
     groups = _family_groups(list(table.index), families)
-    figure = Figure(figsize=(2.5 + 3.2 * len(groups) + 0.8, 4.5), layout="constrained")
+    width = 0.8 + 3.2 * len(groups) + LEGEND_COLUMN * legend_columns(len(table))
+    figure = Figure(figsize=(width, 4.5), layout="constrained")
     axes = figure.subplots(1, len(groups), sharex=True, sharey=True, squeeze=False)[0]
     for ax, (family, names) in zip(axes, groups, strict=True):
         for algorithm in names:
