@@ -277,15 +277,19 @@ def _stability(writer: _Writer, c: _Configuration) -> None:
     families = dict(zip(shown["algorithm"], c.summary["algorithm"].map(c.family), strict=True))
     figure = figures.plot_stability(shown, x, y, c.styles, title=c.label, families=families)
     spread = "" if c.chosen["split_id"].nunique() > 1 else " (one split: no spread to show)"
-    writer.figure(
-        figure, f"stability-{c.name}", f"Stability over splits (Fig. 7){spread}: {c.label}"
+    caption = (
+        f"Stability over splits (Fig. 7){spread}: {c.label}; each algorithm with its defaults, "
+        "or tuned for accuracy on validation data (named -accuracy) where it ran over a grid"
     )
+    writer.figure(figure, f"stability-{c.name}", caption)
 
 
 def _tradeoff(writer: _Writer, c: _Configuration) -> None:
     frame = tidy.tradeoff(c.measures, c.audits)
-    figure = figures.plot_tradeoff(frame, c.styles, title=f"{c.label}: accuracy vs DIbinary gap")
-    writer.figure(figure, f"tradeoff-{c.name}", f"Tradeoff and Pareto front: {c.label}")
+    title = f"{c.label}: accuracy vs DIbinary gap, every run"
+    figure = figures.plot_tradeoff(frame, c.styles, title=title)
+    caption = f"Tradeoff and Pareto front, every run (each grid value and split): {c.label}"
+    writer.figure(figure, f"tradeoff-{c.name}", caption)
 
 
 def _which_is_better(writer: _Writer, c: _Configuration) -> None:
