@@ -12,7 +12,7 @@ across a split's runs is built once (:class:`SplitCache`); its results become th
 in :mod:`faircompare.audits.rows`.
 """
 
-from faircompare.audits.cache import SplitCache
+from faircompare.audits.cache import SharedSetupAudit, SplitCache
 from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit, permutation_audit
@@ -32,6 +32,7 @@ __all__ = [
     "FlipTestAudit",
     "IndividualAudit",
     "PermutationAudit",
+    "SharedSetupAudit",
     "SplitCache",
     "audit_run",
     "audit_versions",

@@ -53,6 +53,32 @@ class SplitCache(Generic[T]):
         self.hits = self.misses = 0
 
 
+class SharedSetupAudit(Generic[T]):
+    """An audit whose per-split setup (a transport map, a fair metric) serves every model.
+
+    Subclasses implement :meth:`setup`; ``self.setups(run)`` returns the setup of the run's
+    split, built on its first request and kept for the split's other runs (:class:`SplitCache`).
+    """
+
+    def __init__(self) -> None:
+        self.setups: SplitCache[T] = SplitCache(self.setup)
+
+    def setup(self, run: AuditedRun) -> T:
+        """Build what the split's audits share, from the run's split only.
+
+        Parameters
+        ----------
+        run
+            Any run of the split.
+
+        Returns
+        -------
+        object
+            The setup.
+        """
+        raise NotImplementedError
+
+
 def standardisation(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return column means and standard deviations (1 for constant columns).
 

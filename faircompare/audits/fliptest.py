@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.audits.cache import SplitCache, standardisation
+from faircompare.audits.cache import SharedSetupAudit, standardisation
 from faircompare.audits.protocol import AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows
 from faircompare.records import AuditRow
@@ -58,22 +58,29 @@ def split_transport(
     return FlipTestSetup(source, target, transport(source, target, rng=rng))
 
 
-class FlipTestAudit:
+class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     """FlipTest flipsets of the run's predictions under its split's optimal transport map."""
 
     name = "fliptest"
     version = "1"
     top = 5  # leading features kept per flipset
 
-    def __init__(self) -> None:
-        self.setups: SplitCache[FlipTestSetup] = SplitCache(
-            lambda run: split_transport(
-                run.split.X_test.to_numpy(float),
-                run.split.sensitive_features_test,
-                run.split.privileged,
-                rng=run.split.seed,
-            )
-        )
+    def setup(self, run: AuditedRun) -> FlipTestSetup:
+        """Fit the split's map (:func:`split_transport`), once for every model.
+
+        Parameters
+        ----------
+        run
+            Any run of the split.
+
+        Returns
+        -------
+        FlipTestSetup
+            The standardised groups and their map.
+        """
+        split = run.split
+        X = split.X_test.to_numpy(float)
+        return split_transport(X, split.sensitive_features_test, split.privileged, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:
         """Return whether the run has numeric features (the map moves them) and both groups.

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from faircompare.algorithms.hooks import model_oracle
-from faircompare.audits.cache import SplitCache, standardisation
+from faircompare.audits.cache import SharedSetupAudit, standardisation
 from faircompare.audits.protocol import AuditedRun, AuditOptions
 from faircompare.audits.rows import individual_rows
 from faircompare.records import AuditRow
@@ -76,21 +76,29 @@ def split_fair_metric(
     return IndividualSetup(rows, Z[rows], mean, scale, metric)
 
 
-class IndividualAudit:
+class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack."""
 
     name = "individual"
     # 2: networks are attacked in double precision (#19).
     version = "2"
 
-    def __init__(self) -> None:
-        self.setups: SplitCache[IndividualSetup] = SplitCache(
-            lambda run: split_fair_metric(
-                run.split.X_test.to_numpy(float),
-                run.split.sensitive_features_test,
-                rng=run.split.seed,
-            )
-        )
+    def setup(self, run: AuditedRun) -> IndividualSetup:
+        """Learn the split's fair metric and draw its audit rows (:func:`split_fair_metric`).
+
+        Parameters
+        ----------
+        run
+            Any run of the split.
+
+        Returns
+        -------
+        IndividualSetup
+            The audit rows, standardised, and the fair metric.
+        """
+        split = run.split
+        X = split.X_test.to_numpy(float)
+        return split_fair_metric(X, split.sensitive_features_test, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:
         """Return whether the run has numeric features (the attack moves them).
