@@ -275,13 +275,15 @@ def pairwise(
     Returns
     -------
     pandas.DataFrame
-        One row per pair: ``a``, ``b``, ``splits``, ``mean_difference``, ``ci_low``,
-        ``ci_high``, ``statistic``, ``pvalue``, ``holm_pvalue``, ``p_a_better``,
-        ``p_equivalent``, ``p_b_better``.
+        One row per pair sharing two splits or more: ``a``, ``b``, ``splits``,
+        ``mean_difference``, ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``,
+        ``holm_pvalue``, ``p_a_better``, ``p_equivalent``, ``p_b_better``.
     """
     by_split = _by_split(measures, measure)
     rows = []
     for a, b in itertools.combinations(sorted(by_split.columns), 2):
+        if by_split[[a, b]].notna().all(axis=1).sum() < 2:
+            continue  # a t-test needs two shared splits (tuned settings may leave one)
         pair = _compare(by_split, measure, a, b, rope, test_to_train)
         test, posterior = pair.test, pair.posterior
         rows.append(
