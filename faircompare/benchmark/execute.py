@@ -51,6 +51,7 @@ from faircompare.results.store import ResultStore
 
 BACKENDS = ("loky", "dask")
 _BAR = 30  # characters of the progress bar
+_LOG_STEPS = 20  # progress lines a log gets: one per 5 % of the expected work
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
 
 
@@ -615,20 +616,20 @@ def progress_printer(stream=sys.stderr) -> Callable[[RunRecord, Summary], None]:
 
     The bar and the time left are weighed by the runs' expected costs (see :class:`Summary`).
     On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
-    written at every tenth of the expected work.
+    written at every twentieth (5 %) of the expected work.
     """
     start = time.monotonic()
     live = stream.isatty()
-    tenths = [-1]  # the last tenth of the work written (a log gets one line per tenth)
+    steps = [-1]  # the last twentieth of the work written (a log gets one line per step)
 
     def show(result: RunRecord, summary: Summary) -> None:
         total = summary.planned - summary.skipped
         finished = summary.done + summary.failed
         share = summary.expected_finished / summary.expected if summary.expected else 1.0
-        tenth = 10 if finished == total else int(10 * share)
-        if not live and tenth == tenths[0]:
+        step = _LOG_STEPS if finished == total else int(_LOG_STEPS * share)
+        if not live and step == steps[0]:
             return
-        tenths[0] = tenth
+        steps[0] = step
         elapsed = time.monotonic() - start
         left = summary.seconds_left(elapsed)
         filled = round(_BAR * share)

@@ -74,18 +74,19 @@ def test_the_time_left_weighs_the_work_by_cost():
     assert math.isnan(Summary(4, 0, expected=100.0).seconds_left(10.0))
 
 
-def test_a_log_gets_one_progress_line_per_tenth_of_the_expected_work():
+def test_a_log_gets_one_progress_line_per_twentieth_of_the_expected_work():
     stream = io.StringIO()
     show = progress_printer(stream)
-    summary = Summary(planned=3, skipped=0, expected=100.0)
+    summary = Summary(planned=4, skipped=0, expected=100.0)
     record = RunRecord(spec("small", "svm"), "done")
-    for finished_cost in (80.0, 90.0, 100.0):  # a costly run first, then two small ones
+    # a costly run first, then a small one within the same 5 % step, then two more steps
+    for finished_cost in (75.0, 78.0, 90.0, 100.0):
         summary.done += 1
         summary.expected_finished = finished_cost
         show(record, summary)
     lines = stream.getvalue().splitlines()
-    assert [line.split("] ")[1].split(" of")[0] for line in lines] == ["80%", "90%", "100%"]
-    assert "1/3 runs" in lines[0] and "3/3 runs" in lines[2]
+    assert [line.split("] ")[1].split(" of")[0] for line in lines] == ["75%", "90%", "100%"]
+    assert "1/4 runs" in lines[0] and "4/4 runs" in lines[2]
 
 
 @pytest.mark.data
