@@ -252,6 +252,11 @@ def _compare(
     )
 
 
+def _comparable(by_split: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether two algorithms share the two splits a t-test needs (tuned settings may not)."""
+    return int(by_split[[a, b]].notna().all(axis=1).sum()) >= 2
+
+
 def pairwise(
     measures: pd.DataFrame,
     measure: str,
@@ -282,8 +287,8 @@ def pairwise(
     by_split = _by_split(measures, measure)
     rows = []
     for a, b in itertools.combinations(sorted(by_split.columns), 2):
-        if by_split[[a, b]].notna().all(axis=1).sum() < 2:
-            continue  # a t-test needs two shared splits (tuned settings may leave one)
+        if not _comparable(by_split, a, b):
+            continue
         pair = _compare(by_split, measure, a, b, rope, test_to_train)
         test, posterior = pair.test, pair.posterior
         rows.append(
@@ -432,7 +437,8 @@ def intervals(
         Indexed by algorithm (label), best first: ``mean``, ``ci_low``, ``ci_high`` (the
         corrected interval of the mean score, as :func:`corrected_ttest` widens it) and
         ``worse_than_best`` (whether the corrected test, Holm-adjusted over the algorithms,
-        finds the algorithm worse than the best one at 1 - ``confidence``).
+        finds the algorithm worse than the best one at 1 - ``confidence``; false where the two
+        share fewer than two splits, so that no test is possible).
     """
     by_split = _by_split(measures, measure)
     rows = {}
@@ -447,7 +453,7 @@ def intervals(
     if table.empty:
         return table.assign(worse_than_best=pd.Series(dtype=bool))
     best = table.index[0]
-    others = [name for name in table.index if name != best]
+    others = [name for name in table.index if name != best and _comparable(by_split, best, name)]
     pvalues = [
         _compare(by_split, measure, best, name, 0.0, test_to_train).test.pvalue for name in others
     ]

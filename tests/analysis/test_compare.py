@@ -17,6 +17,7 @@ from faircompare.analysis.compare import (
     corrected_ttest,
     correlated_bayesian_ttest,
     friedman,
+    intervals,
     pairwise,
     wins_ties_losses,
 )
@@ -148,3 +149,21 @@ def test_pairwise_comparisons_are_holm_adjusted_and_counted():
     table = wins_ties_losses(pairs)
     assert table.loc["good"].tolist() == [2, 0, 0]
     assert table.loc["other", "ties"] == 1 and table.loc["other", "losses"] == 1
+
+
+def test_algorithms_sharing_one_split_are_not_compared_and_the_rest_are():
+    # The paper run's report (two splits): a tuned variant kept one setting on split 0 and
+    # another on split 1, so each setting shares one split with the rest; a t-test over one
+    # shared split is undefined, and it stopped the whole configuration's comparisons.
+    frame = configuration({"a": [0.80, 0.82, 0.81], "b": [0.70, 0.71, 0.72]}, splits=3)
+    tuned = configuration({"t": [0.90, 0.91]}, splits=2).assign(split_id=[1, 2])
+    late = configuration({"late": [0.60, 0.61]}, splits=2).assign(split_id=[2, 3])
+    frame = pd.concat([frame, tuned, late], ignore_index=True)
+    pairs = pairwise(frame, "accuracy")
+    # "late" shares one split with a, b and t; every other pair shares two or three
+    assert set(zip(pairs["a"], pairs["b"], strict=True)) == {("a", "b"), ("a", "t"), ("b", "t")}
+    table = intervals(frame, "accuracy")
+    assert table.index[0] == "t" and list(table.index[1:]) == ["a", "b", "late"]
+    # "late" has an interval of its own, but no test against the best (one shared split)
+    assert not table.loc["late", "worse_than_best"]
+    assert table.loc["late", "ci_low"] < 0.6 < table.loc["late", "ci_high"]
