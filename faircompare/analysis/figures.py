@@ -25,7 +25,7 @@ from scipy.spatial.distance import squareform
 from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.audit_figures import PALETTE, new_figure
 from faircompare.analysis.compare import FriedmanTest
-from faircompare.results import audit_details
+from faircompare.analysis.tidy import individual_statistics
 
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -217,14 +217,31 @@ def plot_runs(
     *,
     title: str = "",
     filled: pd.Series | None = None,
-    legend: bool = True,
 ) -> Figure:
     """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False.
 
     The figure widens with its legend, so that the axes keep their width.
     """
-    columns = legend_columns(frame["algorithm"].nunique() + 1)  # and the tradeoff's front
-    figure, ax = new_figure((3.9 + LEGEND_COLUMN * columns, 4.5))
+    figure, ax = new_figure(
+        (3.9 + LEGEND_COLUMN * legend_columns(frame["algorithm"].nunique()), 4.5)
+    )
+    _scatter_runs(ax, frame, x, y, styles, filled)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    figure.suptitle(title, fontsize=10, wrap=True)  # above the axes and the legend
+    legend_outside(figure, ax)
+    return figure
+
+
+def _scatter_runs(
+    ax: Axes,
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    styles: dict[str, Style],
+    filled: pd.Series | None,
+) -> None:
+    """Draw a point per run in its algorithm's style, labelled once per algorithm."""
     for algorithm, runs in frame.groupby("algorithm"):
         style = styles[algorithm]
         solid = filled.loc[runs.index] if filled is not None else pd.Series(True, runs.index)
@@ -234,30 +251,48 @@ def plot_runs(
                 facecolors=style["color"] if is_solid else "none", edgecolors=style["color"],
                 label=algorithm if is_solid or not solid.any() else None,
             )  # fmt: skip
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
-    figure.suptitle(title, fontsize=10, wrap=True)  # above the axes and the legend
-    if legend:
-        legend_outside(figure, ax)
-    return figure
 
 
-def plot_tradeoff(frame: pd.DataFrame, styles: dict[str, Style], *, title: str = "") -> Figure:
+def plot_tradeoff(
+    frame: pd.DataFrame,
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+    families: Mapping[str, str] | None = None,
+) -> Figure:
     """Accuracy against the fairness gap per run, with the Pareto front.
 
     Filled markers are runs whose demographic-parity gap is significant after Holm's
-    correction (:func:`~faircompare.analysis.tidy.tradeoff`); hollow ones are not.
+    correction (:func:`~faircompare.analysis.tidy.tradeoff`); hollow ones are not. Given
+    ``families`` and more than :data:`FACET_ABOVE` algorithms, each family gets its own panel
+    on shared axes, the other families' runs in light grey behind it and the Pareto front of all
+    runs in every panel.
     """
-    figure = plot_runs(
-        frame, "gap", "accuracy", styles, title=title, filled=frame["significant"], legend=False
-    )
-    ax = figure.axes[0]
+    groups = _family_groups(sorted(frame["algorithm"].unique()), families)
+    columns = min(len(groups), 3)
+    rows = -(-len(groups) // columns)
+    width = 0.8 + 3.4 * columns + LEGEND_COLUMN * legend_columns(frame["algorithm"].nunique() + 1)
+    figure = Figure(figsize=(width, 0.8 + 3.6 * rows), layout="constrained")
+    axes = figure.subplots(rows, columns, sharex=True, sharey=True, squeeze=False).ravel()
     front = frame[frame["pareto"]].sort_values("gap")
-    ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=1,
-            label="Pareto front")  # fmt: skip
-    ax.set_xlabel("fairness gap\n(a ratio r: 1 - min(r, 1/r))")
-    ax.set_ylabel("accuracy (filled: parity test significant after Holm)")
-    legend_outside(figure, ax)
+    for ax, (family, names) in zip(axes, groups, strict=False):
+        mine = frame["algorithm"].isin(names)
+        if len(groups) > 1:
+            ax.scatter(frame.loc[~mine, "gap"], frame.loc[~mine, "accuracy"], s=6,
+                       color="#DDDDDD", zorder=0)  # fmt: skip
+        ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=1,
+                label="Pareto front" if ax is axes[0] else None)  # fmt: skip
+        _scatter_runs(ax, frame[mine], "gap", "accuracy", styles, frame["significant"])
+        ax.set_title(family, fontsize=9)
+    for ax in axes[len(groups) :]:
+        ax.set_visible(False)
+    for ax in axes[max(len(groups) - columns, 0) : len(groups)]:  # the lowest of each column
+        ax.xaxis.set_tick_params(labelbottom=True)
+        ax.set_xlabel("fairness gap\n(a ratio r: 1 - min(r, 1/r))", fontsize=8)
+    for ax in axes[::columns]:
+        ax.set_ylabel("accuracy\n(filled: parity test significant after Holm)", fontsize=8)
+    figure.suptitle(title, fontsize=10, wrap=True)
+    legend_outside(figure, *axes[: len(groups)])
     return figure
 
 
@@ -402,48 +437,54 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
     return figure
 
 
+INDIVIDUAL_FLOOR = 0.1  # statistics below are drawn at the bottom edge of the log axis
+
+
 def plot_individual_statistics(
     audits: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
 ) -> Figure:
-    """Plot the individual-fairness test of every run, per algorithm (Maity et al. §3.1).
+    """Plot each run's individual-fairness statistic, a panel per dataset (Maity et al. §3).
 
-    Each run is a point at S_n, the mean loss ratio after/before the attack, with its two-sided
-    95 % interval (Eq. 3.6) as a bar and the test statistic T_n of Eq. 3.10, the one-sided lower
-    bound, as a tick; the marker is filled where T_n > delta, that is where the test rejects
-    individual fairness. The scale is linear up to 2 and logarithmic beyond, so ratios near 1,
-    huge ratios and negative bounds of noisy audits are all shown as they are.
+    Each run is a point at its one-sided lower bound (T_n of Eq. 3.10, or T~_n of Eq. 3.13
+    where the loss ratio is not defined: :func:`~.tidy.individual_statistics`), jittered in
+    its algorithm's column; a circle is a loss ratio, a square an error-rate ratio. The test
+    rejects individual fairness above the dashed line (delta); the share of runs rejecting is
+    written above each column. The axis is logarithmic: statistics below
+    :data:`INDIVIDUAL_FLOOR` (negative bounds of noisy audits included) are drawn at its
+    bottom edge and counted in the panel's title.
     """
-    individual = audit_details(audits, "individual")
-    loss = individual[individual["metric"] == "loss-ratio"]
-    runs = loss.assign(
-        low=loss["interval"].str[0],
-        high=loss["interval"].str[1],
-        reject=loss["reject"].astype(bool),
-    )
+    runs = individual_statistics(audits)
     algorithms = sorted(runs["algorithm"].unique())
-    figure, ax = new_figure((max(6, 0.5 * len(algorithms)), 4.5))
-    for i, algorithm in enumerate(algorithms):
-        part = runs[runs["algorithm"] == algorithm]
-        style = styles[algorithm]
-        x = i + np.linspace(-0.25, 0.25, len(part)) if len(part) > 1 else np.array([i])
-        ax.vlines(x, part["low"], part["high"], color=style["color"], linewidth=0.8)
-        ax.scatter(x, part["statistic"], marker="_", s=30, color=style["color"])
-        ax.scatter(x, part["mean"], marker=style["marker"], s=18, edgecolors=style["color"],
-                   facecolors=np.where(part["reject"], style["color"], "none"))  # fmt: skip
-    for delta in runs["delta"].unique():
-        ax.axhline(delta, color="black", linestyle="--", linewidth=1, label=f"delta = {delta}")
-    ax.set_yscale("symlog", linthresh=2.0, linscale=2.0)
-    lowest = min(runs["low"].min(), runs["statistic"].min(), 0.0)
-    ax.set_ylim(bottom=2 * lowest if lowest < 0 else 0.0)
-    # a label at 1 (no change) and every second decade beyond: the decades below 0 are short,
-    # and each one labelled ran the labels together
-    bottom, top = ax.get_ylim()
-    decades = [sign * 10.0**e for e in range(2, 13, 2) for sign in (-1, 1)]
-    ax.set_yticks(sorted(v for v in [1.0, *decades] if bottom <= v <= top))
-    ax.set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)  # no overlap
-    ax.set_ylabel("loss ratio S_n with 95% interval;\ntick: T_n; filled: T_n > delta")
-    ax.set_title(title, fontsize=9)
-    ax.legend(frameon=False, fontsize=7)
+    datasets = sorted(runs["dataset"].unique())
+    top = max(10.0, 3 * runs["statistic"].max())
+    figure = Figure(figsize=(max(6.0, 0.45 * len(algorithms) + 1.5), 1.2 + 2.4 * len(datasets)),
+                    layout="constrained")  # fmt: skip
+    axes = figure.subplots(len(datasets), 1, sharex=True, squeeze=False)[:, 0]
+    jitter = np.random.default_rng(0)
+    for ax, dataset in zip(axes, datasets, strict=True):
+        part = runs[runs["dataset"] == dataset]
+        below = int((part["statistic"] < INDIVIDUAL_FLOOR).sum())
+        for i, algorithm in enumerate(algorithms):
+            mine = part[part["algorithm"] == algorithm]
+            if mine.empty:
+                continue
+            colour = styles[algorithm]["color"]
+            x = i + jitter.uniform(-0.3, 0.3, len(mine))
+            y = mine["statistic"].clip(lower=INDIVIDUAL_FLOOR)
+            square = (mine["kind"] == "error ratio").to_numpy()
+            for marker, chosen in (("o", ~square), ("s", square)):
+                ax.scatter(x[chosen], y[chosen], marker=marker, s=9, facecolors="none",
+                           edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
+            ax.text(i, top, f"{mine['reject'].mean():.0%}", ha="center", va="bottom", fontsize=6)
+        for delta in part["delta"].unique():
+            ax.axhline(delta, color="black", linestyle="--", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_ylim(INDIVIDUAL_FLOOR / 1.5, top * 4)
+        edge = f"; {below} at the bottom edge (< {INDIVIDUAL_FLOOR})" if below else ""
+        ax.set_title(f"{dataset}: {part['key'].nunique()} runs{edge}", fontsize=8)
+        ax.set_ylabel("T_n (o) or T~_n (s)", fontsize=8)
+    axes[-1].set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)
+    figure.suptitle(title, fontsize=10, wrap=True)
     return figure
 
 

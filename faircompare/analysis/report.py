@@ -287,7 +287,7 @@ def _stability(writer: _Writer, c: _Configuration) -> None:
 def _tradeoff(writer: _Writer, c: _Configuration) -> None:
     frame = tidy.tradeoff(c.measures, c.audits)
     title = f"{c.label}: accuracy vs DIbinary gap, every run"
-    figure = figures.plot_tradeoff(frame, c.styles, title=title)
+    figure = figures.plot_tradeoff(frame, c.styles, title=title, families=c.family)
     caption = f"Tradeoff and Pareto front, every run (each grid value and split): {c.label}"
     writer.figure(figure, f"tradeoff-{c.name}", caption)
 

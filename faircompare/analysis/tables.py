@@ -24,6 +24,7 @@ AUDIT_NAMES = {
     "permutation AUC": "AUC parity",
     "individual loss-ratio": "individual T_n",
     "individual error-ratio": "individual T~_n",
+    "individual near-certain": "near-certain (read T~_n)",
     "FlipTest F+ rate": "FlipTest F+",
     "FlipTest F- rate": "FlipTest F-",
 }

@@ -21,6 +21,7 @@ from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.results import ResultStore, audit_details
 from faircompare.results.store import DEFAULTS
+from faircompare.stats.individual import NEAR_CERTAIN_SHARE
 
 CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
 TUNED, POOLED = "tuned for accuracy", "all grid values"  # the settings representative adds
@@ -291,8 +292,10 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     """Share of splits whose audits reject, per configuration.
 
     Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``;
-    the individual-fairness test when T_n exceeds delta. FlipTest contributes the mean rates of
-    F+ and F-.
+    the individual-fairness tests when T_n (or T~_n) exceeds delta, and ``individual
+    near-certain`` is the share of splits where the loss ratio is not defined and T~_n is the
+    one to read (:func:`individual_statistics`). FlipTest
+    contributes the mean rates of F+ and F-.
 
     Returns
     -------
@@ -312,6 +315,40 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     )
     value = np.where(audits["audit"] == "fliptest", audits["statistic"], rejects)
     frame = audits[[*CONFIGURATION, "split_id"]].assign(outcome=outcome, value=value)
+    loss = individual[individual["metric"] == "loss-ratio"]
+    if "near_certain" in loss:  # recorded since the individual audit's version 3
+        near = (loss["near_certain"] > NEAR_CERTAIN_SHARE).astype(float)
+        extra = audits.loc[loss.index, [*CONFIGURATION, "split_id"]]
+        frame = pd.concat([frame, extra.assign(outcome="individual near-certain", value=near)])
     table = frame.pivot_table(index=CONFIGURATION, columns="outcome", values="value")
     splits = frame.groupby(CONFIGURATION)["split_id"].nunique().rename("splits")
     return table.join(splits).rename_axis(columns=None).reset_index()
+
+
+def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:
+    """Return each run's individual-fairness statistic: T_n, or T~_n where T_n is not defined.
+
+    The loss ratio T_n (Maity et al. §3.1) needs a loss bounded away from zero (assumption A3);
+    a run with more than :data:`~faircompare.stats.individual.NEAR_CERTAIN_SHARE` of its audit
+    points near-certain (a tree's leaves, naive Bayes) has it dominated by the loss's floor,
+    and is read by the error-rate ratio T~_n (§3.2, App. C) instead.
+
+    Parameters
+    ----------
+    audits
+        The store's audits (:meth:`~faircompare.results.ResultStore.audits`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per audited run: its identifying columns, ``statistic`` (T_n or T~_n), ``kind``
+        (``"loss ratio"`` or ``"error ratio"``), ``delta`` and ``reject``.
+    """
+    individual = audit_details(audits, "individual")
+    loss = individual[individual["metric"] == "loss-ratio"].set_index("key")
+    error = individual[individual["metric"] == "error-ratio"].set_index("key")
+    # stores written before the individual audit's version 3 did not record the share
+    near = loss.get("near_certain", pd.Series(np.nan, loss.index)) > NEAR_CERTAIN_SHARE
+    errors = error.loc[near[near].index].assign(kind="error ratio")
+    chosen = pd.concat([loss[~near].assign(kind="loss ratio"), errors])
+    return chosen.assign(reject=chosen["reject"].astype(bool)).reset_index()

@@ -80,8 +80,9 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack."""
 
     name = "individual"
-    # 2: networks are attacked in double precision (#19).
-    version = "2"
+    # 2: networks are attacked in double precision (#19); 3: the share of near-certain audit
+    # points is recorded with the loss ratio (which statistic the report reads, #29).
+    version = "3"
 
     def setup(self, run: AuditedRun) -> IndividualSetup:
         """Learn the split's fair metric and draw its audit rows (:func:`split_fair_metric`).

@@ -123,6 +123,7 @@ def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
         "interval": list(loss.interval),
         "delta": loss.delta,
         "reject": loss.reject,
+        "near_certain": loss.near_certain,
         **shared,
     }
     error_details = {

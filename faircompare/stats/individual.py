@@ -41,6 +41,13 @@ from sklearn.linear_model import LogisticRegression
 from faircompare.stats._validation import renamed_arguments
 
 PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
+# Beyond this probability of its true label a point's loss is below 1e-3, and its loss ratio can
+# exceed 10^4 (the largest loss, at the floor, is 13.8): assumption A3 of §3.1 (a loss bounded
+# away from zero) no longer holds for it.
+NEAR_CERTAIN = 0.999
+# Above this share of near-certain audit points the loss ratio is read as the loss's floor, not
+# as the model: the error-rate ratio (§3.2) is the statistic defined for such a model.
+NEAR_CERTAIN_SHARE = 0.05
 _ATTACK_ROWS = 2048  # points attacked together in the reduced space (their arrays stay in cache)
 
 
@@ -503,6 +510,12 @@ class LossRatioResult:
         The two-sided 1 - alpha confidence interval of the audit value (Eq. 3.6).
     delta, alpha
         Tolerance and level.
+    near_certain
+        Share of the audit points whose probability of their true label exceeds
+        :data:`NEAR_CERTAIN` before the attack. Their loss is near zero, so one of them can
+        move S_n by thousands: where many are, the loss ratio says more about the loss's floor
+        than about the model (§3.1 warns that a small loss inflates V_n, and assumption A3
+        bounds the loss below), and the error-rate ratio (§3.2) is the statistic to read.
     """
 
     ratios: np.ndarray
@@ -512,6 +525,7 @@ class LossRatioResult:
     interval: tuple[float, float]
     delta: float
     alpha: float
+    near_certain: float
 
     @property
     def reject(self) -> bool:
@@ -533,7 +547,8 @@ def loss_ratio_test(
     loss_before: Any, loss_after: Any, *, delta: float = 1.25, alpha: float = 0.05
 ) -> LossRatioResult:
     """Test H0: E[l(f(Phi(x)), y) / l(f(x), y)] <= delta (Maity et al. §3.1, Corollary 3.3)."""
-    ratios = np.asarray(loss_after, dtype=float) / np.asarray(loss_before, dtype=float)
+    before = np.asarray(loss_before, dtype=float)
+    ratios = np.asarray(loss_after, dtype=float) / before
     n = len(ratios)
     mean, std = float(ratios.mean()), float(ratios.std(ddof=1))
     margin = std / math.sqrt(n)
@@ -546,6 +561,7 @@ def loss_ratio_test(
         interval=(mean - half, mean + half),
         delta=delta,
         alpha=alpha,
+        near_certain=float(np.mean(before < -math.log(NEAR_CERTAIN))),
     )
 
 

@@ -2,59 +2,63 @@
 
 import numpy as np
 import pandas as pd
-from matplotlib.collections import PathCollection
 from matplotlib.colors import SymLogNorm, to_rgb
 from matplotlib.patches import Rectangle
 
 from faircompare import registry
-from faircompare.analysis import figures, tables
+from faircompare.analysis import figures, tables, tidy
 from faircompare.registry import algorithms
 
 
 def individual_rows() -> pd.DataFrame:
-    """Three runs' loss-ratio rows: fair, unfair, and very unfair but noisy (the case the old
-    figure drew as the fairest: its lower bound, -226,645, was clipped to 1e-3)."""
-    runs = {  # algorithm: (S_n, interval, T_n = one-sided lower bound, rejects)
-        "fair": (1.02, (0.98, 1.06), 0.99, False),
-        "unfair": (3.0, (2.2, 3.8), 2.3, True),
-        "noisy": (5000.0, (-236_000.0, 246_000.0), -226_645.0, False),
+    """Four runs' loss-ratio and error-ratio rows on two datasets: fair, unfair, very unfair but
+    noisy (T_n = -226,645), and a tree whose probabilities are near-certain (T_n 1.4e6 is the
+    loss's floor at work; T~_n = 1.4 is the statistic defined for it)."""
+    runs = {  # algorithm: (dataset, T_n, T~_n, near-certain share, rejects by T_n, by T~_n)
+        "fair": ("d1", 0.99, 1.1, 0.0, False, False),
+        "unfair": ("d1", 2.3, 2.0, 0.01, True, True),
+        "noisy": ("d2", -226_645.0, 0.9, 0.02, False, False),
+        "tree": ("d2", 1.4e6, 1.4, 0.8, True, True),
     }
-    return pd.DataFrame(
-        [
+    rows = []
+    for name, (dataset, t_n, t_error, near, reject_loss, reject_error) in runs.items():
+        shared = {"key": name, "algorithm": name, "dataset": dataset, "audit": "individual"}
+        rows.append(
             {
-                "algorithm": name,
-                "audit": "individual",
+                **shared,
                 "metric": "loss-ratio",
                 "statistic": t_n,
-                "details": {
-                    "mean": mean,
-                    "interval": list(interval),
-                    "reject": reject,
-                    "delta": 1.25,
-                },
-            }  # fmt: skip
-            for name, (mean, interval, t_n, reject) in runs.items()
-        ]
-    )
+                "details": {"near_certain": near, "reject": reject_loss, "delta": 1.25},
+            }
+        )
+        rows.append({**shared, "metric": "error-ratio", "statistic": t_error,
+                     "details": {"reject": reject_error, "delta": 1.25}})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
-def test_individual_statistics_plot_the_ratio_with_its_interval_unclipped():
+def test_each_run_shows_the_statistic_defined_for_it():
+    chosen = tidy.individual_statistics(individual_rows()).set_index("algorithm")
+    # the tree's share of near-certain points (0.8) is above 5 %: its error-rate ratio is read
+    assert chosen.loc["tree", ["statistic", "kind"]].tolist() == [1.4, "error ratio"]
+    assert chosen.loc["noisy", ["statistic", "kind"]].tolist() == [-226_645.0, "loss ratio"]
+    assert chosen["kind"].value_counts().to_dict() == {"loss ratio": 3, "error ratio": 1}
+
+
+def test_individual_statistics_are_a_panel_per_dataset_on_a_readable_scale():
     rows = individual_rows()
     styles = figures.algorithm_styles(rows["algorithm"])
-    figure = figures.plot_individual_statistics(rows, styles, title="three runs")
-    ax = figure.axes[0]
-    points = [c for c in ax.collections if isinstance(c, PathCollection)]
-    drawn = np.concatenate([c.get_offsets()[:, 1] for c in points])
-    assert 5000.0 in drawn and -226_645.0 in drawn  # S_n and T_n as they are, nothing clipped
-    bars = [c for c in ax.collections if not isinstance(c, PathCollection)]
-    lows = np.concatenate([[s[0][1] for s in c.get_segments()] for c in bars])
-    assert lows.min() == -236_000.0
-    assert ax.get_yscale() == "symlog" and ax.get_ylim()[0] <= -236_000.0
-    assert ax.get_title() == "three runs" and "T_n" in ax.get_ylabel()
-    # S_n's marker is filled exactly where the test rejects (only "unfair", at x = 2 of 0..2)
-    means = [c for c in points if c.get_offsets()[0, 1] in (1.02, 3.0, 5000.0)]
-    filled = {float(c.get_offsets()[0, 0]): bool(c.get_facecolors()[0][3]) for c in means}
-    assert filled == {0.0: False, 1.0: False, 2.0: True}
+    figure = figures.plot_individual_statistics(rows, styles, title="four runs")
+    d1, d2 = figure.axes
+    assert d1.get_yscale() == d2.get_yscale() == "log"
+    # the tree is a square at T~_n = 1.4, not a circle at 1.4e6; the noisy T_n sits at the
+    # bottom edge and the panel's title counts it
+    drawn = np.concatenate([c.get_offsets()[:, 1] for c in d2.collections])
+    assert sorted(drawn) == [figures.INDIVIDUAL_FLOOR, 1.4]
+    assert d2.get_title() == "d2: 2 runs; 1 at the bottom edge (< 0.1)"
+    assert d1.get_title() == "d1: 2 runs"
+    # the share of runs rejecting, above each algorithm's column
+    assert sorted(t.get_text() for t in d2.texts) == ["0%", "100%"]
+    assert figure.get_suptitle() == "four runs"
 
 
 def test_stability_rectangles_span_mean_plus_minus_one_sd():

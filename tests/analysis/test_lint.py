@@ -3,8 +3,10 @@
 import numpy as np
 import pandas as pd
 
+from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.audit_figures import new_figure
 from faircompare.analysis.lint import lint_figure
+from faircompare.registry import families
 
 
 def scatter(x, y, title="a short title"):
@@ -64,9 +66,21 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
         }  # fmt: skip
     )
     title = "adult, race, numerical+binary: accuracy vs DIbinary gap"
-    figure = figures.plot_tradeoff(frame, figures.algorithm_styles(names), title=title)
+    styles = figures.algorithm_styles(names)
+    figure = figures.plot_tradeoff(frame, styles, title=title)
     assert lint_figure(figure) == []
     assert len(figure.legends[0].get_texts()) == 26  # every algorithm and the Pareto front
+    # faceted by family: a panel each, the other families' runs in grey behind
+    faceted = figures.plot_tradeoff(frame, styles, title=title, families=families(names))
+    assert lint_figure(faceted) == []
+    panels = [ax for ax in faceted.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == [
+        f for f in FAMILIES if f in set(families(names).values())
+    ]
+    assert len(faceted.legends[0].get_texts()) == 26
+    for ax in panels:
+        grey, *coloured = ax.collections
+        assert len(grey.get_offsets()) + sum(len(c.get_offsets()) for c in coloured) == 100
 
 
 def test_a_critical_difference_diagram_of_25_names_passes_the_lint():

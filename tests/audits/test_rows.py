@@ -67,7 +67,7 @@ def test_fliptest_rows_keep_each_flipsets_rate_size_and_leading_features():
 
 
 def test_individual_rows_report_both_statistics_and_their_verdicts():
-    loss = LossRatioResult(np.array([1.0, 3.0]), 2.0, 1.0, 1.5, (0.6, 3.4), 1.25, 0.05)
+    loss = LossRatioResult(np.array([1.0, 3.0]), 2.0, 1.0, 1.5, (0.6, 3.4), 1.25, 0.05, 0.5)
     error = ErrorRatioResult(0.1, 0.3, 3.0, 2.0, 1.25, 0.05)
     test = IndividualFairnessResult(loss, error, np.zeros((2, 1)), "analytic", {"lam": 50.0})
     loss_row, error_row = individual_rows(test)
@@ -75,6 +75,7 @@ def test_individual_rows_report_both_statistics_and_their_verdicts():
         "loss-ratio", 1.5, loss.pvalue,
     )  # fmt: skip
     assert loss_row.details["reject"] is True and loss_row.details["interval"] == [0.6, 3.4]
+    assert loss_row.details["near_certain"] == 0.5
     assert (error_row.metric, error_row.statistic, error_row.pvalue) == ("error-ratio", 2.0, None)
     assert error_row.details["ratio"] == 3.0 and error_row.details["lam"] == 50.0
     assert loss_row.details["n"] == error_row.details["n"] == 2

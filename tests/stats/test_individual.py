@@ -78,6 +78,16 @@ def test_loss_ratio_test_by_hand():
     assert result.reject  # 1.438 > 1.25
     assert result.pvalue == pytest.approx(norm.sf(2 * (2.5 - 1.25) / v))
     assert result.pvalue < 0.05
+    assert result.near_certain == 0.0
+
+
+def test_the_share_of_near_certain_points_counts_losses_below_the_log_of_0_999():
+    # -log(0.999) = 1.0005e-3: p(true) = 0.9995 is near-certain, 0.998 and 0.5 are not.
+    before = -np.log([0.9995, 0.998, 0.5, 1 - 1e-6])
+    result = loss_ratio_test(before, np.full(4, np.log(2)))
+    assert result.near_certain == 0.5
+    # the floored point alone moves S_n by log(2) / 1e-6 / 4, about 1.7e5
+    assert result.mean > 1e5
 
 
 def test_error_ratio_test_by_hand():
