@@ -67,7 +67,7 @@ _DATASETS = click.option(
     "datasets",
     multiple=True,
     type=click.Choice(list(BUILTIN)),
-    help="A built-in dataset (repeatable; default: all five).",
+    help="A built-in dataset (repeatable; default: the paper's five).",
 )
 _PLUGINS = click.option(
     "--plugins",
@@ -117,14 +117,17 @@ def list_datasets(
             "dataset": d["name"],
             "rows": d["rows"],
             "label": f"{d['label']} = {d['positive_label']!r}",
-            "sensitive (privileged)": ", ".join(
-                f"{attribute} ({info['privileged']})" for attribute, info in d["sensitive"].items()
+            "features": d["features"],
+            "sensitive (privileged; groups)": ", ".join(
+                f"{attribute} ({info['privileged']}; {len(info['groups'])})"
+                for attribute, info in d["sensitive"].items()
             ),
             "removed by cleaning": _removed(tuple(d["removed"].items())) or "none",
         }
         for d in described
     ]
     click.echo(pd.DataFrame(rows).to_string(index=False))
+    click.echo("\n" + "\n".join(f"{d['name']}: {d['description']}" for d in described))
 
 
 @list_.command(name="measures")
@@ -176,6 +179,7 @@ def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> 
         for d in described
     ]
     click.echo(pd.DataFrame(rows).to_string(index=False))
+    click.echo("\n" + "\n".join(f"{d['name']}: {d['description']}" for d in described))
 
 
 @cli.command(name="check-plugin")
@@ -387,6 +391,9 @@ def run(
         cleaned[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
         if loaded.removed:
             click.echo(f"{loaded.name}: cleaning removed {_removed(loaded.removed)}", err=True)
+    plan = plan.within_row_limits({**model.rows, **rows})
+    for reason in plan.too_large:
+        click.echo(f"skipping {reason}", err=True)
     costs = model.plan_seconds(plan.runs, rows)
     if dry_run:
         click.echo(

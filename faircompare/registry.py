@@ -30,7 +30,7 @@ from faircompare.algorithms.calders import TwoNaiveBayes
 from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction, GridSearchReduction
-from faircompare.algorithms.representation import BASELINES
+from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
@@ -114,10 +114,10 @@ class Algorithm:
 
 
 def _builtin() -> dict[str, Callable[[], FairEstimator]]:
-    baselines: dict[str, Callable[[], FairEstimator]] = dict(BASELINES)
+    baselines: dict[str, Callable[[], FairEstimator]] = {**BASELINES, **MODERN_BASELINES}
     feldman = {
         f"feldman-{name}": (lambda make=make: FeldmanClassifier(estimator=make()))
-        for name, make in BASELINES.items()
+        for name, make in baselines.items()
     }
     reductions = {
         f"reductions-{short}-{tag}": (lambda cls=cls, c=constraint: cls(constraint=c))

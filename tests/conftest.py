@@ -1,8 +1,9 @@
 """Shared fixtures: a private data cache per session, the raw-data mirror, the peer's frames.
 
-The mirror defaults to ``../shared/data/fairness-comparison-raw`` beside the repository (this
-workplace's offline copy); set ``FAIRCOMPARE_DATA_MIRROR`` to use another. Without a mirror,
-data tests download the pinned files.
+The mirror defaults to ``../shared/data`` beside the repository (this workplace's offline copies,
+the paper's files in one folder of it and the modern datasets' in another); set
+``FAIRCOMPARE_DATA_MIRROR`` to use another. Without a mirror, data tests download the pinned
+files.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ def _existing(path: str | Path | None) -> Path | None:
     return Path(path) if path and Path(path).is_dir() else None
 
 
-MIRROR = _existing(os.environ.get("FAIRCOMPARE_DATA_MIRROR")) or _existing(
-    SHARED / "fairness-comparison-raw"
-)
+MIRROR = _existing(os.environ.get("FAIRCOMPARE_DATA_MIRROR")) or _existing(SHARED)
 PEER_FRAMES = _existing(SHARED / "fairness-comparison-preprocessed")
 
 

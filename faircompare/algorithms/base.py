@@ -77,6 +77,19 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     __metadata_request__predict: ClassVar[dict] = {"sensitive_features": True}
     __metadata_request__score: ClassVar[dict] = {"sensitive_features": True}
 
+    def training_row_limit(self) -> int | None:
+        """Return the most training rows this model fits in reasonable time; None for no limit.
+
+        The benchmark plans no run of it on a larger training set, and says so at planning time
+        (rather than stopping each run at its time limit).
+
+        Returns
+        -------
+        int or None
+            The limit, or None.
+        """
+        return None
+
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
         """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute.
 

@@ -322,5 +322,9 @@ class FeldmanClassifier(FairEstimator):
         repaired = self._repaired(X, sensitive_features)
         return self.estimator_.decision_function(repaired)
 
+    def training_row_limit(self) -> int | None:
+        """Return the classifier's limit: the representation costs about linear time."""
+        return self._base().training_row_limit()
+
     def _base(self) -> FairEstimator:
         return self.estimator if self.estimator is not None else LogisticRegressionBaseline()

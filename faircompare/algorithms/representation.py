@@ -22,6 +22,7 @@ from faircompare.algorithms.baselines import (
     SVM,
     DecisionTree,
     GaussianNaiveBayes,
+    GradientBoosting,
     LogisticRegressionBaseline,
 )
 
@@ -30,7 +31,10 @@ BASELINES: dict[str, type[FairEstimator]] = {
     "decision-tree": DecisionTree,
     "gaussian-nb": GaussianNaiveBayes,
     "logistic-regression": LogisticRegressionBaseline,
-}
+}  # the paper's four: every pre-processing method is paired with each
+# Gradient-boosted trees, today's tabular baseline (FFB, ABCFair): on their own and after
+# Feldman's repair, the pre-processing of the paper's study.
+MODERN_BASELINES: dict[str, type[FairEstimator]] = {"gradient-boosting": GradientBoosting}
 
 
 class RepresentationClassifier(FairEstimator):
@@ -105,6 +109,10 @@ class RepresentationClassifier(FairEstimator):
         """Class probabilities, when the classifier has them."""
         represented = self.transform(X, sensitive_features=sensitive_features)
         return self.estimator_.predict_proba(represented)
+
+    def training_row_limit(self) -> int | None:
+        """Return the classifier's limit: the representation costs about linear time."""
+        return self._base().training_row_limit()
 
     def _base(self) -> FairEstimator:
         return self.estimator if self.estimator is not None else LogisticRegressionBaseline()

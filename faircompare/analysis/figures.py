@@ -30,7 +30,7 @@ from faircompare.analysis.tidy import individual_statistics
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
-BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression")
+BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression", "gradient-boosting")
 # One hue per family of algorithms (shades within it); other families take the spare colour maps,
 # and an algorithm alone in its family a qualitative colour (Paul Tol's, the blue and green last
 # since the Feldman pipelines and the reductions are blues and greens).

@@ -265,6 +265,15 @@ def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
         f"Audits: share of splits rejecting (FlipTest: mean rates): {c.label}",
         numbers=outcomes,
     )
+    groups = tidy.group_outcomes(chosen_audits)
+    if len(groups):
+        writer.table(
+            tables.group_table(groups),
+            f"audits-groups-{c.name}",
+            "Each group against the privileged one: share of splits where the permutation test "
+            f"(max-T adjusted over the groups) rejects, per metric: {c.label}",
+            numbers=groups,
+        )
     shares = [col for col in outcomes.columns if col.startswith(("permutation", "individual loss"))]
     if shares:
         figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=c.label)
@@ -468,7 +477,10 @@ def _audit_figures(
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
         writer.figure(figure, "pvalues-demographic-parity", caption)
         _threshold_curve(writer, store, parity)
-    flips = audits[(audits["audit"] == "fliptest") & (audits["metric"] == "F+")]
+    flips = audits[
+        (audits["audit"] == "fliptest") & (audits["metric"] == "F+")
+        & (audits["scope"] == "unprivileged")
+    ]  # fmt: skip
     if len(flips):
         _transparency_report(writer, store.runs(), flips, parity)
 

@@ -88,6 +88,26 @@ def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
     return table.round(3).rename_axis(index=None).rename(columns=AUDIT_NAMES)
 
 
+def group_table(outcomes: pd.DataFrame) -> pd.DataFrame:
+    """Algorithms and groups by audit outcome (shares of splits rejecting, FlipTest rates).
+
+    Parameters
+    ----------
+    outcomes
+        :func:`~.tidy.group_outcomes` of one configuration.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by algorithm and group; the metrics under their papers' names, the group's
+        test rows and the note of a group too small to compare.
+    """
+    table = labelled(outcomes).set_index(["algorithm", "group"])
+    table = table.drop(columns=[c for c in CONFIGURATION if c in table.columns])
+    names = {c: AUDIT_NAMES.get(f"permutation {c}", AUDIT_NAMES.get(c, c)) for c in table.columns}
+    return table.round(3).rename_axis(index=[None, None]).rename(columns=names)
+
+
 def to_latex(table: pd.DataFrame, *, caption: str = "") -> str:
     """Format a table as a LaTeX ``booktabs`` tabular, special characters escaped."""
     columns = ["", *map(str, table.columns)]

@@ -269,6 +269,48 @@ def preprocessing_comparison(measures: pd.DataFrame, measure: str = "accuracy") 
     return paired.dropna().rename_axis(columns=None).reset_index()
 
 
+def _group_rows(audits: pd.DataFrame) -> pd.Series:
+    """Whether each audit row is about one group of a many-group attribute."""
+    pooled = {"permutation": "rest", "fliptest": "unprivileged"}
+    return audits["audit"].isin(pooled) & (audits["scope"] != audits["audit"].map(pooled))
+
+
+def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Audit outcomes of each group of a many-group attribute, per configuration.
+
+    The permutation audit compares each group with the privileged one
+    (:func:`faircompare.audits.permutation.group_audit`): the share of splits where its max-T
+    adjusted p-value is below ``alpha``. FlipTest maps each group onto the privileged one: the
+    mean rates of F+ and F-. A group too small for an audit keeps its row, with the reason.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration and group: its test rows (``size``, the mean over splits),
+        a column per outcome, and ``note``; empty without many-group attributes.
+    """
+    rows = audits[_group_rows(audits)]
+    if rows.empty:
+        return pd.DataFrame()
+    flip = rows["audit"] == "fliptest"
+    rejected = rows["adjusted_pvalue"].astype(float) < alpha
+    rejects = rejected.astype(float).where(rows["statistic"].notna())
+    details = rows["details"]
+    frame = rows.assign(
+        outcome=np.where(flip, "FlipTest " + rows["metric"] + " rate", rows["metric"]),
+        value=np.where(flip, rows["statistic"], rejects),
+        # a permutation row's size is its group's test rows (a FlipTest row's, its flipset's)
+        size=details.map(lambda d: d.get("size", np.nan)).where(~flip).astype(float),
+        note=details.map(lambda d: d.get("error", "")),
+    )
+    index = [*CONFIGURATION, "scope"]
+    values = frame.pivot_table(index=index, columns="outcome", values="value", aggfunc="mean")
+    size = frame.groupby(index)[["size"]].mean()
+    notes = frame.groupby(index)["note"].agg(lambda n: "; ".join(sorted(set(n) - {""})))
+    table = size.join(values).join(notes).rename_axis(columns=None).reset_index()
+    return table.rename(columns={"scope": "group"})
+
+
 def parameter_sweep(
     measures: pd.DataFrame, names: Sequence[str] = ("accuracy", "DIbinary")
 ) -> pd.DataFrame:
@@ -302,6 +344,7 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     pandas.DataFrame
         One row per configuration; columns ``splits`` and one per outcome.
     """
+    audits = audits[~_group_rows(audits)]
     permutation = audits["audit"] == "permutation"
     rejects = pd.Series(np.nan, index=audits.index)
     holm = audits.loc[permutation, "adjusted_pvalue"].astype(float)

@@ -9,18 +9,50 @@ import numpy as np
 
 from faircompare.audits.cache import SharedSetupAudit, standardisation
 from faircompare.audits.protocol import AuditedRun, AuditOptions
-from faircompare.audits.rows import fliptest_rows
+from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import TransportMap, fliptest, transport
 
 
-@dataclass(frozen=True, eq=False)
-class FlipTestSetup:
-    """What one split's FlipTest audits share: the standardised groups and their map."""
+MIN_GROUP_ROWS = 30  # test rows a group needs for a map of its own
 
+
+@dataclass(frozen=True, eq=False)
+class GroupMap:
+    """One source group's rows, standardised, and its map onto the privileged group's rows.
+
+    Attributes
+    ----------
+    source_rows, target_rows
+        Positions of the source group's and the privileged group's test rows.
+    source, target
+        Their standardised features.
+    transport_map
+        The map from source rows to target rows.
+    """
+
+    source_rows: np.ndarray
+    target_rows: np.ndarray
     source: np.ndarray
     target: np.ndarray
     transport_map: TransportMap
+
+
+@dataclass(frozen=True, eq=False)
+class FlipTestSetup:
+    """What one split's FlipTest audits share: a map per source group, and the groups left out.
+
+    Attributes
+    ----------
+    maps
+        ``"unprivileged"`` (every group but the privileged one, pooled) and, with more than two
+        groups, each group of at least :data:`MIN_GROUP_ROWS` test rows.
+    small
+        The groups too small for a map of their own, with their test rows.
+    """
+
+    maps: dict[str, GroupMap]
+    small: dict[str, int]
 
 
 def split_transport(
@@ -29,10 +61,13 @@ def split_transport(
     privileged: Any,
     rng: np.random.Generator | int,
 ) -> FlipTestSetup:
-    """Fit the FlipTest map of one split: unprivileged test rows to privileged ones.
+    """Fit the FlipTest maps of one split onto its privileged test rows.
 
     Features are standardised over the test rows first, so no feature's scale dominates the
-    cost. The map depends on the data only, so one setup serves every algorithm's audit.
+    cost. The unprivileged rows are mapped together, as Black et al. map one group onto
+    another; with more than two groups (ACSIncome's nine races), each group large enough is
+    also mapped on its own, so that a model's flips are seen group by group. The maps depend
+    on the data only, so one setup serves every algorithm's audit.
 
     Parameters
     ----------
@@ -41,32 +76,49 @@ def split_transport(
     sensitive_features
         Each test row's group.
     privileged
-        The privileged group (the map's target).
+        The privileged group (every map's target).
     rng
-        Random generator or seed (batches of a large problem).
+        Random generator or seed (the samples of large groups).
 
     Returns
     -------
     FlipTestSetup
-        The standardised groups and the map between them.
+        The maps, and the groups too small for one.
     """
+    rng = np.random.default_rng(rng)
     X = np.asarray(X_test, dtype=float)
     mean, scale = standardisation(X)
     features = (X - mean) / scale
-    unprivileged = sensitive_features != privileged
-    source, target = features[unprivileged], features[~unprivileged]
-    return FlipTestSetup(source, target, transport(source, target, rng=rng))
+    groups = np.asarray(sensitive_features)
+    target_rows = np.flatnonzero(groups == privileged)
+    sources = {"unprivileged": np.flatnonzero(groups != privileged)}
+    names, counts = np.unique(groups[groups != privileged], return_counts=True)
+    small = {}
+    if len(names) > 1:
+        for name, count in zip(names.tolist(), counts.tolist(), strict=True):
+            if count < MIN_GROUP_ROWS:
+                small[str(name)] = count
+            else:
+                sources[str(name)] = np.flatnonzero(groups == name)
+    maps = {}
+    for scope, rows in sources.items():
+        source, target = features[rows], features[target_rows]
+        mapping = transport(source, target, rng=rng)
+        maps[scope] = GroupMap(rows, target_rows, source, target, mapping)
+    return FlipTestSetup(maps, small)
 
 
 class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
-    """FlipTest flipsets of the run's predictions under its split's optimal transport map."""
+    """FlipTest flipsets of the run's predictions under its split's optimal transport maps."""
 
     name = "fliptest"
-    version = "1"
+    # 2: groups above 3,000 test rows are mapped on a sample (FlipTest at 10^5 rows); each
+    # group of a many-group attribute gets its own map (#31).
+    version = "2"
     top = 5  # leading features kept per flipset
 
     def setup(self, run: AuditedRun) -> FlipTestSetup:
-        """Fit the split's map (:func:`split_transport`), once for every model.
+        """Fit the split's maps (:func:`split_transport`), once for every model.
 
         Parameters
         ----------
@@ -76,7 +128,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
         Returns
         -------
         FlipTestSetup
-            The standardised groups and their map.
+            The maps, and the groups too small for one.
         """
         split = run.split
         X = split.X_test.to_numpy(float)
@@ -98,19 +150,21 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
         return run.numeric and run.both_groups
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Return the F+ and F- rows: each flipset's rate, size and leading features."""
-        setup, unprivileged = self.setups(run), run.unprivileged
-        result = fliptest(
-            setup.source,
-            setup.target,
-            run.y_pred[unprivileged],
-            run.y_pred[~unprivileged],
-            setup.transport_map,
-            features=list(run.split.X_test.columns),
-        )
-        return fliptest_rows(
-            result,
-            source_size=len(setup.source),
-            mean_cost=setup.transport_map.mean_cost,
-            top=self.top,
-        )
+        """Return the F+ and F- rows of every map: rates, sizes and leading features."""
+        setup, features = self.setups(run), list(run.split.X_test.columns)
+        rows = []
+        for scope, group in setup.maps.items():
+            result = fliptest(
+                group.source,
+                group.target,
+                run.y_pred[group.source_rows],
+                run.y_pred[group.target_rows],
+                group.transport_map,
+                features=features,
+            )
+            rows += fliptest_rows(
+                result, scope=scope, mean_cost=group.transport_map.mean_cost, top=self.top
+            )
+        for name, count in setup.small.items():
+            rows += too_few_rows(self.name, ("F+", "F-"), name, count, MIN_GROUP_ROWS)
+        return rows

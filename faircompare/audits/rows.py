@@ -17,7 +17,7 @@ from faircompare.records import AuditRow
 from faircompare.stats.fliptest import FlipTestResult
 from faircompare.stats.individual import IndividualFairnessResult
 from faircompare.stats.multitest import holm
-from faircompare.stats.permutation import PermutationTestResult
+from faircompare.stats.permutation import GroupComparison, PermutationTestResult
 
 NAN = float("nan")
 
@@ -65,17 +65,79 @@ def _permutation_row(metric: str, result: PermutationTestResult, adjusted: float
     )
 
 
+def group_rows(comparison: GroupComparison, sizes: Mapping[str, int]) -> list[AuditRow]:
+    """Return one row per group compared with the privileged one, on one metric.
+
+    Parameters
+    ----------
+    comparison
+        Every group against the privileged one (:func:`~faircompare.stats.compare_groups`).
+    sizes
+        Each group's test rows.
+
+    Returns
+    -------
+    list of AuditRow
+        ``scope`` is the group; ``adjusted_pvalue`` is max-|T|'s, over the metric's groups.
+    """
+    return [
+        AuditRow(
+            "permutation",
+            comparison.metric,
+            group,
+            float(comparison.statistics[i]),
+            float(comparison.pvalues[i]),
+            float(comparison.adjusted_pvalues[i]),
+            {"observed_difference": float(comparison.observed[i]), "size": sizes[group],
+             "privileged": comparison.privileged, "adjustment": "max-T"},
+        )  # fmt: skip
+        for i, group in enumerate(comparison.groups)
+    ]
+
+
+def too_few_rows(
+    audit: str,
+    metrics: tuple[str, ...],
+    group: str,
+    size: int,
+    needs: int,
+    *,
+    short: str | None = None,
+) -> list[AuditRow]:
+    """Return the rows of a group that cannot be audited: NaN and the reason, per metric.
+
+    Parameters
+    ----------
+    audit, metrics
+        The audit, and the metrics it would have tested.
+    group
+        The group the rows are about.
+    size, needs
+        The test rows of the group that is too small, and the rows the audit needs.
+    short
+        The group that is too small, where it is another one (the privileged group).
+
+    Returns
+    -------
+    list of AuditRow
+        One row per metric, ``details["error"]`` saying "too few rows (n = 3, needs 30)".
+    """
+    whose = f" in group {short}" if short is not None else ""
+    reason = {"error": f"too few rows{whose} (n = {size}, needs {needs})", "size": size}
+    return [AuditRow(audit, metric, group, NAN, NAN, None, reason) for metric in metrics]
+
+
 def fliptest_rows(
-    result: FlipTestResult, *, source_size: int, mean_cost: float, top: int
+    result: FlipTestResult, *, scope: str, mean_cost: float, top: int
 ) -> list[AuditRow]:
     """Return the F+ and F- rows of a FlipTest: each flipset's rate, size and leading features.
 
     Parameters
     ----------
     result
-        The FlipTest of the unprivileged rows.
-    source_size
-        Unprivileged test rows (the flipsets' denominator).
+        The FlipTest of one source group's rows.
+    scope
+        The source group: ``"unprivileged"`` (pooled), or one group's value.
     mean_cost
         The transport map's mean cost.
     top
@@ -84,7 +146,8 @@ def fliptest_rows(
     Returns
     -------
     list of AuditRow
-        ``F+`` and ``F-``, with scope ``"unprivileged"``.
+        ``F+`` and ``F-``; ``source_size`` in the details is the rows the map sends (the
+        flipsets' denominator: a sample of a large group).
     """
     rows = []
     for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
@@ -92,13 +155,13 @@ def fliptest_rows(
         leading = report.nsmallest(top, "rank_difference")
         details = {
             "size": size,
-            "source_size": source_size,
+            "source_size": len(result.positive),
             "mean_cost": mean_cost,
             "leading_features": dict(
                 zip(leading["feature"], leading["mean_difference"], strict=True)
             ),
         }
-        rows.append(AuditRow("fliptest", name, "unprivileged", rate, None, None, details))
+        rows.append(AuditRow("fliptest", name, scope, rate, None, None, details))
     return rows
 
 

@@ -15,7 +15,9 @@ silently reused (see :func:`faircompare.benchmark.run_plan`).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from faircompare import __version__
@@ -24,6 +26,7 @@ from faircompare.audits import audit_versions
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.preprocessing import VARIANTS
+from faircompare.preprocessing.splits import TRAIN_FRACTION
 from faircompare.records import RunSpec
 from faircompare.registry import Algorithm, algorithms
 
@@ -39,10 +42,51 @@ class Plan:
     unavailable
         Algorithms the configuration asked for with ``"all"`` or ``"default"`` that cannot be
         loaded here.
+    row_limits
+        The training rows each algorithm with a limit fits in reasonable time
+        (:meth:`~faircompare.algorithms.base.FairEstimator.training_row_limit`).
+    too_large
+        Why runs were left out by :meth:`within_row_limits`, a line per algorithm and dataset.
     """
 
     runs: tuple[RunSpec, ...]
     unavailable: tuple[Algorithm, ...]
+    row_limits: Mapping[str, int] = field(default_factory=dict)
+    too_large: tuple[str, ...] = ()
+
+    def within_row_limits(self, rows: Mapping[str, int]) -> Plan:
+        """Leave out the runs of algorithms on datasets with more training rows than they fit.
+
+        Parameters
+        ----------
+        rows
+            Each planned dataset's rows after cleaning.
+
+        Returns
+        -------
+        Plan
+            The runs that remain, and in ``too_large`` a line for each algorithm and dataset
+            left out, with the rows and the limit.
+        """
+        kept, left_out = [], Counter()
+        for run in self.runs:
+            limit = self.row_limits.get(run.algorithm)
+            if limit is not None and training_rows(rows[run.dataset]) > limit:
+                left_out[run.algorithm, run.dataset] += 1
+            else:
+                kept.append(run)
+        reasons = tuple(
+            f"{algorithm} on {dataset}: {training_rows(rows[dataset]):,} training rows, more "
+            f"than the {self.row_limits[algorithm]:,} it fits in reasonable time ({count} runs "
+            "left out)"
+            for (algorithm, dataset), count in left_out.items()
+        )
+        return replace(self, runs=tuple(kept), too_large=self.too_large + reasons)
+
+
+def training_rows(rows: int) -> int:
+    """Return the training rows of a benchmark split of ``rows`` rows (two thirds)."""
+    return round(rows * TRAIN_FRACTION)
 
 
 def make_plan(config: BenchmarkConfig) -> Plan:
@@ -118,7 +162,14 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             "the configuration plans no run: check that the chosen variants and sensitive "
             "attributes exist for the chosen algorithms and datasets"
         )
-    return Plan(tuple(runs), unavailable)
+    limits = {algorithm.name: _row_limit(algorithm) for algorithm in chosen}
+    row_limits = {name: limit for name, limit in limits.items() if limit is not None}
+    return Plan(tuple(runs), unavailable, row_limits)
+
+
+def _row_limit(algorithm: Algorithm) -> int | None:
+    assert algorithm.make is not None  # unavailable algorithms are never chosen
+    return algorithm.make().training_row_limit()
 
 
 def _inputs(data: str, version: str, audits: str, tune: bool) -> tuple[tuple[str, str], ...]:

@@ -15,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from faircompare._validation import check_choice
-from faircompare.datasets.builtin import BUILTIN
+from faircompare.datasets.builtin import BUILTIN, PAPER_DATASETS
 from faircompare.datasets.clean import Dataset, clean, read_raw
 from faircompare.datasets.fetch import cache_dir, fetch_file, mirror_dir, sha256_of
 from faircompare.datasets.spec import DatasetSpec, Threshold, read_spec
@@ -23,6 +23,7 @@ from faircompare.exceptions import SpecError
 
 __all__ = [
     "BUILTIN",
+    "PAPER_DATASETS",
     "Dataset",
     "DatasetSpec",
     "Threshold",

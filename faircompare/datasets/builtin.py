@@ -1,9 +1,11 @@
-"""The five datasets of Friedler et al. (2019), §4, cleaned as the paper's benchmark cleans them.
+"""The built-in datasets: Friedler et al.'s five (2019, §4) and four of today's benchmarks.
 
-The raw files are those of the fairness-comparison repository at a pinned commit; each is
-verified by its SHA-256 before use.
+The paper's five are cleaned as the paper's benchmark cleans them, from the raw files of the
+fairness-comparison repository at a pinned commit; the modern four are in
+:mod:`faircompare.datasets.modern`. Each raw file is verified by its SHA-256 before use.
 """
 
+from faircompare.datasets.modern import MODERN
 from faircompare.datasets.spec import DatasetSpec, Threshold
 
 RAW_URL = (
@@ -44,7 +46,7 @@ def _propublica(name: str, sha256: str, description: str) -> DatasetSpec:
     )
 
 
-BUILTIN: dict[str, DatasetSpec] = {
+PAPER: dict[str, DatasetSpec] = {
     spec.name: spec
     for spec in (
         DatasetSpec(
@@ -141,3 +143,6 @@ BUILTIN: dict[str, DatasetSpec] = {
         ),
     )
 }
+
+PAPER_DATASETS = tuple(PAPER)  # the default profile's datasets
+BUILTIN: dict[str, DatasetSpec] = {**PAPER, **MODERN}

@@ -93,16 +93,19 @@ class Dataset:
 
 
 def read_raw(path: str | Path) -> pd.DataFrame:
-    """Read a raw CSV; only empty fields are missing, so literals like ``N/A`` stay values.
+    """Read a raw table: Parquet by its suffix, else CSV.
 
-    A column named twice is read as pandas reads it (the copy as ``age.1``); the copy's name
-    is kept in ``frame.attrs["copies"]``, so that :func:`clean` refuses to use it.
+    In a CSV only empty fields are missing, so literals like ``N/A`` stay values. A column
+    named twice is read as pandas reads it (the copy as ``age.1``); the copy's name is kept in
+    ``frame.attrs["copies"]``, so that :func:`clean` refuses to use it.
 
     Raises
     ------
     SpecError
-        If the file is empty or is not a CSV pandas can parse.
+        If the file is empty or is not a table pandas can parse.
     """
+    if Path(path).suffix == ".parquet":
+        return _read_parquet(path)
     try:
         with open(path, newline="", encoding="utf-8") as handle:
             header = next(csv.reader(handle), [])
@@ -115,6 +118,15 @@ def read_raw(path: str | Path) -> pd.DataFrame:
         if copy not in header and (original := str(copy).rpartition(".")[0]) in header
     }
     return frame
+
+
+def _read_parquet(path: str | Path) -> pd.DataFrame:
+    import pyarrow  # imported here: only the modern datasets' files are Parquet
+
+    try:
+        return pd.read_parquet(path, engine="pyarrow")
+    except (OSError, pyarrow.ArrowException) as error:
+        raise SpecError(f"cannot read {path} as a Parquet table: {error}") from error
 
 
 def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> Dataset:

@@ -1,8 +1,9 @@
 """Fetch raw data files into a local cache, verified by SHA-256.
 
-Each file is looked up first in the cache, then in a local mirror directory, then at its
-canonical URL. A copy or download goes to a temporary file beside the cache entry, is verified,
-and only then moved into place, so the cache never holds a partial or corrupted file.
+Each file is looked up first in the cache, then in a local mirror directory (or one of its
+folders), then at its canonical URL. A copy or download goes to a temporary file beside the
+cache entry, is verified, and only then moved into place, so the cache never holds a partial or
+corrupted file.
 
 File names are plain names (no folder, no ``..``, not absolute) and every path is checked to
 stay inside its directory after links are resolved, so a dataset spec can neither read nor write
@@ -103,6 +104,35 @@ def confined(folder: Path, name: str) -> Path:
     return path
 
 
+def mirror_files(mirror: Path | None, name: str) -> list[Path]:
+    """Return where a mirror may hold a file: at its top, then in each of its folders.
+
+    A mirror is a folder of raw files or a folder of such folders (``../shared/data`` holds
+    ``fairness-comparison-raw/`` and ``fairground/``); every candidate is verified by its
+    SHA-256 before use, so a file of the same name with other content is passed over.
+
+    Parameters
+    ----------
+    mirror
+        The mirror folder, or None.
+    name
+        The file's plain name.
+
+    Returns
+    -------
+    list of Path
+        The candidates that exist, in the order to try them; where none does, the top one alone
+        (so that the failure names the mirror); empty without a mirror.
+    """
+    if mirror is None:
+        return []
+    folders = [mirror]
+    if mirror.is_dir():
+        folders += sorted(path for path in mirror.iterdir() if path.is_dir())
+    candidates = [confined(folder, name) for folder in folders]
+    return [path for path in candidates if path.is_file()] or candidates[:1]
+
+
 def sha256_of(path: Path) -> str:
     """Return the hex SHA-256 digest of a file, read in chunks."""
     digest = hashlib.sha256()
@@ -163,8 +193,7 @@ def fetch_file(
             stacklevel=2,
         )
 
-    mirror_path = mirror_dir(mirror)
-    sources: list[str | Path] = [confined(mirror_path, name)] if mirror_path else []
+    sources: list[str | Path] = mirror_files(mirror_dir(mirror), name)
     sources += [url] if url else []
     failures = []
     for source in sources:

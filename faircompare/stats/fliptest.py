@@ -24,7 +24,7 @@ import pandas as pd
 from faircompare.stats._validation import check_choice
 
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
-MAX_EXACT = 5000  # points per group above which the map is solved in random batches
+MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
 _OPTIMAL = 1  # POT's result code for an optimal plan
 
 
@@ -35,16 +35,20 @@ class TransportMap:
     Attributes
     ----------
     counterparts
-        For each source row, the position of its counterpart among the target rows.
+        For each mapped source row, the position of its counterpart among the target rows.
     cost
         The cost function: squared L1 (``"sqeuclidean_l1"``) or squared Euclidean distance.
     mean_cost
         Mean cost of a source row and its counterpart.
+    source_rows
+        The positions of the mapped source rows: all of them (None), or the random sample of a
+        large group (see :func:`transport`).
     """
 
     counterparts: np.ndarray
     cost: str
     mean_cost: float
+    source_rows: np.ndarray | None = None
 
 
 def exact_transport(
@@ -92,17 +96,19 @@ def transport(
     target: Any,
     *,
     cost: str = "sqeuclidean_l1",
-    max_exact: int = MAX_EXACT,
+    max_points: int = MAX_POINTS,
     rng: np.random.Generator | int | None = None,
 ) -> TransportMap:
-    """Fit the optimal transport map, exact up to ``max_exact`` points per group, else in batches.
+    """Fit the optimal transport map, on random samples of groups larger than ``max_points``.
 
-    Above the threshold (the dense cost matrix grows with the product of the group sizes), both
-    groups are split at random into the same number of batches of at most ``max_exact`` points,
-    batch k of the source going to batch k of the target, and each batch pair is solved
-    exactly. With equal group sizes every batch map is a permutation, so the whole map is a
-    bijection and Proposition 2 still holds exactly; its cost exceeds the exact map's, by an
-    amount the tests measure on data where both can be computed.
+    The exact map's cost matrix grows with the product of the group sizes and the network
+    simplex faster still, so a group above the threshold is represented by a uniform random
+    sample of ``max_points`` of its rows, and the map between the samples is solved exactly.
+    FlipTest's rates are then estimated on the sampled source rows (a binomial standard error
+    of at most 0.5 / sqrt(max_points)); with samples of equal size the map is a permutation, so
+    Proposition 2 holds exactly on them. Its cost stays flat beyond the threshold, whatever the
+    rows: ``perf/fliptest_scaling.py`` measures it, and the agreement with the exact map where
+    that still runs.
 
     Parameters
     ----------
@@ -110,30 +116,29 @@ def transport(
         Feature matrices of the two groups; the map sends source rows to target rows.
     cost
         The ground cost: ``"sqeuclidean_l1"`` (Black et al.'s choice) or one of POT's metrics.
-    max_exact
-        Points per group up to which the map is solved exactly in one problem.
+    max_points
+        Points per group up to which the map uses every row.
     rng
-        Random generator or seed (the batches of a large problem).
+        Random generator or seed (the samples, and counterparts of groups of unequal size).
 
     Returns
     -------
     TransportMap
-        The map, its cost and how it was computed.
+        The map; ``source_rows`` says which source rows it maps when the source was sampled.
     """
     rng = np.random.default_rng(rng)
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
-    batches = -(-max(len(source), len(target)) // max_exact)  # ceiling division
-    if batches == 1:
+    if max(len(source), len(target)) <= max_points:
         return exact_transport(source, target, cost=cost, rng=rng)
-    source_parts = np.array_split(rng.permutation(len(source)), batches)
-    target_parts = np.array_split(rng.permutation(len(target)), batches)
-    counterparts = np.empty(len(source), dtype=np.int64)
-    total = 0.0
-    for rows, columns in zip(source_parts, target_parts, strict=True):
-        part = exact_transport(source[rows], target[columns], cost=cost, rng=rng)
-        counterparts[rows] = columns[part.counterparts]
-        total += part.mean_cost * len(rows)
-    return TransportMap(counterparts=counterparts, cost=cost, mean_cost=total / len(source))
+    rows = _sample(len(source), max_points, rng)
+    columns = _sample(len(target), max_points, rng)
+    part = exact_transport(source[rows], target[columns], cost=cost, rng=rng)
+    return TransportMap(columns[part.counterparts], cost, part.mean_cost, source_rows=rows)
+
+
+def _sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Return ``size`` positions of ``range(n)`` drawn without replacement, sorted (all if fewer)."""
+    return np.sort(rng.choice(n, size, replace=False)) if n > size else np.arange(n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,7 +148,8 @@ class FlipTestResult:
     Attributes
     ----------
     positive, negative
-        Masks over the source rows: F+ (h(x) = 1, h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
+        Masks over the mapped source rows (all, or the sample of a large group): F+ (h(x) = 1,
+        h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
     report
         The transparency report: one row per (flipset, feature) with ``mean_difference`` (of
         x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset.
@@ -189,14 +195,16 @@ def fliptest(
     Returns
     -------
     FlipTestResult
-        The flipsets F+ and F- and their transparency report.
+        The flipsets F+ and F- over the rows the map sends (its ``source_rows``), and their
+        transparency report.
     """
-    target = np.asarray(target, dtype=float)
+    source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
+    h_source = np.asarray(source_predictions)
+    if transport.source_rows is not None:
+        source, h_source = source[transport.source_rows], h_source[transport.source_rows]
     counterparts = transport.counterparts
     h_counterpart = np.asarray(target_predictions)[counterparts]
-    return flipsets(
-        source, target[counterparts], source_predictions, h_counterpart, features=features
-    )
+    return flipsets(source, target[counterparts], h_source, h_counterpart, features=features)
 
 
 def flipsets(

@@ -666,7 +666,8 @@ def compare_groups(
     Returns
     -------
     GroupComparison
-        Each unprivileged group's difference, statistic, raw and max-|T| adjusted p-value.
+        Each unprivileged group's difference, statistic, raw and max-|T| adjusted p-value; NaN
+        for a group where the metric is undefined (TPR in a group without positives).
     """
     rng = np.random.default_rng(rng)
     y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
@@ -685,6 +686,8 @@ def compare_groups(
     size = np.abs(statistics) - _TOLERANCE * np.maximum(1, np.abs(statistics))
     raw = (1 + (null >= size).sum(0)) / (permutations + 1)
     adjusted = (1 + (null.max(1)[:, None] >= size).sum(0)) / (permutations + 1)
+    undefined = np.isnan(statistics)  # the metric's denominator is empty in the group
+    raw, adjusted = np.where(undefined, np.nan, raw), np.where(undefined, np.nan, adjusted)
     return GroupComparison(
         metric, str(privileged), tuple(map(str, order[1:])), observed, statistics, raw, adjusted
     )

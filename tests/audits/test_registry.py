@@ -51,7 +51,7 @@ def registered(monkeypatch):
 
 def test_the_built_in_audits_run_in_order_with_their_versions():
     assert list(registered_audits()) == ["permutation", "fliptest", "individual"]
-    assert audit_versions() == "permutation 2, fliptest 1, individual 2"
+    assert audit_versions() == "permutation 3, fliptest 2, individual 3"
 
 
 def test_a_failing_audit_is_recorded_and_the_others_still_run(registered, run):
@@ -90,7 +90,7 @@ def test_a_plugin_audits_version_is_among_every_runs_inputs(registered):
     audit.version = "2"
     bumped = dict(make_plan(config).runs[0].inputs)["audits"]
     code = files_fingerprint([Path(__file__)])  # Counting is defined in this file
-    assert before.endswith("individual 2") and added == f"{before}, counting 1 (code {code})"
+    assert before.endswith("individual 3") and added == f"{before}, counting 1 (code {code})"
     assert bumped == f"{before}, counting 2 (code {code})"  # a stored run of version 1 is stale
 
 

@@ -58,8 +58,8 @@ def test_fliptest_rows_keep_each_flipsets_rate_size_and_leading_features():
     source_pred, target_pred = (source[:, 0] > 0).astype(int), (target[:, 0] > 0).astype(int)
     mapping = transport(source, target, rng=0)
     test = fliptest(source, target, source_pred, target_pred, mapping, features=["a", "b", "c"])
-    plus, minus = fliptest_rows(test, source_size=30, mean_cost=mapping.mean_cost, top=2)
-    assert (plus.metric, minus.metric) == ("F+", "F-")
+    plus, minus = fliptest_rows(test, scope="women", mean_cost=mapping.mean_cost, top=2)
+    assert (plus.metric, minus.metric) == ("F+", "F-") and plus.scope == "women"
     assert (plus.statistic, minus.statistic) == tuple(test.rates)
     assert plus.details["size"] == test.sizes[0] and plus.details["source_size"] == 30
     assert plus.pvalue is None and plus.adjusted_pvalue is None

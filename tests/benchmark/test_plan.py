@@ -98,3 +98,26 @@ def test_the_paper_profile_is_the_papers_study():
         "all", "supported", True, True, 10,
     )  # fmt: skip
     assert len(make_plan(paper).runs) == 27_820
+
+
+def test_algorithms_above_their_row_limit_are_left_out_with_the_reason():
+    config = BenchmarkConfig(
+        datasets=("ricci",),
+        algorithms=("svm", "feldman-svm", "logistic-regression"),
+        splits=2,
+        audits=False,
+    )  # fmt: skip
+    plan = make_plan(config)
+    # the RBF SVM declares 50,000 training rows; Feldman's pipeline inherits its classifier's
+    assert plan.row_limits == {"svm": 50_000, "feldman-svm": 50_000}
+    assert plan.within_row_limits({"ricci": 118}) == plan  # Ricci's 79 training rows fit
+    # 75,000 rows give 50,000 training rows: still within; one more row is not
+    assert plan.within_row_limits({"ricci": 75_000}).runs == plan.runs
+    large = plan.within_row_limits({"ricci": 245_673})
+    assert {run.algorithm for run in large.runs} == {"logistic-regression"}
+    assert large.too_large == (
+        "svm on ricci: 163,782 training rows, more than the 50,000 it fits in reasonable time "
+        "(2 runs left out)",
+        "feldman-svm on ricci: 163,782 training rows, more than the 50,000 it fits in "
+        "reasonable time (2 runs left out)",
+    )

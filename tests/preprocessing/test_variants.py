@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.datasets import BUILTIN
+from faircompare.datasets import PAPER_DATASETS
 from faircompare.exceptions import ChoiceError
 from faircompare.preprocessing import VARIANTS, prepare
 
@@ -76,7 +76,7 @@ def peer_label(peer: pd.DataFrame, spec, variant: str) -> np.ndarray:
 
 @pytest.mark.data
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("name", BUILTIN)
+@pytest.mark.parametrize("name", PAPER_DATASETS)
 def test_agrees_with_the_peer_benchmark(load, peer_frames, name, variant):
     """Rows, columns (in order) and values equal the peer's preprocessed file, per attribute."""
     dataset = load(name)
