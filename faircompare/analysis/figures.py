@@ -233,6 +233,45 @@ def plot_runs(
     return figure
 
 
+def plot_measure_pairs(
+    frame: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+) -> Figure:
+    """One panel per pair of measures, a point per run coloured by algorithm (Fig. 4).
+
+    Parameters
+    ----------
+    frame
+        Runs with ``algorithm`` (as styled) and a column per measure.
+    pairs
+        The (x, y) measures of each panel.
+    styles
+        Each algorithm's colour and marker.
+    title
+        The figure's title.
+
+    Returns
+    -------
+    Figure
+        The panels side by side, one legend beside them.
+    """
+    columns = legend_columns(frame["algorithm"].nunique())
+    figure = Figure(
+        figsize=(0.8 + 3.6 * len(pairs) + LEGEND_COLUMN * columns, 4.2), layout="constrained"
+    )
+    axes = figure.subplots(1, len(pairs), squeeze=False)[0]
+    for ax, (x, y) in zip(axes, pairs, strict=True):
+        _scatter_runs(ax, frame, x, y, styles, None)
+        ax.set_xlabel(x, fontsize=8)
+        ax.set_ylabel(y, fontsize=8)
+    figure.suptitle(title, fontsize=10, wrap=True)
+    legend_outside(figure, axes[0])
+    return figure
+
+
 def _scatter_runs(
     ax: Axes,
     frame: pd.DataFrame,
@@ -473,7 +512,7 @@ def plot_individual_statistics(
             y = mine["statistic"].clip(lower=INDIVIDUAL_FLOOR)
             square = (mine["kind"] == "error ratio").to_numpy()
             for marker, chosen in (("o", ~square), ("s", square)):
-                ax.scatter(x[chosen], y[chosen], marker=marker, s=9, facecolors="none",
+                ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors="none",
                            edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
             ax.text(i, top, f"{mine['reject'].mean():.0%}", ha="center", va="bottom", fontsize=6)
         for delta in part["delta"].unique():

@@ -42,6 +42,9 @@ from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
 
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
+CALIBRATION_AXES = ("sensitive-TPR", "sensitive-calibration-")  # Fig. 5
+# Fig. 4: CV against the comparative TPR and TNR of the fairness-aware algorithms
+MEASURE_PAIRS = (("CV", "comparative-sensitive-TPR-diff"), ("CV", "comparative-sensitive-TNR-diff"))
 # FlipTest's example transparency report comes from a test split with at least this many rows:
 # the largest flipset of Ricci's 40 test people says little.
 FLIPTEST_MIN_ROWS = 300
@@ -167,6 +170,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
                 writer.attempt(f"{what}: {c.label}", step, c)
         writer.attempt("rankings", _rankings, pd.concat(representatives))
         writer.attempt("correlations", _correlations, measures, balanced)
+        writer.attempt("measure pairs", _measure_pairs, pd.concat(representatives), family, styles)
         writer.attempt("preprocessing", _preprocessing, measures, styles)
         writer.attempt("sweeps", _sweeps, measures)
         writer.attempt("attributes", _attributes, pd.concat(representatives))
@@ -301,6 +305,21 @@ def _tradeoff(writer: _Writer, c: _Configuration) -> None:
     writer.figure(figure, f"tradeoff-{c.name}", caption)
 
 
+def _calibration(writer: _Writer, c: _Configuration) -> None:
+    """Fig. 5: sensitive-calibration- against sensitive-TPR, a point per run shown."""
+    x, y = CALIBRATION_AXES
+    wide = tidy.labelled(tidy.runs_wide(c.chosen))
+    if not {x, y} <= set(wide.columns):
+        return
+    title = f"{c.label}: {y} vs {x}, a point per split"
+    figure = figures.plot_runs(wide, x, y, c.styles, title=title)
+    caption = (
+        f"Calibration against TPR, conditioned on the groups (Fig. 5), each algorithm as the "
+        f"tables show it, a point per split: {c.label}"
+    )
+    writer.figure(figure, f"calibration-{c.name}", caption)
+
+
 def _which_is_better(writer: _Writer, c: _Configuration) -> None:
     """Pairwise comparisons over the shared splits, and the intervals figure."""
     chosen, name, label = c.chosen, c.name, c.label
@@ -333,6 +352,7 @@ _CONFIGURATION_PARTS: dict[str, Callable[[_Writer, _Configuration], None]] = {
     "audit outcomes": _audit_outcomes,
     "stability": _stability,
     "tradeoff": _tradeoff,
+    "calibration": _calibration,
     "comparisons": _which_is_better,
 }
 
@@ -403,6 +423,30 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFram
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
 
 
+def _measure_pairs(
+    writer: _Writer,
+    chosen: pd.DataFrame,
+    family: dict[str, str],
+    styles: dict[str, figures.Style],
+) -> None:
+    """Fig. 4: CV against comparative TPR and TNR, every dataset, fairness-aware algorithms."""
+    aware = chosen[chosen["algorithm"].map(family) != "baseline"]
+    wide = tidy.labelled(tidy.runs_wide(aware))
+    measures = {m for pair in MEASURE_PAIRS for m in pair}
+    if wide.empty or not measures <= set(wide.columns):
+        return
+    writer.section("Measure pairs (Fig. 4)")
+    for variant, part in wide.groupby("variant"):
+        title = f"{variant}: every dataset and attribute, fairness-aware algorithms"
+        figure = figures.plot_measure_pairs(part, MEASURE_PAIRS, styles, title=title)
+        caption = (
+            f"CV against comparative-sensitive-TPR and -TNR (Fig. 4), a point per split of each "
+            f"dataset and attribute, the fairness-aware algorithms as the tables show them: "
+            f"{variant}"
+        )
+        writer.figure(figure, slug("measure-pairs", variant), caption)
+
+
 def _preprocessing(
     writer: _Writer, measures: pd.DataFrame, styles: dict[str, figures.Style]
 ) -> None:
@@ -465,8 +509,11 @@ def _audit_figures(
         title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
         figure = figures.plot_individual_statistics(audits, styles, title=title)
         caption = (
-            "Individual-fairness test of every run (Maity et al. §3.1): mean loss ratio S_n with "
-            "its 95% interval, the test statistic T_n (tick) and rejections (filled)"
+            "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
+            "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
+            "than 5% of the audit points are near-certain and the loss ratio is not defined; "
+            "above delta (dashed) the test rejects, and each column's share of rejections is "
+            "written above it"
         )
         writer.figure(figure, "individual-statistics", caption)
     parity = audits[(audits["audit"] == "permutation") & (audits["metric"] == "positive_rate")]

@@ -40,7 +40,8 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
 
     An algorithm's runs with default parameters (setting ``"defaults"``); for an algorithm run
     only over its grid, the parameters tuned for accuracy on validation data per split (setting
-    :data:`TUNED`) when the runs were tuned, else all its grid runs together (:data:`POOLED`).
+    :data:`TUNED`) when its runs were tuned, else all its grid runs together (:data:`POOLED`:
+    Calders' one-point grid is never tuned, even beside algorithms that are).
     Each run keeps its own ``params``; :func:`label` names a setting for figures and tables.
 
     Parameters
@@ -60,9 +61,10 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
     if swept.empty:
         return defaults
     tuned = tuned_measures(swept, validation, "accuracy") if validation is not None else None
-    chosen, how = (tuned, TUNED) if tuned is not None and len(tuned) else (swept, POOLED)
-    chosen = chosen.assign(setting=how)
-    return pd.concat([defaults, chosen[measures.columns]], ignore_index=True)
+    tuned = swept.iloc[:0] if tuned is None else tuned[measures.columns]
+    pooled = swept[~swept["algorithm"].isin(tuned["algorithm"])]
+    chosen = [defaults, tuned.assign(setting=TUNED), pooled.assign(setting=POOLED)]
+    return pd.concat(chosen, ignore_index=True)
 
 
 def label(algorithm: str, setting: str) -> str:

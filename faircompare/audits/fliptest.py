@@ -13,7 +13,6 @@ from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import TransportMap, fliptest, transport
 
-
 MIN_GROUP_ROWS = 30  # test rows a group needs for a map of its own
 
 

@@ -88,8 +88,12 @@ def group_rows(comparison: GroupComparison, sizes: Mapping[str, int]) -> list[Au
             float(comparison.statistics[i]),
             float(comparison.pvalues[i]),
             float(comparison.adjusted_pvalues[i]),
-            {"observed_difference": float(comparison.observed[i]), "size": sizes[group],
-             "privileged": comparison.privileged, "adjustment": "max-T"},
+            {
+                "observed_difference": float(comparison.observed[i]),
+                "size": sizes[group],
+                "privileged": comparison.privileged,
+                "adjustment": "max-T",
+            },
         )  # fmt: skip
         for i, group in enumerate(comparison.groups)
     ]

@@ -81,8 +81,15 @@ MODERN: dict[str, DatasetSpec] = {
             sensitive=("age", "marital"),
             privileged={"age": "adult", "marital": "married"},
             categorical=(
-                "job", "education", "default", "housing", "loan", "contact", "month", "poutcome",
-            ),  # fmt: skip
+                "job",
+                "education",
+                "default",
+                "housing",
+                "loan",
+                "contact",
+                "month",
+                "poutcome",
+            ),
             description="UCI bank marketing: term deposit subscriptions",
         ),
         _fairground(

@@ -137,7 +137,7 @@ def transport(
 
 
 def _sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Return ``size`` positions of ``range(n)`` drawn without replacement, sorted (all if fewer)."""
+    """Return ``size`` of the positions ``range(n)``, drawn without replacement and sorted."""
     return np.sort(rng.choice(n, size, replace=False)) if n > size else np.arange(n)
 
 

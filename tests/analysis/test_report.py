@@ -31,12 +31,16 @@ def test_report_writes_every_expected_file(report, frames):
             ]
             expected += [
                 f"figures/{kind}-{name}.{ext}"
-                for kind in ("stability", "tradeoff", "audits")
+                for kind in ("stability", "tradeoff", "calibration", "audits")
                 for ext in ("pdf", "svg", "png")
             ]
         for measure in ("accuracy", "DIbinary"):
             expected.append(f"figures/{slug('preprocessing', dataset, attribute, measure)}.pdf")
         expected.append(f"figures/{slug('sweep', dataset, attribute, 'zafar-fairness')}.svg")
+    expected.append(f"tables/audits-groups-{slug('ricci', 'Race', 'numerical')}.csv")
+    expected += [
+        f"figures/{slug('measure-pairs', v)}.png" for v in ("numerical", "numerical+binary")
+    ]
     for sample in ("all", "balanced", "ricci", "german"):  # pooled, then per dataset
         expected += [
             f"figures/{slug('correlation', sample, v)}.png"
@@ -226,3 +230,14 @@ def test_the_critical_difference_diagram_fits_its_names_without_empty_space(k):
     # the lowest names sit one step (0.6) above the bottom; before, 22 names left the lower half
     # of the figure empty (the bottom at -13 for names down to -6.6)
     assert min(levels) - bottom == pytest.approx(0.6)
+
+
+def test_a_many_group_attribute_has_a_row_per_group_and_algorithm(report):
+    # Ricci's Race in the numerical variant: W (privileged), B and H, about 40 test rows in all,
+    # so every group is under the 30 rows a comparison needs: each keeps its row and the reason
+    table = pd.read_csv(
+        report.parent / "tables" / f"audits-groups-{slug('ricci', 'Race', 'numerical')}.csv"
+    )
+    assert set(table["group"]) == {"B", "H"}
+    assert len(table) == 2 * table["algorithm"].nunique()
+    assert table["note"].str.match(r"too few rows").all()

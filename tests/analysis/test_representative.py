@@ -1,0 +1,49 @@
+"""Which runs stand for an algorithm: defaults, tuned on validation data, or the grid pooled."""
+
+import pandas as pd
+
+from faircompare.analysis import tidy
+
+WHERE = {"dataset": "d", "sensitive_attribute": "s", "variant": "v", "measure": "accuracy",
+         "group": ""}  # fmt: skip
+
+
+def rows(algorithm: str, params: str, setting: str, values: list[float]) -> list[dict]:
+    return [
+        {
+            **WHERE,
+            "key": f"{algorithm}{params}{split}",
+            "algorithm": algorithm,
+            "params": params,
+            "setting": setting,
+            "split_id": split,
+            "value": value,
+        }  # fmt: skip
+        for split, value in enumerate(values)
+    ]
+
+
+def test_an_algorithm_swept_without_validation_runs_is_pooled_beside_tuned_ones():
+    # The paper run's report (two splits): Calders' one-point grid is never tuned, and it was
+    # left out of every tuned configuration, since only the tuned algorithms were kept.
+    test = pd.DataFrame(
+        rows("svm", "{}", "defaults", [0.8, 0.81])
+        + rows("kamishima", '{"eta": 1}', '{"eta": 1}', [0.70, 0.71])
+        + rows("kamishima", '{"eta": 30}', '{"eta": 30}', [0.75, 0.76])
+        + rows("calders", '{"beta": 1.0}', '{"beta": 1.0}', [0.6, 0.61])
+    )
+    # validation prefers eta = 30 on split 0 and eta = 1 on split 1
+    validation = pd.DataFrame(
+        rows("kamishima", '{"eta": 1}', '{"eta": 1}', [0.5, 0.9])
+        + rows("kamishima", '{"eta": 30}', '{"eta": 30}', [0.6, 0.8])
+    )
+    chosen = tidy.representative(test, validation)
+    names = chosen["algorithm"] + chosen["split_id"].astype(str)
+    settings = dict(zip(names, chosen["setting"], strict=True))
+    assert settings == {
+        "svm0": "defaults", "svm1": "defaults",
+        "kamishima0": tidy.TUNED, "kamishima1": tidy.TUNED,
+        "calders0": tidy.POOLED, "calders1": tidy.POOLED,
+    }  # fmt: skip
+    kamishima = chosen[chosen["algorithm"] == "kamishima"].sort_values("split_id")
+    assert kamishima["value"].tolist() == [0.75, 0.71]
