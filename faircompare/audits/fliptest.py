@@ -8,12 +8,10 @@ from typing import Any
 import numpy as np
 
 from faircompare.audits.cache import SharedSetupAudit, standardisation
-from faircompare.audits.protocol import AuditedRun, AuditOptions
+from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import TransportMap, fliptest, transport
-
-MIN_GROUP_ROWS = 30  # test rows a group needs for a map of its own
 
 
 @dataclass(frozen=True, eq=False)

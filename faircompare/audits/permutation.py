@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.audits.protocol import AuditedRun, AuditOptions
+from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats._validation import renamed_arguments
@@ -14,7 +14,6 @@ from faircompare.stats.permutation import compare_groups, permutation_tests
 
 # The metrics every run is tested on, privileged group against the rest (AUC too, with scores).
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
-MIN_GROUP_ROWS = 30  # test rows a group needs to be compared on its own
 
 
 class PermutationAudit:

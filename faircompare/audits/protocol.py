@@ -18,6 +18,10 @@ import numpy as np
 from faircompare.preprocessing import Split
 from faircompare.records import AuditRow
 
+# Test rows a group of a many-group attribute needs to be audited on its own (a comparison with
+# the privileged group, a transport map); a smaller one gets a row giving the reason.
+MIN_GROUP_ROWS = 30
+
 
 @dataclass(frozen=True)
 class AuditOptions:

@@ -5,8 +5,8 @@ import pytest
 
 from faircompare.audits.contract import synthetic_run
 from faircompare.audits.fliptest import FlipTestAudit, split_transport
-from faircompare.audits.permutation import MIN_GROUP_ROWS, RUN_METRICS, group_audit
-from faircompare.audits.protocol import AuditOptions
+from faircompare.audits.permutation import RUN_METRICS, group_audit
+from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditOptions
 from faircompare.stats import compare_groups
 
 
