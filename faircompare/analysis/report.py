@@ -516,7 +516,8 @@ def _audit_figures(
             "written above it"
         )
         writer.figure(figure, "individual-statistics", caption)
-    parity = audits[(audits["audit"] == "permutation") & (audits["metric"] == "positive_rate")]
+    pooled = tidy.pooled_audits(audits)
+    parity = pooled[(pooled["audit"] == "permutation") & (pooled["metric"] == "positive_rate")]
     if len(parity):
         figure = plot_pvalue_histogram(parity["pvalue"].dropna())
         title = f"Demographic-parity permutation p-values of {parity['key'].nunique()} runs"
@@ -524,10 +525,7 @@ def _audit_figures(
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
         writer.figure(figure, "pvalues-demographic-parity", caption)
         _threshold_curve(writer, store, parity)
-    flips = audits[
-        (audits["audit"] == "fliptest") & (audits["metric"] == "F+")
-        & (audits["scope"] == "unprivileged")
-    ]  # fmt: skip
+    flips = pooled[(pooled["audit"] == "fliptest") & (pooled["metric"] == "F+")]
     if len(flips):
         _transparency_report(writer, store.runs(), flips, parity)
 

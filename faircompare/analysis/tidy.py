@@ -236,7 +236,8 @@ def tradeoff(
         columns={accuracy: "accuracy", fairness: "fairness"}
     )
     frame["gap"] = MEASURES[fairness].gap(frame["fairness"])
-    tests = audits[(audits["audit"] == "permutation") & (audits["metric"] == audit_metric)]
+    tests = pooled_audits(audits)
+    tests = tests[(tests["audit"] == "permutation") & (tests["metric"] == audit_metric)]
     holm = tests.set_index("key")["adjusted_pvalue"]
     frame["significant"] = frame["key"].map(holm.astype(float) < alpha).eq(True)  # NaN: no test
     frame["pareto"] = False
@@ -269,6 +270,23 @@ def preprocessing_comparison(measures: pd.DataFrame, measure: str = "accuracy") 
     paired = variants.pivot_table(index=keys, columns="variant", values=measure, dropna=False)
     paired = paired.reindex(columns=["numerical", "numerical+binary"])
     return paired.dropna().rename_axis(columns=None).reset_index()
+
+
+def pooled_audits(audits: pd.DataFrame) -> pd.DataFrame:
+    """Return the audit rows about the unprivileged groups together, without per-group rows.
+
+    Parameters
+    ----------
+    audits
+        The store's audits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every row but the permutation and FlipTest rows of single groups of a many-group
+        attribute (see :func:`group_outcomes`): one row per run, audit and metric.
+    """
+    return audits[~_group_rows(audits)]
 
 
 def _group_rows(audits: pd.DataFrame) -> pd.Series:
@@ -346,7 +364,7 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     pandas.DataFrame
         One row per configuration; columns ``splits`` and one per outcome.
     """
-    audits = audits[~_group_rows(audits)]
+    audits = pooled_audits(audits)
     permutation = audits["audit"] == "permutation"
     rejects = pd.Series(np.nan, index=audits.index)
     holm = audits.loc[permutation, "adjusted_pvalue"].astype(float)
