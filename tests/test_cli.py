@@ -23,11 +23,14 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.data
-def test_list_datasets_json_reports_the_five_datasets_with_the_papers_row_counts():
+def test_list_datasets_json_reports_the_nine_datasets_with_their_row_counts():
     result = run("faircompare", "list", "datasets", "--json")
     assert result.returncode == 0, result.stderr
     listed = {d["name"]: d for d in json.loads(result.stdout)}
-    assert {name: d["rows"] for name, d in listed.items()} == PAPER_ROWS
+    # the paper's five at the paper's counts, then the modern four at their files' (FairGround)
+    modern = {"acsincome": 245_673, "law-school": 18_692, "bank": 45_211, "credit-default": 30_000}
+    assert {name: d["rows"] for name, d in listed.items()} == {**PAPER_ROWS, **modern}
+    assert len(listed["acsincome"]["sensitive"]["RAC1P"]["groups"]) == 9
     adult = listed["adult"]
     assert adult["label"] == "income-per-year" and adult["positive_label"] == ">50K"
     privileged = {a: info["privileged"] for a, info in adult["sensitive"].items()}
@@ -62,7 +65,7 @@ def test_benchmark_py_runs_fits_scores_and_stores_a_real_benchmark(tmp_path):
 def test_user_dataset_is_listed_from_its_spec(tmp_path):
     result = run("faircompare", "list", "datasets", "--spec", str(write(tmp_path)))
     assert result.returncode == 0, result.stderr
-    assert "loans" in result.stdout and "sex (male)" in result.stdout
+    assert "loans" in result.stdout and "sex (male; 2)" in result.stdout
     assert "1 rows: missing values (income 1)" in result.stdout  # the driver's "?" income
 
 

@@ -34,7 +34,7 @@ def test_the_former_key_sensitive_still_works_with_a_warning(tmp_path):
         ("split = 3\n", "unknown configuration key in .*'split'.*did you mean 'splits'"),
         (
             'profile = "fast"\n',
-            "unknown profile 'fast'.*valid choices: paper, extended, default, quick",
+            "unknown profile 'fast'.*valid choices: paper, extended, modern, default, quick",
         ),
         ('datasets = ["adlt"]\n', "unknown dataset 'adlt'"),
         ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),
