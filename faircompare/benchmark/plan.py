@@ -68,7 +68,7 @@ class Plan:
             The runs that remain, and in ``too_large`` a line for each algorithm and dataset
             left out, with the rows and the limit.
         """
-        kept, left_out = [], Counter()
+        kept, left_out = [], Counter[tuple[str, str]]()
         for run in self.runs:
             limit = self.row_limits.get(run.algorithm)
             if limit is not None and training_rows(rows[run.dataset]) > limit:

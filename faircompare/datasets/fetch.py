@@ -193,8 +193,7 @@ def fetch_file(
             stacklevel=2,
         )
 
-    sources: list[str | Path] = mirror_files(mirror_dir(mirror), name)
-    sources += [url] if url else []
+    sources: list[str | Path] = [*mirror_files(mirror_dir(mirror), name), *([url] if url else [])]
     failures = []
     for source in sources:
         try:
