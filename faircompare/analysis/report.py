@@ -468,6 +468,8 @@ def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
     writer.section("Parameter sweeps (§7.2)")
     keys = ["dataset", "sensitive_attribute", "algorithm"]
     for (dataset, attribute, algorithm), part in sweep.groupby(keys):
+        if part["value"].nunique() < 2:
+            continue  # a one-point grid (Calders' beta) sweeps nothing
         where = f"{dataset}, {attribute}, {SWEEP_VARIANT}"
         title = f"{algorithm} over its grid: {where} (every grid value, every split)"
         figure = figures.plot_sweep(part, "DIbinary", "accuracy", algorithm, title=title)
