@@ -39,7 +39,15 @@ def start(tmp_path: Path, *extra: str) -> subprocess.Popen:
         "1",
         *extra,
     ]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A shell without job control starts background commands with SIGINT ignored, and Python
+    # then installs no Ctrl-C handler: give the benchmark the default, as a terminal would.
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def wait_for_runs(path: Path, at_least: int, process: subprocess.Popen) -> None:
