@@ -344,6 +344,8 @@ def parameter_sweep(
     """
     wide = runs_wide(measures)
     swept = wide[wide["setting"] != DEFAULTS].copy()
+    if swept.empty:  # no grid run (or no run of the variant asked for)
+        return pd.DataFrame(columns=[*RUN, "parameter", "value", *names])
     params = swept["setting"].map(json.loads)  # a grid run's setting is its parameters
     swept["parameter"] = params.map(lambda p: ", ".join(p))
     swept["value"] = params.map(lambda p: next(iter(p.values())) if len(p) == 1 else json.dumps(p))

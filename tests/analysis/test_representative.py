@@ -47,3 +47,11 @@ def test_an_algorithm_swept_without_validation_runs_is_pooled_beside_tuned_ones(
     }  # fmt: skip
     kamishima = chosen[chosen["algorithm"] == "kamishima"].sort_values("split_id")
     assert kamishima["value"].tolist() == [0.75, 0.71]
+
+
+def test_a_store_without_grid_runs_has_an_empty_sweep():
+    # a benchmark of the numerical variant only: the report's sweep part (numerical+binary)
+    # failed with a KeyError on the measures it could not find
+    defaults = pd.DataFrame(rows("svm", "{}", "defaults", [0.8, 0.81]))
+    assert tidy.parameter_sweep(defaults).empty
+    assert tidy.parameter_sweep(defaults.iloc[:0]).empty
