@@ -56,11 +56,9 @@ class PermutationAudit:
             permutations=options.permutations,
             rng=rng,
         )
-        if len(np.unique(split.sensitive_features_test)) > 2:
-            rows += group_audit(
-                *arguments, privileged=split.privileged, permutations=options.permutations, rng=rng
-            )
-        return rows
+        return rows + group_audit(
+            *arguments, privileged=split.privileged, permutations=options.permutations, rng=rng
+        )
 
 
 @renamed_arguments(groups="sensitive_features")
@@ -151,18 +149,21 @@ def group_audit(
     Returns
     -------
     list of AuditRow
-        Per metric, one row per group other than the privileged one (``scope`` the group).
+        Per metric, one row per group other than the privileged one (``scope`` the group);
+        none with two groups, which the pooled test already compares.
     """
-    names, counts = np.unique(np.asarray(sensitive_features).astype(str), return_counts=True)
+    groups, privileged = np.asarray(sensitive_features).astype(str), str(privileged)
+    names, counts = np.unique(groups, return_counts=True)
+    if len(names) <= 2:
+        return []  # the pooled test is the comparison of the two groups
     sizes = dict(zip(names.tolist(), counts.tolist(), strict=True))
-    others = [group for group in sizes if group != str(privileged)]
-    if sizes[str(privileged)] < MIN_GROUP_ROWS:  # nothing to compare with
-        n = sizes[str(privileged)]
+    others = [group for group in sizes if group != privileged]
+    if (n := sizes.get(privileged, 0)) < MIN_GROUP_ROWS:  # nothing to compare with
         return [
             row
             for group in others
             for row in too_few_rows(
-                "permutation", RUN_METRICS, group, n, MIN_GROUP_ROWS, short=str(privileged)
+                "permutation", RUN_METRICS, group, n, MIN_GROUP_ROWS, short=privileged
             )
         ]
     small = [group for group in others if sizes[group] < MIN_GROUP_ROWS]
@@ -173,17 +174,12 @@ def group_audit(
     ]
     if len(small) == len(others):
         return rows
-    groups = np.asarray(sensitive_features).astype(str)
     kept = ~np.isin(groups, small)
+    y, yhat, groups = np.asarray(y_true)[kept], np.asarray(y_pred)[kept], groups[kept]
     for metric in RUN_METRICS:
         comparison = compare_groups(
-            np.asarray(y_true)[kept],
-            np.asarray(y_pred)[kept],
-            groups[kept],
-            metric=metric,
-            privileged=str(privileged),
-            permutations=permutations,
+            y, yhat, groups, metric=metric, privileged=privileged, permutations=permutations,
             rng=rng,
-        )
+        )  # fmt: skip
         rows += group_rows(comparison, sizes)
     return rows
