@@ -59,6 +59,10 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     in_default_profile
         Whether the ``default`` profile, a first look at every dataset, runs it; False for an
         algorithm too costly for that (it still runs in the ``extended`` profile and when named).
+    sparse_input
+        Whether the model fits and predicts from a sparse matrix: a frame of pandas sparse
+        columns (a wide one-hot encoding) then reaches it as a SciPy CSR matrix, while other
+        algorithms receive it densified (:func:`dense_features`).
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
@@ -69,6 +73,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     family: ClassVar[str] = "unspecified"
     library: ClassVar[str] = "faircompare"
     in_default_profile: ClassVar[bool] = True
+    sparse_input: ClassVar[bool] = False
 
     # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
     # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``
@@ -156,7 +161,8 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         Returns
         -------
         tuple of numpy.ndarray
-            The features as a finite float matrix, and the labels as 0/1, 1 for ``classes_[1]``.
+            The features as a finite float matrix (a CSR matrix for a sparse frame when the
+            model has ``sparse_input``), and the labels as 0/1, 1 for ``classes_[1]``.
 
         Raises
         ------
@@ -165,7 +171,8 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             target that is not binary: "Only binary classification is supported".
         """
         refuse_text_columns(X, type(self).__name__)
-        features, labels = validate_data(self, X, y, dtype=np.float64)
+        X, sparse = self._input(X)
+        features, labels = validate_data(self, X, y, dtype=np.float64, accept_sparse=sparse)
         check_classification_targets(labels)
         self.classes_ = np.unique(labels)
         kind = type_of_target(labels, input_name="y")
@@ -182,19 +189,27 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """Return ``X`` as a float matrix of the width seen in ``fit`` (else scikit-learn's error).
 
         Feature names are checked when both ``fit`` and this call saw a frame; an array is taken
-        by position (the audits move numeric copies of the rows).
+        by position (the audits move numeric copies of the rows). A sparse frame comes back as a
+        CSR matrix when the model has ``sparse_input``.
         """
         check_is_fitted(self)
         refuse_text_columns(X, type(self).__name__)
+        X, sparse = self._input(X)
         if isinstance(X, pd.DataFrame) or not hasattr(self, "feature_names_in_"):
-            return validate_data(self, X, reset=False, dtype=np.float64)
-        features = check_array(X, dtype=np.float64)
+            return validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=sparse)
+        features = check_array(X, dtype=np.float64, accept_sparse=sparse)
         if features.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {features.shape[1]} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input."
             )
         return features
+
+    def _input(self, X: Any) -> tuple[Any, str | bool]:
+        """Return ``X`` densified unless the model takes sparse input, and what it accepts."""
+        if self.sparse_input:
+            return X, "csr"
+        return dense_features(X), False
 
     def _labels(self, predicted: Any) -> np.ndarray:
         """Map 0/1 predictions back to the label values seen in ``fit``."""
@@ -226,10 +241,34 @@ def refuse_text_columns(X: Any, algorithm: str) -> None:
             )
 
 
+def dense_features(X: Any) -> Any:
+    """Return a frame of sparse columns as a dense frame (one float block); other input as is.
+
+    Parameters
+    ----------
+    X
+        Features: a frame, stored sparse where :func:`faircompare.preprocessing.prepare` chose
+        so, or any other input.
+
+    Returns
+    -------
+    Any
+        ``X``, densified if every column was sparse: same columns, index and values.
+    """
+    if isinstance(X, pd.DataFrame) and X.shape[1] and _all_sparse(X):
+        dense = X.sparse.to_coo().toarray()
+        return pd.DataFrame(dense, index=X.index, columns=X.columns, copy=False)
+    return X
+
+
+def _all_sparse(X: pd.DataFrame) -> bool:
+    return all(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)
+
+
 def numeric_matrix(X: Any, algorithm: str) -> np.ndarray:
     """Return ``X`` as a float matrix, or explain which variant the algorithm needs."""
     refuse_text_columns(X, algorithm)
-    matrix = np.asarray(X, dtype=float)
+    matrix = np.asarray(dense_features(X), dtype=float)
     if matrix.ndim != 2 or not np.isfinite(matrix).all():
         raise AlgorithmInputError(f"{algorithm} needs a finite 2-D feature matrix")
     return matrix

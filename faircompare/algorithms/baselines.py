@@ -7,6 +7,7 @@ SVM, which on German predicts almost only the positive class.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -15,11 +16,13 @@ from scipy.special import expit
 from sklearn.base import ClassifierMixin
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from faircompare.algorithms.base import (
     FairEstimator,
@@ -44,16 +47,16 @@ class _SklearnBaseline(FairEstimator):
         return self
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict labels from the features alone."""
+        """Predict labels from the features alone (in blocks of rows)."""
         features = self._fitted_features(X)
-        return self._labels(self.model_.predict(features))
+        return self._labels(_in_blocks(self.model_.predict, features))
 
 
 class _ProbabilisticBaseline(_SklearnBaseline):
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Class probabilities, columns for labels 0 and 1."""
+        """Class probabilities, columns for labels 0 and 1 (in blocks of rows)."""
         features = self._fitted_features(X)
-        return self.model_.predict_proba(features)
+        return _in_blocks(self.model_.predict_proba, features)
 
 
 class SVM(_SklearnBaseline):
@@ -188,6 +191,15 @@ def _dense(matrix: Any) -> np.ndarray:
     return matrix.toarray() if sparse.issparse(matrix) else matrix
 
 
+_BLOCK = 10_000  # rows densified at a time: 63 MB at ACSIncome's 785 columns
+
+
+def _in_blocks(method: Callable[[np.ndarray], np.ndarray], features: Any) -> np.ndarray:
+    """Apply ``method`` to dense blocks of ``features``' rows and stack the results."""
+    starts = range(0, features.shape[0], _BLOCK) or [0]
+    return np.concatenate([method(_dense(features[i : i + _BLOCK])) for i in starts])
+
+
 def _squared_norms(rows: Any) -> np.ndarray:
     if sparse.issparse(rows):
         return np.asarray(rows.multiply(rows).sum(axis=1)).ravel()
@@ -217,6 +229,7 @@ class DecisionTree(_ProbabilisticBaseline):
     # 2: the benchmark seeds it from what the fit depends on, the same for every attribute and
     # variant, so that one fit serves them all (#30)
     version: ClassVar[str] = "2"
+    sparse_input: ClassVar[bool] = True
 
     def __init__(self, max_depth: int | None = None, random_state: int | None = 0) -> None:
         self.max_depth = max_depth
@@ -231,8 +244,10 @@ class GradientBoosting(_ProbabilisticBaseline):
 
     scikit-learn's :class:`~sklearn.ensemble.HistGradientBoostingClassifier`: features binned
     into at most 255 values once, so a fit costs about linear time in the rows (FFB and
-    ABCFair use such models on ACS data). Above 10,000 rows it stops early on a held-out tenth
-    of the training data, drawn with ``random_state``.
+    ABCFair use such models on ACS data). Above 10,000 training rows it stops early on a
+    held-out tenth of them, drawn here (stratified by label, seeded with ``random_state``) so
+    that a sparse matrix is densified part by part, never whole: ACSIncome's 164,000 training
+    rows are 1 GB as dense floats. Predictions are made in blocks of rows for the same reason.
 
     Parameters
     ----------
@@ -241,6 +256,10 @@ class GradientBoosting(_ProbabilisticBaseline):
     random_state
         Seed of the early-stopping split.
     """
+
+    # 2: the early-stopping tenth is drawn by faircompare, not inside scikit-learn (#31)
+    version: ClassVar[str] = "2"
+    sparse_input: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -254,17 +273,40 @@ class GradientBoosting(_ProbabilisticBaseline):
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
 
-    def _model(self) -> HistGradientBoostingClassifier:
-        return HistGradientBoostingClassifier(
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> GradientBoosting:
+        """Fit on ``X`` and ``y``, stopping early above 10,000 rows ; no sensitive attribute."""
+        features, labels = self._validate_fit(X, y)
+        n = features.shape[0]
+        model = HistGradientBoostingClassifier(
             learning_rate=self.learning_rate,
             max_iter=self.max_iter,
             max_leaf_nodes=self.max_leaf_nodes,
+            early_stopping=n > EARLY_STOPPING_ABOVE,
             random_state=self.random_state,
         )
+        if n <= EARLY_STOPPING_ABOVE:
+            self.model_ = model.fit(_dense(features), labels)
+            return self
+        fit, held = train_test_split(
+            np.arange(n), test_size=0.1, stratify=labels, random_state=self.random_state
+        )
+        fit, held = np.sort(fit), np.sort(held)
+        self.model_ = model.fit(
+            _dense(features[fit]), labels[fit], X_val=_dense(features[held]), y_val=labels[held]
+        )
+        return self
+
+
+EARLY_STOPPING_ABOVE = 10_000  # training rows; scikit-learn's threshold for "auto"
 
 
 class GaussianNaiveBayes(_ProbabilisticBaseline):
     """Gaussian naive Bayes.
+
+    Sparse features (a wide one-hot encoding) are fitted block by block of densified rows with
+    ``partial_fit``, whose running class means and variances are exact updates (Chan et al.'s),
+    and the variance smoothing of a whole fit, ``var_smoothing`` times the largest feature
+    variance, is added once at the end: the model ``fit`` gives, without a dense copy.
 
     Parameters
     ----------
@@ -272,11 +314,27 @@ class GaussianNaiveBayes(_ProbabilisticBaseline):
         Share of the largest feature variance added to every variance, for stability.
     """
 
+    sparse_input: ClassVar[bool] = True
+
     def __init__(self, var_smoothing: float = 1e-9) -> None:
         self.var_smoothing = var_smoothing
 
-    def _model(self) -> GaussianNB:
-        return GaussianNB(var_smoothing=self.var_smoothing)
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> GaussianNaiveBayes:
+        """Fit on ``X`` and ``y``; ``sensitive_features`` is not used."""
+        features, labels = self._validate_fit(X, y)
+        if not sparse.issparse(features):
+            self.model_ = GaussianNB(var_smoothing=self.var_smoothing).fit(features, labels)
+            return self
+        model = GaussianNB(var_smoothing=0.0)
+        for start in range(0, features.shape[0], _BLOCK):
+            block = slice(start, start + _BLOCK)
+            model.partial_fit(_dense(features[block]), labels[block], classes=[0, 1])
+        _, variance = mean_variance_axis(features, axis=0)
+        model.set_params(var_smoothing=self.var_smoothing)
+        model.epsilon_ = self.var_smoothing * variance.max()
+        model.var_ += model.epsilon_
+        self.model_ = model
+        return self
 
 
 class LogisticRegressionBaseline(_ProbabilisticBaseline):
@@ -290,12 +348,23 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
         Iteration limit of the L-BFGS solver.
     """
 
+    sparse_input: ClassVar[bool] = True
+
     def __init__(self, C: float = 1.0, max_iter: int = 1000) -> None:
         self.C = C
         self.max_iter = max_iter
 
-    def _model(self) -> Pipeline:
-        return make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=self.max_iter))
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> LogisticRegressionBaseline:
+        """Fit on ``X`` and ``y``; ``sensitive_features`` is not used.
+
+        Sparse features are scaled but not centred (centring would fill them): the intercept is
+        not penalised, so the fitted log-odds are the same as with centring.
+        """
+        features, labels = self._validate_fit(X, y)
+        scaler = StandardScaler(with_mean=not sparse.issparse(features))
+        model = LogisticRegression(C=self.C, max_iter=self.max_iter)
+        self.model_ = make_pipeline(scaler, model).fit(features, labels)
+        return self
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
@@ -306,7 +375,8 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
         """Weights and intercept of the log-odds on the unstandardised features."""
         scaler, model = self.model_[0], self.model_[-1]
         coef = model.coef_[0] / scaler.scale_
-        return coef, float(model.intercept_[0] - coef @ scaler.mean_)
+        shift = coef @ scaler.mean_ if scaler.with_mean else 0.0
+        return coef, float(model.intercept_[0] - shift)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features.
@@ -316,5 +386,5 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
         features = self._fitted_features(X)
         scaler, model = self.model_[0], self.model_[-1]
         p = model.predict_proba(scaler.transform(features))[:, 1]
-        residual = p - binary_labels(y, len(features))
+        residual = p - binary_labels(y, features.shape[0])
         return residual[:, None] * (model.coef_[0] / scaler.scale_)

@@ -55,6 +55,7 @@ class PrejudiceRemover(FairEstimator):
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"eta": ETAS}
     uses_sensitive_at_predict: ClassVar[bool] = True
+    sparse_input: ClassVar[bool] = True  # the design is then an operator (linear.Design)
 
     def __init__(self, eta: float = 1.0, C: float = 1.0, max_iter: int = 1000) -> None:
         self.eta = eta
@@ -64,13 +65,13 @@ class PrejudiceRemover(FairEstimator):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> PrejudiceRemover:
         """Fit the two weight vectors by L-BFGS."""
         features, labels = self._validate_fit(X, y)
-        s = binary_sensitive(sensitive_features, len(features), "PrejudiceRemover")
+        s = binary_sensitive(sensitive_features, features.shape[0], "PrejudiceRemover")
         self.design_ = Design(features)
         design = self.design_(features)
         start = np.zeros((2, design.shape[1]))
         for eta in (0.0, self.eta) if self.eta else (0.0,):
             result = minimize(  # the mean, not the sum: tolerances then mean what they say
-                lambda w, *args: tuple(part / len(design) for part in _objective(w, *args)),
+                lambda w, *args: tuple(part / design.shape[0] for part in _objective(w, *args)),
                 start.ravel(),
                 args=(design, labels, s, eta, self.C),
                 jac=True,

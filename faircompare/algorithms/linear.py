@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import LinearOperator
+from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from faircompare.algorithms.base import binary_labels
 
@@ -12,19 +15,31 @@ from faircompare.algorithms.base import binary_labels
 class Design:
     """Standardise features with training statistics and append an intercept column.
 
+    Sparse features (a wide one-hot encoding) get the same design as a linear operator that
+    never fills them: [(X - mean) / scale, 1] w = X (w / scale) - mean'(w / scale) + b.
+
     Parameters
     ----------
     features
-        The training features, whose means and standard deviations are kept.
+        The training features, dense or sparse, whose means and standard deviations are kept.
     """
 
-    def __init__(self, features: np.ndarray) -> None:
-        self.mean = features.mean(0)
-        spread = features.std(0)
+    def __init__(self, features: Any) -> None:
+        if sparse.issparse(features):
+            self.mean, variance = mean_variance_axis(sparse.csr_matrix(features), axis=0)
+            spread = np.sqrt(variance)
+        else:
+            self.mean, spread = features.mean(0), features.std(0)
         self.scale = np.where(spread > 0, spread, 1.0)
 
-    def __call__(self, features: np.ndarray) -> np.ndarray:
-        """Return the design matrix: standardised features and a column of ones."""
+    def __call__(self, features: Any) -> Any:
+        """Return the design matrix: standardised features and a column of ones.
+
+        A :class:`~scipy.sparse.linalg.LinearOperator` for sparse features, with the products
+        (``@``, and ``.T @``) of the dense matrix.
+        """
+        if sparse.issparse(features):
+            return _SparseDesign(sparse.csr_matrix(features), self.mean, self.scale)
         standard = (features - self.mean) / self.scale
         return np.hstack([standard, np.ones((len(features), 1))])
 
@@ -44,3 +59,27 @@ class Design:
         """
         coef = theta[:-1] / self.scale
         return coef, float(theta[-1] - coef @ self.mean)
+
+
+class _SparseDesign(LinearOperator):
+    """[(X - mean) / scale, 1] for sparse X, as products that keep X sparse."""
+
+    def __init__(self, X: sparse.csr_matrix, mean: np.ndarray, scale: np.ndarray) -> None:
+        super().__init__(dtype=np.float64, shape=(X.shape[0], X.shape[1] + 1))
+        self.X, self.shift = X, mean / scale
+        self.scale = scale
+
+    def _matmat(self, W: np.ndarray) -> np.ndarray:
+        weights = W[:-1] / self.scale[:, None]
+        return self.X @ weights - self.shift @ W[:-1] + W[-1]
+
+    def _rmatmat(self, V: np.ndarray) -> np.ndarray:
+        totals = V.sum(axis=0)
+        top = (self.X.T @ V) / self.scale[:, None] - self.shift[:, None] * totals
+        return np.vstack([top, totals])
+
+    def _matvec(self, w: np.ndarray) -> np.ndarray:
+        return self._matmat(w.reshape(-1, 1)).ravel()
+
+    def _rmatvec(self, v: np.ndarray) -> np.ndarray:
+        return self._rmatmat(v.reshape(-1, 1)).ravel()

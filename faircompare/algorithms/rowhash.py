@@ -10,11 +10,13 @@ draws come from a hash of the row's values instead of a stream consumed in row o
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 
-def row_uniforms(values: np.ndarray, seed: int | None, columns: int | None = None) -> np.ndarray:
+def row_uniforms(values: Any, seed: int | None, columns: int | None = None) -> np.ndarray:
     """Return uniforms in [0, 1), one per cell, that depend only on the cell's row, column and seed.
 
     Each row is hashed (:func:`row_hashes`), then mixed with the column index and the seed by
@@ -24,7 +26,7 @@ def row_uniforms(values: np.ndarray, seed: int | None, columns: int | None = Non
     Parameters
     ----------
     values
-        A float matrix.
+        A float matrix, dense or sparse.
     seed
         Seed of the draws (None counts as 0).
     columns
@@ -36,15 +38,33 @@ def row_uniforms(values: np.ndarray, seed: int | None, columns: int | None = Non
     numpy.ndarray
         One row per row of ``values``, one column per column drawn.
     """
-    values = np.asarray(values, dtype=np.float64)
-    rows = row_hashes(values)
     drawn = values.shape[1] if columns is None else columns
+    return cell_uniforms(row_hashes(values), seed, range(drawn))
+
+
+def cell_uniforms(hashes: np.ndarray, seed: int | None, columns: range) -> np.ndarray:
+    """Return the draws of :func:`row_uniforms` in some columns, from the rows' hashes.
+
+    Parameters
+    ----------
+    hashes
+        The rows' :func:`row_hashes`.
+    seed
+        Seed of the draws (None counts as 0).
+    columns
+        The columns drawn for.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per hash, one column per column drawn.
+    """
     with np.errstate(over="ignore"):
-        streams = np.arange(drawn, dtype=np.uint64) + np.uint64(seed or 0) * _GOLDEN
+        streams = np.asarray(columns, dtype=np.uint64) + np.uint64(seed or 0) * _GOLDEN
         streams = _mix(streams + _GOLDEN)  # SplitMix64 of each column's stream
-        uniforms = np.empty((len(values), drawn))
-        for block, bits, spare in _blocks(len(values), drawn):
-            np.bitwise_xor(rows[block, None], streams, out=bits)
+        uniforms = np.empty((len(hashes), len(columns)))
+        for block, bits, spare in _blocks(len(hashes), len(columns)):
+            np.bitwise_xor(hashes[block, None], streams, out=bits)
             bits += _GOLDEN
             _mix(bits, spare)
             uniforms[block] = (bits >> np.uint64(11)) * 2.0**-53
@@ -68,20 +88,20 @@ def row_hashes(values: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     values
-        A float matrix.
+        A float matrix, dense or sparse (densified a block of columns at a time).
 
     Returns
     -------
     numpy.ndarray
         One uint64 hash per row.
     """
-    values = np.asarray(values, dtype=np.float64)
+    values = sparse.csc_matrix(values) if sparse.issparse(values) else np.asarray(values, float)
     n, d = values.shape
     combined = np.full(n, 0x345678, dtype=np.uint64)
     multiplier = np.uint64(1000003)
     with np.errstate(over="ignore"):
         for block, bits, spare in _blocks(d, n):
-            columns = values[:, block].T
+            columns = dense_columns(values, block).T
             bits[...] = columns.view(np.uint64)
             bits[np.isnan(columns)] = _NAN_BITS
             bits[bits == _NEGATIVE_ZERO_BITS] = 0
@@ -91,6 +111,12 @@ def row_hashes(values: np.ndarray) -> np.ndarray:
                 combined *= multiplier
                 multiplier += np.uint64(82520 + 2 * (d - position))
         return combined + np.uint64(97531)
+
+
+def dense_columns(values: Any, columns: slice) -> np.ndarray:
+    """Return some columns of a dense or sparse (CSC) matrix as a new dense float array."""
+    part = values[:, columns]
+    return part.toarray() if sparse.issparse(part) else np.array(part, dtype=np.float64)
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.metaestimators import available_if
 
@@ -134,22 +135,25 @@ class SensitiveFromRows(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # every algorithm is a binary classifier
+        tags.input_tags.sparse = self.estimator is not None and self.estimator.sparse_input
         return tags
 
 
 def _groups(X: Any) -> np.ndarray:
     """Group 0/1 of each row from a hash of its features; zeros where X is not a matrix.
 
-    Malformed input (1-D, sparse, text) gets zeros of its length, so that the wrapped
-    algorithm, not this function, meets it and raises its own error.
+    Malformed input (1-D, text; sparse for an algorithm without sparse input) gets zeros of its
+    length, so that the wrapped algorithm, not this function, meets it and raises its own error.
     """
     try:
+        if sparse.issparse(X):
+            return (row_uniform(X, seed=0) < 0.5).astype(np.int64)
         values = X.to_numpy(float) if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=float)
         if values.ndim != 2 or values.shape[1] == 0:
             raise ValueError
         return (row_uniform(np.nan_to_num(values), seed=0) < 0.5).astype(np.int64)
     except (TypeError, ValueError):
         try:
-            return np.zeros(len(X), dtype=np.int64)
-        except TypeError:
+            return np.zeros(np.shape(X)[0] if sparse.issparse(X) else len(X), dtype=np.int64)
+        except (TypeError, IndexError):
             return np.zeros(0, dtype=np.int64)

@@ -7,32 +7,40 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.audits.cache import SharedSetupAudit, standardisation
+from faircompare.audits.cache import (
+    SharedSetupAudit,
+    standardisation,
+    standardised,
+    test_features,
+)
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.records import AuditRow
-from faircompare.stats.fliptest import TransportMap, fliptest, transport
+from faircompare.stats.fliptest import flipsets, transport
 
 
 @dataclass(frozen=True, eq=False)
 class GroupMap:
-    """One source group's rows, standardised, and its map onto the privileged group's rows.
+    """A source group's mapped rows and their counterparts in the privileged group.
+
+    Only the rows the map uses are kept (at most :data:`~faircompare.stats.fliptest.MAX_POINTS`
+    of a large group), so a split's maps stay small whatever its size.
 
     Attributes
     ----------
-    source_rows, target_rows
-        Positions of the source group's and the privileged group's test rows.
-    source, target
-        Their standardised features.
-    transport_map
-        The map from source rows to target rows.
+    source_rows, counterpart_rows
+        Test-row positions of the mapped source rows and of each one's counterpart.
+    source, counterparts
+        Their standardised features, row for row.
+    mean_cost
+        The map's mean cost of a source row and its counterpart.
     """
 
     source_rows: np.ndarray
-    target_rows: np.ndarray
+    counterpart_rows: np.ndarray
     source: np.ndarray
-    target: np.ndarray
-    transport_map: TransportMap
+    counterparts: np.ndarray
+    mean_cost: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,7 +61,7 @@ class FlipTestSetup:
 
 
 def split_transport(
-    X_test: np.ndarray,
+    X_test: Any,
     sensitive_features: np.ndarray,
     privileged: Any,
     rng: np.random.Generator | int,
@@ -69,7 +77,8 @@ def split_transport(
     Parameters
     ----------
     X_test
-        The split's numeric test features.
+        The split's numeric test features, dense or sparse (only the rows of each map are
+        densified).
     sensitive_features
         Each test row's group.
     privileged
@@ -83,11 +92,10 @@ def split_transport(
         The maps, and the groups too small for one.
     """
     rng = np.random.default_rng(rng)
-    X = np.asarray(X_test, dtype=float)
-    mean, scale = standardisation(X)
-    features = (X - mean) / scale
+    mean, scale = standardisation(X_test)
     groups = np.asarray(sensitive_features)
     target_rows = np.flatnonzero(groups == privileged)
+    target = standardised(X_test, target_rows, mean, scale)
     sources = {"unprivileged": np.flatnonzero(groups != privileged)}
     names, counts = np.unique(groups[groups != privileged], return_counts=True)
     small = {}
@@ -99,9 +107,14 @@ def split_transport(
                 sources[str(name)] = np.flatnonzero(groups == name)
     maps = {}
     for scope, rows in sources.items():
-        source, target = features[rows], features[target_rows]
+        source = standardised(X_test, rows, mean, scale)
         mapping = transport(source, target, rng=rng)
-        maps[scope] = GroupMap(rows, target_rows, source, target, mapping)
+        mapped = slice(None) if mapping.source_rows is None else mapping.source_rows
+        counterparts = mapping.counterparts
+        maps[scope] = GroupMap(
+            rows[mapped], target_rows[counterparts], source[mapped], target[counterparts],
+            mapping.mean_cost,
+        )  # fmt: skip
     return FlipTestSetup(maps, small)
 
 
@@ -128,7 +141,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
             The maps, and the groups too small for one.
         """
         split = run.split
-        X = split.X_test.to_numpy(float)
+        X = test_features(split)
         return split_transport(X, split.sensitive_features_test, split.privileged, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:
@@ -151,17 +164,14 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
         setup, features = self.setups(run), list(run.split.X_test.columns)
         rows = []
         for scope, group in setup.maps.items():
-            result = fliptest(
+            result = flipsets(
                 group.source,
-                group.target,
+                group.counterparts,
                 run.y_pred[group.source_rows],
-                run.y_pred[group.target_rows],
-                group.transport_map,
+                run.y_pred[group.counterpart_rows],
                 features=features,
             )
-            rows += fliptest_rows(
-                result, scope=scope, mean_cost=group.transport_map.mean_cost, top=self.top
-            )
+            rows += fliptest_rows(result, scope=scope, mean_cost=group.mean_cost, top=self.top)
         for name, count in setup.small.items():
             rows += too_few_rows(self.name, ("F+", "F-"), name, count, MIN_GROUP_ROWS)
         return rows

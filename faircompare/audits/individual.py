@@ -6,9 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from faircompare.algorithms.hooks import model_oracle
-from faircompare.audits.cache import SharedSetupAudit, standardisation
+from faircompare.audits.cache import (
+    SharedSetupAudit,
+    standardisation,
+    standardised,
+    test_features,
+)
 from faircompare.audits.protocol import AuditedRun, AuditOptions
 from faircompare.audits.rows import individual_rows
 from faircompare.records import AuditRow
@@ -43,7 +49,7 @@ class IndividualSetup:
 
 
 def split_fair_metric(
-    X_test: np.ndarray,
+    X_test: Any,
     sensitive_features: np.ndarray,
     rng: np.random.Generator | int,
     *,
@@ -54,7 +60,7 @@ def split_fair_metric(
     Parameters
     ----------
     X_test
-        The split's numeric test features.
+        The split's numeric test features, dense or sparse.
     sensitive_features
         Each test row's group.
     rng
@@ -67,13 +73,15 @@ def split_fair_metric(
     IndividualSetup
         The audit rows, standardised, and the fair metric.
     """
-    X = np.asarray(X_test, dtype=float)
-    mean, scale = standardisation(X)
-    Z = (X - mean) / scale
-    metric = sensitive_subspace_metric(Z, sensitive_features)
+    mean, scale = standardisation(X_test)
+    if sparse.issparse(X_test):  # scaled, not centred: the same subspace, and no dense copy
+        metric = sensitive_subspace_metric(sparse.csr_matrix(X_test / scale), sensitive_features)
+    else:
+        metric = sensitive_subspace_metric((X_test - mean) / scale, sensitive_features)
     rng = np.random.default_rng(rng)
-    rows = np.sort(rng.choice(len(X), min(points, len(X)), replace=False))
-    return IndividualSetup(rows, Z[rows], mean, scale, metric)
+    n = X_test.shape[0]
+    rows = np.sort(rng.choice(n, min(points, n), replace=False))
+    return IndividualSetup(rows, standardised(X_test, rows, mean, scale), mean, scale, metric)
 
 
 class IndividualAudit(SharedSetupAudit[IndividualSetup]):
@@ -98,7 +106,7 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
             The audit rows, standardised, and the fair metric.
         """
         split = run.split
-        X = split.X_test.to_numpy(float)
+        X = test_features(split)
         return split_fair_metric(X, split.sensitive_features_test, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:

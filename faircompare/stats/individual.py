@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 from scipy.stats import norm
@@ -186,7 +187,9 @@ def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0
     Parameters
     ----------
     X
-        Features (standardise them first, so that no feature's units set the subspace).
+        Features, dense or sparse (standardise them first, so that no feature's units set the
+        subspace; scaling alone does for sparse ones, since the regressions' unpenalised
+        intercepts absorb the centring).
     sensitive_features
         One sensitive attribute per column (or a single 1-D attribute), any values (formerly
         ``sensitive=``, which still works with a :class:`DeprecationWarning`).
@@ -198,8 +201,8 @@ def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0
     FairMetric
         The metric that ignores moves within the sensitive subspace.
     """
-    X = np.asarray(X, dtype=float)
-    columns = np.asarray(sensitive_features).reshape(len(X), -1)
+    X = X if sparse.issparse(X) else np.asarray(X, dtype=float)
+    columns = np.asarray(sensitive_features).reshape(X.shape[0], -1)
     vectors = np.vstack([LogisticRegression(C=C, max_iter=1000).fit(X, c).coef_ for c in columns.T])
     _, singular, rows = np.linalg.svd(vectors, full_matrices=False)
     directions = rows[singular > 1e-10 * singular.max()]  # an orthonormal basis of their span

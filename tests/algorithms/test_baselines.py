@@ -1,6 +1,7 @@
-"""Baselines never use the sensitive attribute; logistic regression's input gradient."""
+"""Baselines never use the sensitive attribute; logistic regression's input gradient; sparse input."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from faircompare.algorithms.base import AlgorithmInputError
@@ -8,8 +9,11 @@ from faircompare.algorithms.baselines import (
     SVM,
     DecisionTree,
     GaussianNaiveBayes,
+    GradientBoosting,
     LogisticRegressionBaseline,
 )
+from faircompare.algorithms.kamishima import PrejudiceRemover
+from faircompare.algorithms.zafar import ZafarFairness
 
 
 @pytest.mark.parametrize("cls", [SVM, DecisionTree, GaussianNaiveBayes, LogisticRegressionBaseline])
@@ -143,3 +147,65 @@ def test_svm_decision_values_equal_libsvm(kernel, rows):
     finally:
         baselines._KERNEL_BLOCK = saved
     np.testing.assert_array_equal(model.predict(X), model.model_.predict(X))
+
+
+def sparse_frame(X) -> pd.DataFrame:
+    """The frame ``prepare`` stores for a wide one-hot encoding: every column sparse."""
+    frame = pd.DataFrame(X, columns=[f"c{i}" for i in range(X.shape[1])])
+    return frame.astype(pd.SparseDtype(float, 0.0))
+
+
+@pytest.mark.parametrize(
+    "cls, tolerance",
+    [(DecisionTree, 0.0), (GradientBoosting, 0.0), (GaussianNaiveBayes, 1e-9)],
+)
+def test_a_sparse_frame_gives_the_model_of_its_dense_values(cls, tolerance):
+    # Trees bin or split the same values; naive Bayes' block-by-block means and variances are
+    # exact updates (to rounding)
+    X, y = one_hot_rows(n=12_000, categories=40)  # above 10,000 rows boosting stops early
+    sparse_X = sparse_frame(X)
+    dense_X = sparse_X.sparse.to_dense()
+    dense, sparse = cls().fit(dense_X, y), cls().fit(sparse_X, y)
+    np.testing.assert_array_equal(dense.predict(dense_X), sparse.predict(sparse_X))
+    np.testing.assert_allclose(
+        sparse.predict_proba(sparse_X), dense.predict_proba(dense_X), rtol=0, atol=tolerance
+    )
+
+
+def test_logistic_regression_on_a_sparse_frame_is_the_same_model_unscaled_by_centring():
+    # Sparse features are scaled, not centred; the unpenalised intercept absorbs the shift, so
+    # the problem is the same and the probabilities agree to the solver's tolerance (L-BFGS
+    # stops at tol = 1e-4; at tol = 1e-12 the log-odds of both agree to 1e-7)
+    X, y = one_hot_rows(n=2_000, categories=40)
+    dense = LogisticRegressionBaseline().fit(pd.DataFrame(X), y)
+    sparse = LogisticRegressionBaseline().fit(sparse_frame(X), y)
+    assert not sparse.model_[0].with_mean
+    np.testing.assert_allclose(
+        sparse.predict_proba(sparse_frame(X)), dense.predict_proba(pd.DataFrame(X)), atol=5e-3
+    )
+    coef, intercept = sparse.logit_coefficients()
+    np.testing.assert_allclose(sparse.decision_function(sparse_frame(X)), X @ coef + intercept)
+
+
+def test_a_model_without_sparse_input_receives_the_dense_values(biased):
+    X, y, s = biased
+    assert not ZafarFairness.sparse_input
+    dense = ZafarFairness().fit(X, y, sensitive_features=s)
+    sparse = ZafarFairness().fit(X.astype(pd.SparseDtype(float, 0.0)), y, sensitive_features=s)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-12)
+
+
+def test_prejudice_remover_on_a_sparse_frame_fits_the_dense_design_as_an_operator(biased):
+    # The operator's products are the dense design's, so L-BFGS follows the same path to
+    # rounding and stops at the same weights
+    X, y, s = biased
+    dense = PrejudiceRemover(eta=5.0).fit(X, y, sensitive_features=s)
+    sparse = PrejudiceRemover(eta=5.0).fit(
+        X.astype(pd.SparseDtype(float, 0.0)), y, sensitive_features=s
+    )
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-6)
+    np.testing.assert_allclose(
+        sparse.decision_function(X.astype(pd.SparseDtype(float, 0.0)), sensitive_features=s),
+        dense.decision_function(X, sensitive_features=s),
+        atol=1e-6,
+    )

@@ -90,3 +90,24 @@ def test_the_fairlearn_methods_are_plugins_of_their_family():
             pytest.skip(f"{name} is unavailable here: {algorithm.unavailable}")
         assert algorithm.describe()["family"] == family
         assert algorithm.describe()["library"] == "fairlearn"
+
+
+def test_threshold_optimizer_has_fairlearns_thresholds_on_the_regression_it_fits(biased):
+    # faircompare fits the regression and hands fairlearn its scores; fairlearn fitting the
+    # same regression on the features itself gives the same probabilities of label 1
+    from fairlearn.postprocessing import ThresholdOptimizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    X, y, s = biased
+    model = get_algorithm("threshold-optimizer").create().fit(X, y, sensitive_features=s)
+    peer = ThresholdOptimizer(
+        estimator=make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+        constraints="equalized_odds",
+        objective="accuracy_score",
+        predict_method="predict_proba",
+    ).fit(X.to_numpy(), y, sensitive_features=s)
+    np.testing.assert_array_equal(
+        model.model_._pmf_predict(model._scores(X.to_numpy()), sensitive_features=s),
+        peer._pmf_predict(X.to_numpy(), sensitive_features=s),
+    )

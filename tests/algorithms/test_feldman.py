@@ -7,7 +7,7 @@ from scipy.stats import ks_2samp
 
 from faircompare.algorithms.base import AlgorithmInputError
 from faircompare.algorithms.baselines import SVM
-from faircompare.algorithms.feldman import DisparateImpactRepair, FeldmanClassifier
+from faircompare.algorithms.feldman import COLUMN_BLOCK, DisparateImpactRepair, FeldmanClassifier
 
 
 @pytest.fixture
@@ -191,14 +191,15 @@ def test_training_values_below_a_query_are_counted_as_binary_search_counts_them(
     ).astype(float)
     repair = DisparateImpactRepair().fit(X, sensitive_features=np.zeros(500))
     query = np.vstack([X[:100], X[:100] + rng.normal(scale=0.5, size=(100, 6))])
-    below, at_most = repair.ecdfs_[0].counts(query)
-    reference = repair.sorted_[0]
+    (block,) = repair.blocks_
+    below, at_most = block.ecdfs[0].counts(query)
+    reference = np.sort(X, axis=0)
     for j in range(X.shape[1]):
         np.testing.assert_array_equal(below[:, j], np.searchsorted(reference[:, j], query[:, j]))
         np.testing.assert_array_equal(
             at_most[:, j], np.searchsorted(reference[:, j], query[:, j], side="right")
         )
-    assert len(repair.ecdfs_[0].many) == 2
+    assert len(block.ecdfs[0].many) == 2
 
 
 @pytest.mark.parametrize("groups", [1, 2, 3, 4, 12])
@@ -224,10 +225,30 @@ def test_the_median_quantile_by_counting_is_the_median_of_the_groups_quantiles(g
             rng.normal(size=600) + s,
         ]
     ).astype(float)
-    repair = DisparateImpactRepair().fit(X, sensitive_features=s)
-    steps = [np.arange(n + 1) / n for n in repair.median_.sizes]
+    (block,) = DisparateImpactRepair().fit(X, sensitive_features=s).blocks_
+    steps = [np.arange(n + 1) / n for n in block.median.sizes]
     levels = rng.permutation(np.concatenate([rng.random(3000), *steps]))
     u = np.vstack([np.zeros(7), np.ones(7), np.resize(levels, (len(levels) // 7 + 1, 7))])
-    expected = _lower_median([_quantile(group, u) for group in repair.sorted_])
-    np.testing.assert_array_equal(repair.median_.at(u), expected)
-    assert len(repair.median_.many) == 2
+    expected = _lower_median([_quantile(np.sort(X[s == g], axis=0), u) for g in range(groups)])
+    np.testing.assert_array_equal(block.median.at(u), expected)
+    assert len(block.median.many) == 2
+
+
+def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values():
+    # 70 columns: three blocks of COLUMN_BLOCK; the sparse matrix repairs to a sparse matrix
+    # with the values of the dense one's repair, in fit_transform and in transform
+    from scipy import sparse
+
+    rng = np.random.default_rng(5)
+    s = rng.integers(3, size=900)
+    X = np.column_stack([rng.normal(size=900) + s, np.eye(69)[rng.integers(69, size=900)]])
+    assert X.shape[1] > 2 * COLUMN_BLOCK
+    dense, wide = DisparateImpactRepair(0.8), DisparateImpactRepair(0.8)
+    repaired = wide.fit_transform(sparse.csr_matrix(X), sensitive_features=s)
+    assert sparse.issparse(repaired) and len(wide.blocks_) == 3
+    np.testing.assert_array_equal(repaired.toarray(), dense.fit_transform(X, sensitive_features=s))
+    new = X[:50] + rng.normal(scale=0.1, size=(50, X.shape[1])) * (X[:50] != 0)
+    np.testing.assert_array_equal(
+        wide.transform(sparse.csr_matrix(new), sensitive_features=s[:50]).toarray(),
+        dense.transform(new, sensitive_features=s[:50]),
+    )

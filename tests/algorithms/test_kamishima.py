@@ -65,3 +65,17 @@ def test_input_gradient_is_the_log_loss_gradient(biased):
     for i, row in enumerate(rows):
         numeric = [(loss(row + h, i) - loss(row - h, i)) / 2e-6 for h in np.eye(len(row)) * 1e-6]
         np.testing.assert_allclose(gradient[i], numeric, rtol=1e-4, atol=1e-6)
+
+
+def test_the_design_of_sparse_features_has_the_dense_designs_products():
+    from scipy import sparse
+
+    from faircompare.algorithms.linear import Design
+
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.normal(size=50), np.eye(8)[rng.integers(8, size=50)]])
+    dense, operator = Design(X)(X), Design(sparse.csr_matrix(X))(sparse.csr_matrix(X))
+    W, V = rng.normal(size=(10, 2)), rng.normal(size=(50, 2))
+    np.testing.assert_allclose(operator @ W, dense @ W, atol=1e-12)
+    np.testing.assert_allclose(operator.T @ V, dense.T @ V, atol=1e-12)
+    np.testing.assert_allclose(operator @ W[:, 0], dense @ W[:, 0], atol=1e-12)

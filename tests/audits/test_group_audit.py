@@ -59,7 +59,8 @@ def test_fliptest_maps_each_group_large_enough_and_records_the_others():
     setup = split_transport(X, groups, "p", rng=0)
     assert list(setup.maps) == ["unprivileged", "q", "r"] and setup.small == {"s": 5}
     pooled = setup.maps["unprivileged"]
-    assert len(pooled.source_rows) == 145 and len(pooled.target_rows) == 100
+    assert len(pooled.source_rows) == len(pooled.counterpart_rows) == 145
+    assert (groups[pooled.counterpart_rows] == "p").all()
     np.testing.assert_array_equal(setup.maps["q"].source_rows, np.flatnonzero(groups == "q"))
     # two groups: the pooled map alone, as Black et al. map one group onto the other
     assert list(split_transport(X, groups == "p", True, rng=0).maps) == ["unprivileged"]

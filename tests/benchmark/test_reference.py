@@ -6,7 +6,9 @@ Feldman pipeline, a tree audited derivative-free, Calders' naive Bayes). Regener
 a change is meant to alter numbers, and say so: ``python -m tests.benchmark.test_reference``.
 It was produced by the code before the run path was redesigned (#13), and regenerated when the
 decision tree's seed came to derive from what its fit depends on (#30: the tree's rows changed,
-and the AUC tests' p-values took the sampler #19 introduced; nothing else).
+and the AUC tests' p-values took the sampler #19 introduced; nothing else), and when Feldman's
+repair came to break training ties with a stream per block of columns and group (#31: the 143
+rows of ``feldman-gaussian-nb`` changed; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,

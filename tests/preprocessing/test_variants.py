@@ -1,12 +1,15 @@
 """The three preprocessing variants (Friedler et al. 2019, §5)."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.datasets import PAPER_DATASETS
+from faircompare.datasets import PAPER_DATASETS, Dataset, DatasetSpec
+from faircompare.datasets.clean import clean
 from faircompare.exceptions import ChoiceError
-from faircompare.preprocessing import VARIANTS, prepare
+from faircompare.preprocessing import VARIANTS, make_split, prepare, variants
 
 PEER_SUFFIX = {
     "original": "original",
@@ -99,3 +102,41 @@ def test_agrees_with_the_peer_benchmark(load, peer_frames, name, variant):
         np.testing.assert_array_equal(
             prepared.sensitive_features.astype(str), peer[attribute].astype(str)
         )
+
+
+@pytest.fixture
+def wide() -> Dataset:
+    """400 rows with a 40-valued categorical feature: one-hot, 2 of 41 columns are not zero."""
+    rng = np.random.default_rng(3)
+    raw = pd.DataFrame(
+        {
+            "code": rng.integers(40, size=400).astype(str),
+            "score": rng.normal(size=400),
+            "sex": rng.choice(["m", "f"], size=400),
+            "outcome": rng.choice(["yes", "no"], size=400),
+        }
+    )
+    spec = DatasetSpec(
+        name="wide",
+        file="wide.csv",
+        label="outcome",
+        positive_label="yes",
+        sensitive=("sex",),
+        privileged={"sex": "m"},
+        categorical=("code",),
+    )
+    return clean(raw, spec)
+
+
+def test_a_large_mostly_zero_encoding_is_stored_sparse_with_the_same_values(wide, toy, monkeypatch):
+    dense = prepare(wide, "numerical").X
+    assert (dense.dtypes == "float64").all()  # 131 kB as dense floats: below the threshold
+    monkeypatch.setattr(variants, "SPARSE_ABOVE_BYTES", 0)
+    prepared = prepare(wide, "numerical")
+    assert all(isinstance(dtype, pd.SparseDtype) for dtype in prepared.X.dtypes)
+    pd.testing.assert_frame_equal(prepared.X.sparse.to_dense(), dense)
+    # a narrow encoding (toy: half its values are not zero) stays dense whatever its size
+    assert (prepare(toy, "numerical").X.dtypes == "float64").all()
+    # the split of a sparse frame is sparse, with the rows of the dense one's split
+    split, dense_split = make_split(prepared, 0), make_split(replace(prepared, X=dense), 0)
+    pd.testing.assert_frame_equal(split.X_test.sparse.to_dense(), dense_split.X_test)
