@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
 from faircompare.measures.group_stats import binary_labels as checked_labels
+from faircompare.preprocessing import is_sparse_frame
 
 # Where an intervention acts; FairEstimator.family is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
@@ -255,14 +256,10 @@ def dense_features(X: Any) -> Any:
     Any
         ``X``, densified if every column was sparse: same columns, index and values.
     """
-    if isinstance(X, pd.DataFrame) and X.shape[1] and _all_sparse(X):
+    if is_sparse_frame(X):
         dense = X.sparse.to_coo().toarray()
         return pd.DataFrame(dense, index=X.index, columns=X.columns, copy=False)
     return X
-
-
-def _all_sparse(X: pd.DataFrame) -> bool:
-    return all(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)
 
 
 def numeric_matrix(X: Any, algorithm: str) -> np.ndarray:

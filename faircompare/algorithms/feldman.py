@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.metaestimators import available_if
@@ -38,6 +37,7 @@ from faircompare.algorithms.base import (
 )
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.rowhash import cell_uniforms, dense_columns, row_hashes
+from faircompare.preprocessing import is_sparse_frame
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
 
@@ -141,8 +141,8 @@ def _column_blocks(width: int) -> list[slice]:
 
 def _repair_input(X: Any) -> Any:
     """Return the features as a float matrix: CSC for sparse input, else dense."""
-    if sparse.issparse(X) or isinstance(X, pd.DataFrame) and hasattr(X, "sparse"):
-        matrix = sparse.csc_matrix(X.sparse.to_coo() if isinstance(X, pd.DataFrame) else X)
+    if sparse.issparse(X) or is_sparse_frame(X):
+        matrix = sparse.csc_matrix(X.sparse.to_coo() if is_sparse_frame(X) else X)
         matrix = matrix.astype(float)
         if not np.isfinite(matrix.data).all():
             raise AlgorithmInputError("Feldman repair needs a finite 2-D feature matrix")

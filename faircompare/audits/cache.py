@@ -7,12 +7,11 @@ from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-import pandas as pd
 from scipy import sparse
 from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from faircompare.audits.protocol import AuditedRun
-from faircompare.preprocessing import Split
+from faircompare.preprocessing import Split, is_sparse_frame
 
 T = TypeVar("T")
 
@@ -98,7 +97,7 @@ def test_features(split: Split) -> Any:
         that the audits densify only the rows they use.
     """
     X = split.X_test
-    if X.shape[1] and all(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes):
+    if is_sparse_frame(X):
         return sparse.csr_matrix(X.sparse.to_coo(), dtype=float)
     return X.to_numpy(float)
 

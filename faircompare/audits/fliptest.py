@@ -16,7 +16,7 @@ from faircompare.audits.cache import (
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.records import AuditRow
-from faircompare.stats.fliptest import flipsets, transport
+from faircompare.stats.fliptest import exact_transport, flipsets, transport_sample
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +95,6 @@ def split_transport(
     mean, scale = standardisation(X_test)
     groups = np.asarray(sensitive_features)
     target_rows = np.flatnonzero(groups == privileged)
-    target = standardised(X_test, target_rows, mean, scale)
     sources = {"unprivileged": np.flatnonzero(groups != privileged)}
     names, counts = np.unique(groups[groups != privileged], return_counts=True)
     small = {}
@@ -107,14 +106,15 @@ def split_transport(
                 sources[str(name)] = np.flatnonzero(groups == name)
     maps = {}
     for scope, rows in sources.items():
-        source = standardised(X_test, rows, mean, scale)
-        mapping = transport(source, target, rng=rng)
-        mapped = slice(None) if mapping.source_rows is None else mapping.source_rows
+        # the rows transport() would sample, drawn first: only they are densified
+        sampled, targets = transport_sample(len(rows), len(target_rows), rng=rng)
+        source_rows, candidates = rows[sampled], target_rows[targets]
+        source, target = (standardised(X_test, r, mean, scale) for r in (source_rows, candidates))
+        mapping = exact_transport(source, target, rng=rng)
         counterparts = mapping.counterparts
         maps[scope] = GroupMap(
-            rows[mapped], target_rows[counterparts], source[mapped], target[counterparts],
-            mapping.mean_cost,
-        )  # fmt: skip
+            source_rows, candidates[counterparts], source, target[counterparts], mapping.mean_cost
+        )
     return FlipTestSetup(maps, small)
 
 

@@ -7,12 +7,13 @@ from faircompare.preprocessing.splits import (
     split_seed,
     validation_split,
 )
-from faircompare.preprocessing.variants import VARIANTS, Prepared, prepare
+from faircompare.preprocessing.variants import VARIANTS, Prepared, is_sparse_frame, prepare
 
 __all__ = [
     "VARIANTS",
     "Prepared",
     "Split",
+    "is_sparse_frame",
     "make_split",
     "make_splits",
     "prepare",

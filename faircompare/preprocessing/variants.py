@@ -105,6 +105,27 @@ def prepare(
     return Prepared(spec.name, variant, attribute, X, dataset.y, s, privileged)
 
 
+def is_sparse_frame(X: Any) -> bool:
+    """Return whether ``X`` is a frame stored sparse: every column a pandas sparse column.
+
+    Parameters
+    ----------
+    X
+        Features.
+
+    Returns
+    -------
+    bool
+        True for the wide one-hot encodings :func:`prepare` stores sparse (or any frame of
+        sparse columns), which scikit-learn reads as a sparse matrix.
+    """
+    return (
+        isinstance(X, pd.DataFrame)
+        and X.shape[1] > 0
+        and all(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)
+    )
+
+
 def _one_hot(features: pd.DataFrame, categorical: list[str]) -> pd.DataFrame:
     """One-hot encode ``categorical``, every column a float; sparse when wide and mostly zero."""
     X = pd.get_dummies(features, columns=categorical, prefix_sep="_", sparse=True, dtype=float)

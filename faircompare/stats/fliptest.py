@@ -130,10 +130,42 @@ def transport(
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
     if max(len(source), len(target)) <= max_points:
         return exact_transport(source, target, cost=cost, rng=rng)
-    rows = _sample(len(source), max_points, rng)
-    columns = _sample(len(target), max_points, rng)
+    rows, columns = transport_sample(len(source), len(target), max_points=max_points, rng=rng)
     part = exact_transport(source[rows], target[columns], cost=cost, rng=rng)
     return TransportMap(columns[part.counterparts], cost, part.mean_cost, source_rows=rows)
+
+
+def transport_sample(
+    n_source: int,
+    n_target: int,
+    *,
+    max_points: int = MAX_POINTS,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the positions of the source and target rows :func:`transport` maps.
+
+    Every row of both groups when neither has more than ``max_points``; else a uniform random
+    sample of ``max_points`` rows of each group larger than that (sorted), the same draws as
+    :func:`transport` makes. A caller holding the rows in another form (sparse, on disk) can
+    draw the sample first and materialise only the rows it names.
+
+    Parameters
+    ----------
+    n_source, n_target
+        The groups' numbers of rows.
+    max_points
+        Points per group up to which every row is used.
+    rng
+        Random generator of the samples.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The source rows' and the target rows' positions.
+    """
+    if max(n_source, n_target) <= max_points:
+        return np.arange(n_source), np.arange(n_target)
+    return _sample(n_source, max_points, rng), _sample(n_target, max_points, rng)
 
 
 def _sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:

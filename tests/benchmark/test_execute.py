@@ -204,6 +204,33 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     assert (setups.misses, setups.hits) == (1, len(specs) - 1)  # one map, reused by the others
 
 
+def test_a_run_failing_after_its_split_setups_leaves_them_to_the_next_run(monkeypatch):
+    # A run stopped after its audits built the split's FlipTest map and fair metric (at the
+    # time limit in its tuning fit, say) fails, but the worker keeps what was built complete:
+    # the next run of the split reuses both instead of building them again
+    from faircompare.audits import registered_audits
+    from faircompare.benchmark import execute
+
+    audits = registered_audits()
+    for name in ("fliptest", "individual"):
+        audits[name].setups.clear()
+    real, calls = execute.audit_run, []
+
+    def audit_then_fail_once(*args, **kwargs):
+        outcome = real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 1:
+            raise TimeoutError("the run exceeded its time limit")
+        return outcome
+
+    monkeypatch.setattr(execute, "audit_run", audit_then_fail_once)
+    first, second = small_plan(algorithms=("decision-tree", "zafar-fairness"), splits=1)
+    assert execute_run(first, Options(permutations=20)).status == "failed"
+    assert execute_run(second, Options(permutations=20)).status == "done"
+    for name in ("fliptest", "individual"):
+        assert (audits[name].setups.misses, audits[name].setups.hits) == (1, 1)
+
+
 def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path):
     from faircompare.audits import registered_audits
 

@@ -4,12 +4,16 @@ The expected numbers are those of ``../shared/data/fairground/README.md`` (measu
 by the mirror's maintainers) and of the datasets' own documentation (UCI's row counts).
 """
 
+import shutil
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
-from faircompare.datasets import BUILTIN, PAPER_DATASETS, fetch_raw
+from faircompare.datasets import BUILTIN, PAPER_DATASETS, fetch_raw, load_dataset
 from faircompare.datasets.modern import FAIRGROUND_URL, MODERN, RAC1P
 from faircompare.preprocessing import prepare
+from tests.conftest import MIRROR
 
 pytestmark = pytest.mark.data
 
@@ -81,3 +85,21 @@ def test_law_school_recodes_keep_every_group(load):
     assert (frame["male"] == "male").sum() == (original["male"] == 1.0).sum()
     assert (frame["racetxt"] == "White").sum() == (original["racetxt"] == "1").sum()
     assert dataset.y.sum() == (original["pass_bar"] == "1").sum()
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_each_downloads_from_its_url_and_checks_its_checksum(name, server, tmp_path, monkeypatch):
+    # The pinned GitHub URL is out of reach here: the same file at the same kind of URL, from
+    # a server on the loopback interface, with no mirror to fall back on
+    if MIRROR is None:
+        pytest.skip("the data mirror is not available here")
+    folder, base = server
+    spec = MODERN[name]
+    shutil.copy(MIRROR / "fairground" / spec.file, folder / spec.file)
+    monkeypatch.delenv("FAIRCOMPARE_DATA_MIRROR", raising=False)
+    fetched = []
+    dataset = load_dataset(
+        replace(spec, url=base + spec.file), cache=tmp_path / "cache", report=fetched.append
+    )
+    assert len(dataset.frame) == ROWS[name]
+    assert fetched and base in fetched[0]  # downloaded, not copied from a mirror
