@@ -16,6 +16,9 @@ from faircompare.preprocessing import Split, is_sparse_frame
 T = TypeVar("T")
 
 
+SETUPS_KEPT = 256  # per audit: 10 splits x 2 variants x 3 attributes x 4 datasets, and more
+
+
 class SplitCache(Generic[T]):
     """A per-split setup (a transport map, a fair metric), built on its first request.
 
@@ -27,10 +30,12 @@ class SplitCache(Generic[T]):
     build
         Builds the entry from a run (from its split only: the entry serves every model).
     maxsize
-        Entries kept; a worker runs a dataset's splits one after another, so a few suffice.
+        Entries kept. The benchmark runs the costliest algorithms first, every split of each,
+        so a split's next algorithm comes after all the splits and attributes of the one
+        before: the cache holds them all (setups keep row positions and small matrices).
     """
 
-    def __init__(self, build: Callable[[AuditedRun], T], maxsize: int = 4) -> None:
+    def __init__(self, build: Callable[[AuditedRun], T], maxsize: int = SETUPS_KEPT) -> None:
         self._build = build
         self._maxsize = maxsize
         self._entries: OrderedDict[Hashable, T] = OrderedDict()

@@ -23,23 +23,20 @@ from faircompare.stats.fliptest import exact_transport, flipsets, transport_samp
 class GroupMap:
     """A source group's mapped rows and their counterparts in the privileged group.
 
-    Only the rows the map uses are kept (at most :data:`~faircompare.stats.fliptest.MAX_POINTS`
-    of a large group), so a split's maps stay small whatever its size.
+    Rows only (at most :data:`~faircompare.stats.fliptest.MAX_POINTS` of a large group): each
+    audit standardises their features again, so a split's maps take kilobytes, and a worker
+    keeps every split's maps for all the algorithms that follow.
 
     Attributes
     ----------
     source_rows, counterpart_rows
         Test-row positions of the mapped source rows and of each one's counterpart.
-    source, counterparts
-        Their standardised features, row for row.
     mean_cost
         The map's mean cost of a source row and its counterpart.
     """
 
     source_rows: np.ndarray
     counterpart_rows: np.ndarray
-    source: np.ndarray
-    counterparts: np.ndarray
     mean_cost: float
 
 
@@ -54,10 +51,14 @@ class FlipTestSetup:
         groups, each group of at least :data:`MIN_GROUP_ROWS` test rows.
     small
         The groups too small for a map of their own, with their test rows.
+    mean, scale
+        The standardisation of the test features the maps were fitted in.
     """
 
     maps: dict[str, GroupMap]
     small: dict[str, int]
+    mean: np.ndarray
+    scale: np.ndarray
 
 
 def split_transport(
@@ -111,11 +112,8 @@ def split_transport(
         source_rows, candidates = rows[sampled], target_rows[targets]
         source, target = (standardised(X_test, r, mean, scale) for r in (source_rows, candidates))
         mapping = exact_transport(source, target, rng=rng)
-        counterparts = mapping.counterparts
-        maps[scope] = GroupMap(
-            source_rows, candidates[counterparts], source, target[counterparts], mapping.mean_cost
-        )
-    return FlipTestSetup(maps, small)
+        maps[scope] = GroupMap(source_rows, candidates[mapping.counterparts], mapping.mean_cost)
+    return FlipTestSetup(maps, small, mean, scale)
 
 
 class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
@@ -162,11 +160,16 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
         """Return the F+ and F- rows of every map: rates, sizes and leading features."""
         setup, features = self.setups(run), list(run.split.X_test.columns)
+        X = test_features(run.split)
         rows = []
         for scope, group in setup.maps.items():
+            source, counterparts = (
+                standardised(X, part, setup.mean, setup.scale)
+                for part in (group.source_rows, group.counterpart_rows)
+            )
             result = flipsets(
-                group.source,
-                group.counterparts,
+                source,
+                counterparts,
                 run.y_pred[group.source_rows],
                 run.y_pred[group.counterpart_rows],
                 features=features,
