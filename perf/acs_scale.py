@@ -66,7 +66,15 @@ def measured(label: str, function, *args, **kwargs):
     result = function(*args, **kwargs)
     seconds, peak = time.perf_counter() - start, memory_gb("VmHWM")
     print(f"  {label:42s} {seconds:8.1f} s {peak:6.2f} GB (+{peak - before:.2f})", flush=True)
-    return result, seconds, max(peak - before, 1e-3)
+    return result, seconds, max(peak - before, 0.0)
+
+
+def frames(prepared) -> tuple[tuple[str, pd.DataFrame], ...]:
+    """The prepared features as a dense frame and as a sparse one, whichever was stored."""
+    X = prepared.X
+    if is_sparse_frame(X):
+        return ("dense", X.sparse.to_dense()), ("sparse", X)
+    return ("dense", X), ("sparse", X.astype(SPARSE))
 
 
 def fitted(name: str, split):
@@ -77,7 +85,9 @@ def fitted(name: str, split):
 
 def predicted(model, split):
     X, s = split.X_test, split.sensitive_features_test
-    scores = model.predict_proba(X, sensitive_features=s)[:, 1]
+    scores = None
+    if hasattr(model, "predict_proba"):
+        scores = model.predict_proba(X, sensitive_features=s)[:, 1]
     return model.predict(X, sensitive_features=s), scores
 
 
@@ -100,24 +110,26 @@ def main() -> None:
         split, *_ = measured("split", make_split, prepared, 0)
         stored_sparse = is_sparse_frame(prepared.X)
         print(f"  stored {'sparse' if stored_sparse else 'dense'}: {prepared.X.shape[1]} columns")
-        frames = (
-            ("dense", prepared.X.sparse.to_dense() if stored_sparse else prepared.X),
-            ("sparse", prepared.X if stored_sparse else prepared.X.astype(SPARSE)),
-        )
         models = {}
         for name in args.algorithms:
             models[name], *_ = measured(f"fit {name}", fitted, name, split)
             measured(f"predict {name}", predicted, models[name], split)
             if name in DENSE_COMPARISON and rows <= DENSE_UP_TO:
-                storage = {kind: make_split(replace(prepared, X=X), 0) for kind, X in frames}
+                storage = {
+                    kind: make_split(replace(prepared, X=X), 0) for kind, X in frames(prepared)
+                }
                 _, dense_s, dense_gb = measured(
                     f"  {name}, dense frame", fitted, name, storage["dense"]
                 )
                 _, sparse_s, sparse_gb = measured(
                     f"  {name}, sparse frame", fitted, name, storage["sparse"]
                 )
-                print(f"  {'':42s} dense/sparse: {dense_s / sparse_s:.1f}x time, "
-                      f"{dense_gb / sparse_gb:.1f}x memory")  # fmt: skip
+                memory = (
+                    f"{dense_gb / sparse_gb:.1f}x memory"
+                    if sparse_gb >= 0.01
+                    else f"+{dense_gb:.2f} GB against under 0.01 GB"
+                )
+                print(f"  {'':42s} dense/sparse: {dense_s / sparse_s:.1f}x time, {memory}")
         model = models.get("logistic-regression") or next(iter(models.values()))
         y_pred, scores = predicted(model, split)
         run = AuditedRun(split, model, y_pred, scores, seed=split.seed, data=f"scaled-{rows}")

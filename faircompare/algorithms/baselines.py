@@ -274,7 +274,7 @@ class GradientBoosting(_ProbabilisticBaseline):
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> GradientBoosting:
-        """Fit on ``X`` and ``y``, stopping early above 10,000 rows ; no sensitive attribute."""
+        """Fit on ``X`` and ``y``, stopping early above 10,000 rows (no sensitive attribute)."""
         features, labels = self._validate_fit(X, y)
         n = features.shape[0]
         model = HistGradientBoostingClassifier(

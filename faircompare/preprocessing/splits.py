@@ -8,13 +8,15 @@ paired (Friedler et al. 2019, §3: ten random 2/3 : 1/3 splits).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
-from faircompare.preprocessing.variants import Prepared
+from faircompare.preprocessing.variants import Prepared, is_sparse_frame
 
 TRAIN_FRACTION = 2 / 3
 VALIDATION_FRACTION = 1 / 3
@@ -210,13 +212,28 @@ def _parts(
     index: np.ndarray,
 ) -> dict[str, Any]:
     """Select the row-dependent fields of a :class:`Split` at positions ``train`` and ``test``."""
+    rows = _row_taker(X)
     return {
-        "X_train": X.iloc[train],
+        "X_train": rows(train),
         "y_train": y[train],
         "sensitive_features_train": s[train],
-        "X_test": X.iloc[test],
+        "X_test": rows(test),
         "y_test": y[test],
         "sensitive_features_test": s[test],
         "train_index": index[train],
         "test_index": index[test],
     }
+
+
+def _row_taker(X: pd.DataFrame) -> Callable[[np.ndarray], pd.DataFrame]:
+    """Return a function selecting rows of ``X`` by position.
+
+    A frame stored sparse is taken through one CSR matrix: ``iloc`` takes its hundreds of sparse
+    columns one by one (1.2 s for ACSIncome's training rows, 0.01 s so; the same frame).
+    """
+    if not is_sparse_frame(X):
+        return lambda positions: X.iloc[positions]
+    matrix = sparse.csr_matrix(X.sparse.to_coo())
+    return lambda positions: pd.DataFrame.sparse.from_spmatrix(
+        matrix[positions], index=X.index[positions], columns=X.columns
+    )
