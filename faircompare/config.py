@@ -169,12 +169,15 @@ PROFILES: dict[str, BenchmarkConfig] = {
     "extended": replace(_STUDY, algorithms="all"),
     # Today's datasets at today's scale (FFB, ABCFair): ACSIncome, law school, bank marketing and
     # credit default, every attribute (ACSIncome's nine races and eighteen race-sex groups in
-    # the numerical variant) with the algorithms that scale, audited.
+    # the numerical variant) with the algorithms that scale, audited. A split's first run builds
+    # its audits' setups, on ACSIncome's eighteen groups FlipTest's 17 maps (200 s here), so
+    # runs get half an hour.
     "modern": BenchmarkConfig(
         datasets=tuple(MODERN),
         sensitive_attributes="all",
         variants="supported",
         algorithms=MODERN_ALGORITHMS,
+        timeout=1800.0,
     ),
     # Every dataset and algorithm with default parameters, on numerical+binary; one sensitive
     # attribute per dataset, as in the paper's overall results (§7).
