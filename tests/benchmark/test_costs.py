@@ -89,6 +89,18 @@ def test_a_log_gets_one_progress_line_per_twentieth_of_the_expected_work():
     assert "1/4 runs" in lines[0] and "4/4 runs" in lines[2]
 
 
+def test_the_time_left_waits_for_five_percent_of_the_expected_work():
+    # one run's misjudged cost would set it at first: 1 % done in 554 s reads as 15 hours
+    stream = io.StringIO()
+    show = progress_printer(stream)
+    summary = Summary(planned=100, skipped=0, done=1, expected=100.0, expected_finished=1.0)
+    show(RunRecord(spec("small", "svm"), "done"), summary)
+    summary.done, summary.expected_finished = 5, 5.0
+    show(RunRecord(spec("small", "svm"), "done"), summary)
+    first, fifth = stream.getvalue().splitlines()
+    assert first.endswith("ETA from 5% done") and "ETA" in fifth and fifth.endswith(" s")
+
+
 @pytest.mark.data
 def test_run_plan_starts_the_costliest_runs_first(tmp_path):
     runs = make_plan(
