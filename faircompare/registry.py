@@ -268,6 +268,38 @@ def families(names: Iterable[str], plugins: str | Path | None = None) -> dict[st
     }
 
 
+def find_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
+    """Return the algorithm called ``name``, importing no more than it needs.
+
+    A built-in, or the entry point of that name, is found without importing the other entry
+    points (torch and AIF360, 0.25 GB in every benchmark worker); any other name goes through
+    :func:`get_algorithm`. The planner, which runs :func:`algorithms`, has already refused
+    names registered twice.
+
+    Parameters
+    ----------
+    name
+        The algorithm's name.
+    plugins
+        A folder of plugin files, or None.
+
+    Returns
+    -------
+    Algorithm
+        The algorithm.
+    """
+    if plugins is None:
+        builtin = _builtin()
+        if name in builtin:
+            return Algorithm(name, builtin[name], "built-in")
+        for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+            with _quiet_imports():
+                obj = point.load()
+            if _plugin_class(obj):
+                return Algorithm(name, obj, f"entry point {point.value}")
+    return get_algorithm(name, plugins)
+
+
 def get_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
     """Return the algorithm called ``name``; unknown names list the valid ones."""
     registry = algorithms(plugins)

@@ -282,3 +282,14 @@ def test_check_plugin_says_a_plugin_is_code_and_reports_the_files_it_created(tmp
     assert result.stdout.startswith("note: a plugin is Python code run with your rights")
     assert f"FAIL  {plugin}: leaves the working directory as it was" in result.stdout
     assert "the plugin created written-at-import.txt" in result.stdout
+
+
+def test_find_algorithm_takes_a_builtin_or_its_own_entry_point_as_the_registry_does():
+    from faircompare.registry import find_algorithm
+
+    for name in ("gradient-boosting", "feldman-logistic-regression", "threshold-optimizer"):
+        found, listed = find_algorithm(name), get_algorithm(name)
+        assert found.source == listed.source
+        assert type(found.create()) is type(listed.create())
+    # a name inside an entry point's family takes the slow path, with the same result
+    assert find_algorithm("lfr-gaussian-nb").source == get_algorithm("lfr-gaussian-nb").source

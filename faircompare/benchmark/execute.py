@@ -46,7 +46,7 @@ from faircompare.exceptions import FaircompareError
 from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
 from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
-from faircompare.registry import Algorithm, algorithms
+from faircompare.registry import Algorithm, find_algorithm
 from faircompare.results.store import ResultStore
 
 BACKENDS = ("loky", "dask")
@@ -321,8 +321,7 @@ def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any
     key = (spec.fit_key, split.holdout)
     if key in fits:
         return fits[key][0], 0.0
-    algorithm = _registry(options.plugins)[spec.algorithm]
-    model = algorithm.create(**spec.parameters)
+    model = _algorithm(spec.algorithm, options.plugins).create(**spec.parameters)
     if "random_state" in model.get_params() and "random_state" not in spec.parameters:
         model.set_params(random_state=spec.fit_seed % 2**31)
     start = time.perf_counter()
@@ -357,9 +356,9 @@ def _measure_rows(
     )
 
 
-@lru_cache(maxsize=4)
-def _registry(plugins: str | None) -> dict[str, Algorithm]:
-    return dict(algorithms(plugins))
+@lru_cache(maxsize=64)
+def _algorithm(name: str, plugins: str | None) -> Algorithm:
+    return find_algorithm(name, plugins)
 
 
 def _data(spec: RunSpec) -> str:
@@ -596,11 +595,33 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+# POT imports every array library it finds, to offer it as a backend; FlipTest calls POT on
+# numpy arrays only, so the workers this machine starts skip them: torch alone is 0.25 GB per
+# worker (the algorithms that need torch import it themselves).
+_POT_BACKENDS_OFF = ("PYTORCH", "JAX", "TENSORFLOW", "CUPY")
+
+
+@contextlib.contextmanager
+def _lean_workers() -> Iterator[None]:
+    """Start worker processes with POT's optional backends off (restored afterwards)."""
+    keys = [f"POT_BACKEND_DISABLE_{name}" for name in _POT_BACKENDS_OFF]
+    unset = [key for key in keys if key not in os.environ]
+    os.environ.update(dict.fromkeys(unset, "1"))
+    try:
+        yield
+    finally:
+        for key in unset:
+            os.environ.pop(key, None)
+
+
 @contextlib.contextmanager
 def _backend(name: str, jobs: int, scheduler: str | None) -> Iterator[None]:
     """Joblib's backend: loky with one BLAS thread per worker, or a Dask cluster."""
     if name == "loky":
-        with parallel_config(backend="loky", n_jobs=jobs, inner_max_num_threads=1):
+        with (
+            _lean_workers(),
+            parallel_config(backend="loky", n_jobs=jobs, inner_max_num_threads=1),
+        ):
             yield
         return
     from dask.distributed import Client, LocalCluster

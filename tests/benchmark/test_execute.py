@@ -1,5 +1,6 @@
 """Executing plans: results, failures, time limits, resuming, and the Dask backend."""
 
+import os
 import textwrap
 
 import numpy as np
@@ -354,3 +355,26 @@ def test_never_more_workers_than_runs_or_cores(monkeypatch):
     assert execute.worker_count(1, 50) == 1
     assert execute.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
     assert execute.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
+
+
+def _pot_brought_torch() -> bool:
+    import sys
+
+    import ot  # noqa: F401  (what FlipTest imports)
+
+    return "torch" in sys.modules
+
+
+def test_workers_start_without_pots_optional_backends():
+    # POT imports torch to offer it as a backend, 0.25 GB in every worker that never uses it
+    pytest.importorskip("torch")
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import get_reusable_executor
+
+    from faircompare.benchmark.execute import _backend
+
+    get_reusable_executor().shutdown(wait=True)  # workers of earlier tests may hold torch
+    with _backend("loky", 2, None):
+        brought = Parallel()(delayed(_pot_brought_torch)() for _ in range(4))
+    assert brought == [False] * 4
+    assert "POT_BACKEND_DISABLE_PYTORCH" not in os.environ  # restored
