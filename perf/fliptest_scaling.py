@@ -19,10 +19,9 @@ import time
 import numpy as np
 
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
-from faircompare.audits.cache import standardisation
 from faircompare.audits.fliptest import split_transport
 from faircompare.datasets import load_dataset
-from faircompare.preprocessing import make_split, prepare
+from faircompare.preprocessing import make_split, prepare, standardisation
 from faircompare.stats.fliptest import exact_transport, fliptest, transport
 
 

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
 from faircompare.measures.group_stats import binary_labels as checked_labels
-from faircompare.preprocessing import is_sparse_frame
+from faircompare.preprocessing import is_sparse_frame, sparse_matrix
 
 # Where an intervention acts; FairEstimator.family is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
@@ -257,7 +257,7 @@ def dense_features(X: Any) -> Any:
         ``X``, densified if every column was sparse: same columns, index and values.
     """
     if is_sparse_frame(X):
-        dense = X.sparse.to_coo().toarray()
+        dense = sparse_matrix(X).toarray()
         return pd.DataFrame(dense, index=X.index, columns=X.columns, copy=False)
     return X
 

@@ -37,7 +37,7 @@ from faircompare.algorithms.base import (
 )
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.rowhash import cell_uniforms, dense_columns, row_hashes
-from faircompare.preprocessing import is_sparse_frame
+from faircompare.preprocessing import is_sparse_frame, sparse_matrix
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
 
@@ -142,8 +142,7 @@ def _column_blocks(width: int) -> list[slice]:
 def _repair_input(X: Any) -> Any:
     """Return the features as a float matrix: CSC for sparse input, else dense."""
     if sparse.issparse(X) or is_sparse_frame(X):
-        matrix = sparse.csc_matrix(X.sparse.to_coo() if is_sparse_frame(X) else X)
-        matrix = matrix.astype(float)
+        matrix = sparse.csc_matrix(sparse_matrix(X) if is_sparse_frame(X) else X, dtype=float)
         if not np.isfinite(matrix.data).all():
             raise AlgorithmInputError("Feldman repair needs a finite 2-D feature matrix")
         return matrix

@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator
-from sklearn.utils.sparsefuncs import mean_variance_axis
 
 from faircompare.algorithms.base import binary_labels
+from faircompare.preprocessing import standardisation
 
 
 class Design:
@@ -25,12 +25,7 @@ class Design:
     """
 
     def __init__(self, features: Any) -> None:
-        if sparse.issparse(features):
-            self.mean, variance = mean_variance_axis(sparse.csr_matrix(features), axis=0)
-            spread = np.sqrt(variance)
-        else:
-            self.mean, spread = features.mean(0), features.std(0)
-        self.scale = np.where(spread > 0, spread, 1.0)
+        self.mean, self.scale = standardisation(features)
 
     def __call__(self, features: Any) -> Any:
         """Return the design matrix: standardised features and a column of ones.

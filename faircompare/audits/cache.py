@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
-
-import numpy as np
-from scipy import sparse
-from sklearn.utils.sparsefuncs import mean_variance_axis
+from typing import Generic, TypeVar
 
 from faircompare.audits.protocol import AuditedRun
-from faircompare.preprocessing import Split, is_sparse_frame
 
 T = TypeVar("T")
 
@@ -85,68 +80,3 @@ class SharedSetupAudit(Generic[T]):
             The setup.
         """
         raise NotImplementedError
-
-
-def test_features(split: Split) -> Any:
-    """Return a split's test features as floats: a CSR matrix where they are stored sparse.
-
-    Parameters
-    ----------
-    split
-        The split, in a numeric variant.
-
-    Returns
-    -------
-    numpy.ndarray or scipy.sparse.csr_matrix
-        One row per test row. A wide one-hot encoding stays sparse (ACSIncome: 785 columns), so
-        that the audits densify only the rows they use.
-    """
-    X = split.X_test
-    if is_sparse_frame(X):
-        return sparse.csr_matrix(X.sparse.to_coo(), dtype=float)
-    return X.to_numpy(float)
-
-
-def standardisation(X: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Return column means and standard deviations (1 for constant columns).
-
-    Parameters
-    ----------
-    X
-        The split's numeric test features, dense or sparse.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        The means and the scales: (X - mean) / scale has unit variance where X varies.
-    """
-    if sparse.issparse(X):
-        mean, variance = mean_variance_axis(sparse.csr_matrix(X), axis=0)
-        spread = np.sqrt(variance)
-    else:
-        mean, spread = X.mean(0), X.std(0)
-    return mean, np.where(spread > 0, spread, 1.0)
-
-
-def standardised(X: Any, rows: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
-    """Return rows ``rows`` of ``X`` standardised, as a dense matrix.
-
-    Parameters
-    ----------
-    X
-        Features, dense or sparse.
-    rows
-        Positions of the rows wanted.
-    mean, scale
-        From :func:`standardisation`.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(X[rows] - mean) / scale``.
-    """
-    part = X[rows]  # a copy: rows are positions
-    part = part.toarray() if sparse.issparse(part) else np.asarray(part, dtype=float)
-    part -= mean
-    part /= scale
-    return part

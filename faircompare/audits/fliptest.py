@@ -7,14 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.audits.cache import (
-    SharedSetupAudit,
-    standardisation,
-    standardised,
-    test_features,
-)
+from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
+from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import exact_transport, flipsets, transport_sample
 
@@ -139,7 +135,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
             The maps, and the groups too small for one.
         """
         split = run.split
-        X = test_features(split)
+        X = run.test_features
         return split_transport(X, split.sensitive_features_test, split.privileged, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:
@@ -160,7 +156,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
         """Return the F+ and F- rows of every map: rates, sizes and leading features."""
         setup, features = self.setups(run), list(run.split.X_test.columns)
-        X = test_features(run.split)
+        X = run.test_features
         rows = []
         for scope, group in setup.maps.items():
             source, counterparts = (

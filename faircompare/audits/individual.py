@@ -9,14 +9,10 @@ import numpy as np
 from scipy import sparse
 
 from faircompare.algorithms.hooks import model_oracle
-from faircompare.audits.cache import (
-    SharedSetupAudit,
-    standardisation,
-    standardised,
-    test_features,
-)
+from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import AuditedRun, AuditOptions
 from faircompare.audits.rows import individual_rows
+from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.individual import (
     FairMetric,
@@ -106,7 +102,7 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
             The audit rows, standardised, and the fair metric.
         """
         split = run.split
-        X = test_features(split)
+        X = run.test_features
         return split_fair_metric(X, split.sensitive_features_test, rng=split.seed)
 
     def applies(self, run: AuditedRun) -> bool:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from faircompare.preprocessing import Split
+from faircompare.preprocessing import Split, is_sparse_frame, sparse_matrix
 from faircompare.records import AuditRow
 
 # Test rows a group of a many-group attribute needs to be audited on its own (a comparison with
@@ -84,6 +84,16 @@ class AuditedRun:
     def both_groups(self) -> bool:
         """Whether the test rows hold both the privileged group and others."""
         return bool(0 < self.unprivileged.sum() < len(self.unprivileged))
+
+    @cached_property
+    def test_features(self) -> Any:
+        """The split's test features as floats, once per run: CSR where they are stored sparse.
+
+        A wide one-hot encoding stays sparse (ACSIncome: 785 columns), so that the audits
+        densify only the rows they use.
+        """
+        X = self.split.X_test
+        return sparse_matrix(X) if is_sparse_frame(X) else X.to_numpy(float)
 
     @property
     def numeric(self) -> bool:

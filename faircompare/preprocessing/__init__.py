@@ -1,5 +1,6 @@
 """Preprocessing variants and the seeded train/test splits every algorithm shares."""
 
+from faircompare.preprocessing.scaling import standardisation, standardised
 from faircompare.preprocessing.splits import (
     Split,
     make_split,
@@ -7,7 +8,13 @@ from faircompare.preprocessing.splits import (
     split_seed,
     validation_split,
 )
-from faircompare.preprocessing.variants import VARIANTS, Prepared, is_sparse_frame, prepare
+from faircompare.preprocessing.variants import (
+    VARIANTS,
+    Prepared,
+    is_sparse_frame,
+    prepare,
+    sparse_matrix,
+)
 
 __all__ = [
     "VARIANTS",
@@ -17,6 +24,9 @@ __all__ = [
     "make_split",
     "make_splits",
     "prepare",
+    "sparse_matrix",
     "split_seed",
+    "standardisation",
+    "standardised",
     "validation_split",
 ]

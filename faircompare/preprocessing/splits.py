@@ -14,9 +14,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
-from faircompare.preprocessing.variants import Prepared, is_sparse_frame
+from faircompare.preprocessing.variants import Prepared, is_sparse_frame, sparse_matrix
 
 TRAIN_FRACTION = 2 / 3
 VALIDATION_FRACTION = 1 / 3
@@ -233,7 +232,7 @@ def _row_taker(X: pd.DataFrame) -> Callable[[np.ndarray], pd.DataFrame]:
     """
     if not is_sparse_frame(X):
         return lambda positions: X.iloc[positions]
-    matrix = sparse.csr_matrix(X.sparse.to_coo())
+    matrix = sparse_matrix(X)
     return lambda positions: pd.DataFrame.sparse.from_spmatrix(
         matrix[positions], index=X.index[positions], columns=X.columns
     )

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from faircompare._validation import check_choice
 from faircompare.datasets import Dataset
@@ -124,6 +125,22 @@ def is_sparse_frame(X: Any) -> bool:
         and X.shape[1] > 0
         and all(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)
     )
+
+
+def sparse_matrix(X: pd.DataFrame) -> sparse.csr_matrix:
+    """Return a frame stored sparse (:func:`is_sparse_frame`) as a SciPy CSR matrix of floats.
+
+    Parameters
+    ----------
+    X
+        A frame of pandas sparse columns.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        The same values, row by row.
+    """
+    return sparse.csr_matrix(X.sparse.to_coo(), dtype=float)
 
 
 def _one_hot(features: pd.DataFrame, categorical: list[str]) -> pd.DataFrame:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from faircompare.audits.cache import standardisation
 from faircompare.audits.fliptest import split_transport
 from faircompare.audits.individual import split_fair_metric
+from faircompare.preprocessing import standardisation
 
 
 def one_hot_test_rows(n: int = 400, seed: int = 0):
