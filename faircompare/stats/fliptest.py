@@ -26,6 +26,7 @@ from faircompare.stats._validation import check_choice
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
 MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
 _OPTIMAL = 1  # POT's result code for an optimal plan
+_RARE_SHARE = 0.2  # a two-valued column's rarer value up to which the L1 sum adds blocks
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +74,10 @@ def exact_transport(
     """
     metric = COSTS[check_choice(cost, COSTS, what="transport cost")]
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
-    matrix = ot.dist(source, target, metric=metric) ** 2  # ot.dist gives the plain distance
+    if metric == "cityblock":
+        matrix = cityblock_distances(source, target) ** 2
+    else:
+        matrix = ot.dist(source, target, metric=metric) ** 2  # ot.dist gives the plain distance
     weights_s = np.full(len(source), 1 / len(source))
     weights_t = np.full(len(target), 1 / len(target))
     limit = max(100_000, 50 * len(source) * len(target))
@@ -89,6 +93,49 @@ def exact_transport(
         counterparts = (cumulative < draws[:, None]).sum(axis=1)
     mean_cost = float(matrix[np.arange(len(source)), counterparts].mean())
     return TransportMap(counterparts=counterparts, cost=cost, mean_cost=mean_cost)
+
+
+def cityblock_distances(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Return the L1 distance of every source row to every target row, column by column.
+
+    The same numbers as POT's ``ot.dist(source, target, metric="cityblock")``, bit for bit: the
+    sum runs over the columns in their order, as POT's does, and leaves out only the terms that
+    are exactly zero. What makes it fast is that most of a one-hot encoding's terms are zero: a
+    column that takes one value in both groups adds nothing, and one that takes two values adds
+    its step only to the pairs that differ, found from the rows holding the rarer value (when
+    that value is rare: above a fifth of the rows a full pass is as fast). POT adds a full
+    matrix per column: on ACSIncome's 785 columns at 3,000 points per group, 30 s against
+    1.6 s here (``perf/fliptest_cost.py``).
+
+    Parameters
+    ----------
+    source, target
+        Feature matrices, one row per point, the same columns.
+
+    Returns
+    -------
+    numpy.ndarray
+        The distances, of shape ``(len(source), len(target))``.
+    """
+    matrix = np.zeros((len(source), len(target)))
+    for s, t in zip(source.T, target.T, strict=True):
+        values, counts = np.unique(np.concatenate([s, t]), return_counts=True)
+        if len(values) == 1:
+            continue
+        if len(values) > 2 or counts.min() > _RARE_SHARE * counts.sum():
+            matrix += np.abs(s[:, None] - t[None, :])
+            continue
+        rare = values[np.argmin(counts)]
+        step = abs(values[1] - values[0])  # |x - y| of the two values, in either order
+        _add_to_block(matrix, s == rare, t != rare, step)
+        _add_to_block(matrix, s != rare, t == rare, step)
+    return matrix
+
+
+def _add_to_block(matrix: np.ndarray, rows: np.ndarray, columns: np.ndarray, step: float) -> None:
+    """Add ``step`` to the entries of ``matrix`` in the masked rows and columns, in place."""
+    block = np.ix_(np.flatnonzero(rows), np.flatnonzero(columns))
+    matrix[block] += step
 
 
 def transport(

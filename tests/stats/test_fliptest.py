@@ -189,3 +189,28 @@ def test_fliptest_figures_render(tmp_path):
         path = tmp_path / f"{name}.png"
         figure.savefig(path)
         assert path.stat().st_size > 5000
+
+
+def test_the_l1_cost_equals_pots_bit_for_bit_on_one_hot_and_continuous_columns():
+    """POT's ``ot.dist`` is the reference: the same sums, so stored maps stay the same."""
+    import ot
+    from scipy.spatial.distance import cdist
+
+    from faircompare.stats.fliptest import cityblock_distances
+
+    rng = np.random.default_rng(3)
+    n_source, n_target = 300, 250
+    codes = rng.choice(40, size=n_source + n_target, p=rng.dirichlet(np.full(40, 0.3)))
+    columns = [
+        np.eye(40)[codes],  # one-hot: rare, absent and common codes
+        rng.integers(0, 2, size=(n_source + n_target, 1)),  # a balanced binary column
+        np.zeros((n_source + n_target, 1)),  # one value in both groups
+        np.r_[np.full(n_source, 1.0), np.full(n_target, -0.0)][:, None],  # one value per group
+        rng.normal(size=(n_source + n_target, 3)),  # continuous
+    ]
+    X = np.hstack(columns)
+    X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)  # as the audit
+    source, target = X[:n_source], X[n_source:]
+    ours = cityblock_distances(source, target)
+    assert np.array_equal(ours, ot.dist(source, target, metric="cityblock"))
+    np.testing.assert_allclose(ours, cdist(source, target, metric="cityblock"), rtol=1e-12)
