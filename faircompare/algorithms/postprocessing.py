@@ -11,6 +11,7 @@ sparse. The thresholds are those of fairlearn fitting the same regression itself
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,7 +40,9 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
     library: ClassVar[str] = "fairlearn"
     name: ClassVar[str] = "threshold-optimizer"
     uses_sensitive_at_predict: ClassVar[bool] = True
-    version: ClassVar[str] = "2"  # 2: randomised thresholds drawn per row (row hash)
+    # 2: randomised thresholds drawn per row (row hash); 3: a group absent from training or with
+    # one training label gets the regression's decision (fairlearn gave it label 0, or refused)
+    version: ClassVar[str] = "3"
     sparse_input: ClassVar[bool] = True
 
     def __init__(
@@ -58,13 +61,22 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         s = check_sensitive(sensitive_features, features.shape[0])
         self.scorer_ = LogisticRegressionBaseline().fit(features, labels)
         scores = self._scores(features)
-        self.model_ = ThresholdOptimizer(
-            estimator=_GivenScores().fit(scores, labels),
-            constraints=self.constraint,
-            objective=self.objective,
-            predict_method="predict_proba",
-            prefit=True,
-        ).fit(scores, labels, sensitive_features=s)
+        self.groups_, both = _groups_with_both_labels(s, labels)
+        self.constrained_groups_ = self.groups_[both]
+        if not both.all():
+            _warn_unconstrained(self.groups_[~both], "a single label in training")
+        rows = np.isin(s, self.constrained_groups_)
+        self.model_ = (
+            ThresholdOptimizer(
+                estimator=_GivenScores().fit(scores, labels),
+                constraints=self.constraint,
+                objective=self.objective,
+                predict_method="predict_proba",
+                prefit=True,
+            ).fit(scores[rows], labels[rows], sensitive_features=s[rows])
+            if rows.any()
+            else None
+        )
         return self
 
     def _scores(self, features: Any) -> np.ndarray:
@@ -75,12 +87,45 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         """Apply each row's group threshold (randomised where the optimum needs it).
 
         The randomisation draws per row from a hash of its features (:mod:`~faircompare.
-        algorithms.rowhash`), so a person's prediction does not depend on the batch.
+        algorithms.rowhash`), so a person's prediction does not depend on the batch. A row of a
+        group without thresholds of its own (see the module's docstring) gets the regression's
+        decision, label 1 where its probability exceeds 1/2.
         """
         features = self._fitted_features(X)
         s = self._sensitive_for_predict(features, sensitive_features)
-        positive = self.model_._pmf_predict(self._scores(features), sensitive_features=s)[:, 1]
+        scores = self._scores(features)
+        positive = (scores[:, 0] > 0.5).astype(float)
+        rows = np.isin(s, self.constrained_groups_)
+        if self.model_ is not None and rows.any():
+            pmf = self.model_._pmf_predict(scores[rows], sensitive_features=s[rows])
+            positive[rows] = pmf[:, 1]
+        unseen = np.setdiff1d(s, self.groups_)
+        if unseen.size:
+            _warn_unconstrained(unseen, "no training rows")
         return self._labels(row_uniform(features, self.random_state) < positive)
+
+
+class UnconstrainedGroupWarning(UserWarning):
+    """Groups without thresholds of their own get the regression's decision, unconstrained."""
+
+
+def _groups_with_both_labels(s: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the groups of ``s`` and, for each, whether its rows have both 0/1 labels."""
+    groups, group_of_row = np.unique(s, return_inverse=True)
+    labels_per_group = np.zeros((len(groups), 2), dtype=bool)
+    labels_per_group[group_of_row, labels] = True
+    return groups, np.all(labels_per_group, axis=1)
+
+
+def _warn_unconstrained(groups: np.ndarray, reason: str) -> None:
+    """Warn that ``groups`` (with ``reason``) keep the regression's own decision."""
+    warnings.warn(
+        f"threshold-optimizer: group(s) {', '.join(map(repr, groups.tolist()))} have {reason}, "
+        "so no thresholds of their own; their rows get the logistic regression's decision, "
+        "unconstrained",
+        UnconstrainedGroupWarning,
+        stacklevel=3,
+    )
 
 
 class _GivenScores(ClassifierMixin, BaseEstimator):

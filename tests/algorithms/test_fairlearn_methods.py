@@ -111,3 +111,39 @@ def test_threshold_optimizer_has_fairlearns_thresholds_on_the_regression_it_fits
         model.model_._pmf_predict(model._scores(X.to_numpy()), sensitive_features=s),
         peer._pmf_predict(X.to_numpy(), sensitive_features=s),
     )
+
+
+def test_threshold_optimizer_leaves_a_group_with_one_training_label_to_the_regression(biased):
+    # Hardt et al. §4 trade a group's TPR against its FPR; a group whose training rows are all
+    # negative has no TPR, and fairlearn refuses to fit (bank's young-divorced, two rows). That
+    # group, and one unseen in training, get the regression's decision; the others get
+    # fairlearn's thresholds fitted on their rows alone.
+    from fairlearn.postprocessing import ThresholdOptimizer
+
+    from faircompare.algorithms.postprocessing import UnconstrainedGroupWarning, _GivenScores
+
+    X, y, s = biased
+    X, s = X.to_numpy(), s.copy()
+    small = np.flatnonzero(y == 0)[:3]
+    s[small] = 2
+    with pytest.warns(UnconstrainedGroupWarning, match="group.s. 2 have a single label"):
+        model = get_algorithm("threshold-optimizer").create().fit(X, y, sensitive_features=s)
+    scores = model._scores(X)
+    others = s != 2
+    peer = ThresholdOptimizer(
+        estimator=_GivenScores().fit(scores, y),
+        constraints="equalized_odds",
+        objective="accuracy_score",
+        predict_method="predict_proba",
+        prefit=True,
+    ).fit(scores[others], y[others], sensitive_features=s[others])
+    rows = np.r_[np.flatnonzero(others)[:200], small, small]
+    groups = np.r_[s[rows[:-3]], [3] * 3]
+    with pytest.warns(UnconstrainedGroupWarning, match="group.s. 3 have no training rows"):
+        predicted = model.predict(X[rows], sensitive_features=groups)
+    regression = model.scorer_.predict(X[rows[200:]])
+    np.testing.assert_array_equal(predicted[200:], regression)
+    np.testing.assert_array_equal(
+        model.model_._pmf_predict(scores[rows[:200]], sensitive_features=groups[:200]),
+        peer._pmf_predict(scores[rows[:200]], sensitive_features=groups[:200]),
+    )
