@@ -7,6 +7,13 @@ The logistic regression is faircompare's baseline, fitted here; fairlearn's opti
 its scores alone (a one-column input and a pass-through estimator, ``prefit``), so that the
 features reach fairlearn, which needs them dense, never: ACSIncome's one-hot encoding stays
 sparse. The thresholds are those of fairlearn fitting the same regression itself.
+
+A group whose training rows all have one label has no ROC curve (Hardt et al. 2016, §4: a
+group's thresholds trade its true- against its false-positive rate), and fairlearn refuses the
+whole fit; many-group attributes have such groups (bank's young and divorced are one person).
+Such a group, and a group absent from training, keeps the regression's own decision,
+unconstrained: fairlearn fits the other groups alone, and an
+:class:`UnconstrainedGroupWarning` names them.
 """
 
 from __future__ import annotations

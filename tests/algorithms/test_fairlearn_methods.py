@@ -115,7 +115,7 @@ def test_threshold_optimizer_has_fairlearns_thresholds_on_the_regression_it_fits
 
 def test_threshold_optimizer_leaves_a_group_with_one_training_label_to_the_regression(biased):
     # Hardt et al. §4 trade a group's TPR against its FPR; a group whose training rows are all
-    # negative has no TPR, and fairlearn refuses to fit (bank's young-divorced, two rows). That
+    # negative has no TPR, and fairlearn refuses to fit (bank's young-divorced, one row). That
     # group, and one unseen in training, get the regression's decision; the others get
     # fairlearn's thresholds fitted on their rows alone.
     from fairlearn.postprocessing import ThresholdOptimizer
