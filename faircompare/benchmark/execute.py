@@ -550,6 +550,7 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     stored = store.inputs()
     changes: Counter[tuple[str, str, str]] = Counter()
     stale = 0
+    versions_only: dict[str, bool] = {}  # per stale algorithm: did its version alone change?
     for spec in runs:
         before = stored.get(spec.key)
         if before is None:
@@ -559,6 +560,9 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
             name for name in sorted(now.keys() | before.keys()) if before.get(name) != now.get(name)
         ]
         stale += bool(changed)
+        if changed:
+            versions_only.setdefault(spec.algorithm, True)
+            versions_only[spec.algorithm] &= changed == ["algorithm"]
         for name in changed:
             what = {
                 "data": f"data of dataset {spec.dataset!r}",
@@ -573,9 +577,20 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     )
     raise StaleResultsError(
         f"{stale} planned runs are stored in {store.path} but were computed from other inputs:\n"
-        f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs, or pass "
-        "another --results folder to keep both."
+        f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs"
+        f"{_only_these(versions_only)}, or pass another --results folder to keep both."
     )
+
+
+def _only_these(versions_only: dict[str, bool]) -> str:
+    """Return the ``--algorithm`` options that limit ``--force`` to the changed algorithms.
+
+    Empty when anything but an algorithm's version (or a plugin's code) changed.
+    """
+    if not all(versions_only.values()):
+        return ""
+    options = " ".join(f"--algorithm {name}" for name in sorted(versions_only))
+    return f" (with {options} to recompute only the runs of the changed algorithms)"
 
 
 @contextlib.contextmanager
