@@ -9,10 +9,9 @@ every stored FlipTest result, are unchanged).
     FAIRCOMPARE_DATA_MIRROR=../shared/data python perf/fliptest_cost.py
 """
 
-import time
-
 import numpy as np
 import ot
+from fliptest_scaling import timed  # perf/, this script's folder, is on sys.path
 
 from faircompare.audits.fliptest import transport_sample
 from faircompare.datasets import load_dataset
@@ -43,12 +42,6 @@ def map_rows(dataset: str, attribute: str, group: str) -> tuple[np.ndarray, np.n
         standardised(X, source_rows[sampled], mean, scale),
         standardised(X, target_rows[targets], mean, scale),
     )
-
-
-def timed(function, *args, **kwargs) -> tuple[np.ndarray, float]:
-    start = time.perf_counter()
-    result = function(*args, **kwargs)
-    return result, time.perf_counter() - start
 
 
 def main() -> None:
