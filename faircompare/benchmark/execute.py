@@ -550,7 +550,8 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     stored = store.inputs()
     changes: Counter[tuple[str, str, str]] = Counter()
     stale = 0
-    versions_only: dict[str, bool] = {}  # per stale algorithm: did its version alone change?
+    stale_algorithms: set[str] = set()
+    versions_only = True  # whether every stale run's algorithm version alone changed
     for spec in runs:
         before = stored.get(spec.key)
         if before is None:
@@ -561,8 +562,8 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
         ]
         stale += bool(changed)
         if changed:
-            versions_only.setdefault(spec.algorithm, True)
-            versions_only[spec.algorithm] &= changed == ["algorithm"]
+            stale_algorithms.add(spec.algorithm)
+            versions_only &= changed == ["algorithm"]
         for name in changed:
             what = {
                 "data": f"data of dataset {spec.dataset!r}",
@@ -578,18 +579,14 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     raise StaleResultsError(
         f"{stale} planned runs are stored in {store.path} but were computed from other inputs:\n"
         f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs"
-        f"{_only_these(versions_only)}, or pass another --results folder to keep both."
+        f"{_only_these(stale_algorithms) if versions_only else ''}, or pass another --results "
+        "folder to keep both."
     )
 
 
-def _only_these(versions_only: dict[str, bool]) -> str:
-    """Return the ``--algorithm`` options that limit ``--force`` to the changed algorithms.
-
-    Empty when anything but an algorithm's version (or a plugin's code) changed.
-    """
-    if not all(versions_only.values()):
-        return ""
-    options = " ".join(f"--algorithm {name}" for name in sorted(versions_only))
+def _only_these(algorithms: set[str]) -> str:
+    """Name the ``--algorithm`` options that limit ``--force`` to these algorithms' runs."""
+    options = " ".join(f"--algorithm {name}" for name in sorted(algorithms))
     return f" (with {options} to recompute only the runs of the changed algorithms)"
 
 
