@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from faircompare.analysis.report import write_report
 from faircompare.audits.contract import check_audit, plugin_audits
 from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.costs import cost_model, plan_table
-from faircompare.benchmark.execute import progress_printer, worker_count
+from faircompare.benchmark.progress import progress_printer
+from faircompare.benchmark.schedule import backend_name, worker_count
 from faircompare.config import PROFILES, BenchmarkConfig, load_config
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
@@ -40,6 +42,7 @@ from faircompare.registry import (
 )
 from faircompare.results import ResultStore
 from faircompare.results.export import FORMATS, export
+from faircompare.safe_write import make_folder, write_error
 
 _SHOWN_FAILURES = 20
 _RESULTS = click.option(
@@ -336,7 +339,15 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
     show_default=True,
     help="Parallel workers.",
 )
-@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option(
+    "--backend",
+    type=click.Choice([*BACKENDS, "loky"]),
+    default="processes",
+    show_default=True,
+    help="processes: worker processes this machine starts and watches (a worker that dies or "
+    "overruns --timeout costs its run only); dask: a Dask cluster; inline: this process, one "
+    "run at a time (debugging). 'loky' is the former name of 'processes'.",
+)
 @click.option("--scheduler", help="Address of a running Dask scheduler (with --backend dask).")
 @_RESULTS
 @click.option("--force", is_flag=True, help="Redo runs already stored.")
@@ -373,6 +384,11 @@ def run(
     stopped. At the end the report of the results folder is written and its path printed. The
     exit status is 1 when any planned run has failed.
     """
+    with warnings.catch_warnings(record=True) as renamed:
+        warnings.simplefilter("always", DeprecationWarning)
+        backend = backend_name(backend)
+    for warning in renamed:
+        click.echo(f"warning: {warning.message}", err=True)
     config = _configuration(profile, config_path, overrides)
     plan = make_plan(config)
     for algorithm in plan.unavailable:
@@ -408,7 +424,7 @@ def run(
             f"{len(plan.runs)} runs planned, {pending} not yet stored; results in {store.path}"
         )
         cores = joblib.cpu_count()
-        if jobs > cores and (backend == "loky" or scheduler is None):
+        if jobs > cores and (backend != "dask" or scheduler is None):
             click.echo(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
         summary = run_plan(
             plan.runs,
@@ -428,6 +444,13 @@ def run(
         f"{summary.done} runs done and {summary.failed} failed in this session; "
         f"{summary.skipped} were already stored"
     )
+    for name in sorted(summary.changed_data):
+        click.echo(
+            f"warning: the data file of dataset {name!r} changed while the benchmark ran; each "
+            "run is stored with the fingerprint of the data it read, so a rerun reports the "
+            "runs of the other content as stale",
+            err=True,
+        )
     if summary.interrupted:
         click.echo("interrupted: every finished run is stored; run again to resume", err=True)
         sys.exit(130)
@@ -465,7 +488,8 @@ def status(results: Path) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
-    click.echo(write_report(results, _writable(out or results / "report"), progress=_progress))
+    folder = _writable(out, out) if out else _writable(results / "report", results)
+    click.echo(write_report(results, folder, progress=_progress))
 
 
 @cli.command(name="export")
@@ -477,22 +501,23 @@ def report_command(results: Path, out: Path | None) -> None:
 def export_command(results: Path, fmt: str, out: Path | None) -> None:
     """Write runs, measures and audits as CSV or Parquet files."""
     with ResultStore(results, readonly=True) as store:
-        for path in export(store, _writable(out or results / "export"), fmt):
+        folder = _writable(out, out) if out else _writable(results / "export", results)
+        for path in export(store, folder, fmt):
             click.echo(path)
 
 
-def _writable(folder: Path) -> Path:
-    """Return ``folder`` once it exists and takes a file; else one error naming it and --out."""
+def _writable(folder: Path, root: Path) -> Path:
+    """Return ``folder`` once it exists and takes a file; else one error naming it and why."""
+    make_folder(folder, root, way_out=_OUT)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise FaircompareError(
-            f"cannot write to {folder} ({reason}); pass --out with a folder you can write to"
-        ) from None
+        raise write_error(error, folder, way_out=_OUT) from None
     return folder
+
+
+_OUT = "pass --out with a folder you can write to"
 
 
 def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpec]:

@@ -211,6 +211,10 @@ class RunRecord:
         The run's rows, and ``{audit: error}`` for audits that failed (the measures are kept).
     predictions
         The test predictions; None for a failed run.
+    data
+        The fingerprint of the data the run read (:attr:`faircompare.datasets.Dataset.
+        fingerprint`), stored among its inputs in place of the planned one; None when the run
+        read none.
     """
 
     spec: RunSpec
@@ -228,8 +232,17 @@ class RunRecord:
     audits: tuple[AuditRow, ...] = ()
     audit_errors: dict[str, str] | None = None
     predictions: Predictions | None = None
+    data: str | None = None
 
     @property
     def key(self) -> str:
         """The run's key."""
         return self.spec.key
+
+    @property
+    def inputs(self) -> dict[str, str]:
+        """What the run was computed from: its spec's inputs, with the data it actually read."""
+        inputs = dict(self.spec.inputs)
+        if self.data is not None:
+            inputs["data"] = self.data
+        return inputs

@@ -26,6 +26,7 @@ from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.audit_figures import PALETTE, new_figure
 from faircompare.analysis.compare import FriedmanTest
 from faircompare.analysis.tidy import individual_statistics
+from faircompare.safe_write import replaced
 
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -110,8 +111,10 @@ def _family(base: str, bases: Sequence[str]) -> str:
     return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
 
 
-def save(figure: Figure, folder: str | Path, name: str) -> list[Path]:
-    """Write ``figure`` as ``folder/name.pdf``, ``.svg`` and ``.png``.
+def save(
+    figure: Figure, folder: str | Path, name: str, *, root: str | Path | None = None
+) -> list[Path]:
+    """Write ``figure`` as ``folder/name.pdf``, ``.svg`` and ``.png``, each whole or not at all.
 
     Parameters
     ----------
@@ -121,6 +124,9 @@ def save(figure: Figure, folder: str | Path, name: str) -> list[Path]:
         Where to write; created when missing.
     name
         File name without extension.
+    root
+        The folder the user named, holding ``folder``: no link between the two is written
+        through (:mod:`faircompare.safe_write`). Default: ``folder``.
 
     Returns
     -------
@@ -128,10 +134,10 @@ def save(figure: Figure, folder: str | Path, name: str) -> list[Path]:
         The files written.
     """
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{name}.{fmt}" for fmt in FORMATS]
     for path in paths:
-        figure.savefig(path, dpi=150 if path.suffix == ".png" else None)
+        with replaced(path, Path(root or folder)) as temporary:
+            figure.savefig(temporary, dpi=150 if path.suffix == ".png" else None)
     return paths
 
 

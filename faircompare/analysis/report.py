@@ -40,6 +40,7 @@ from faircompare.analysis.audit_figures import (
 )
 from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
+from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
 
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
 CALIBRATION_AXES = ("sensitive-TPR", "sensitive-calibration-")  # Fig. 5
@@ -65,6 +66,7 @@ class _Writer:
     """Writes figures and tables under ``out`` and collects the page's sections."""
 
     out: Path
+    root: Path  # the folder the user named: nothing under it is written through a link
     progress: Callable[[str], None] | None = None
     sections: list[_Section] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
@@ -77,6 +79,8 @@ class _Writer:
         """
         try:
             step(self, *args)
+        except WriteError:  # a full disk or an unwritable folder fails every part: say it once
+            raise
         except Exception as error:  # any part may fail on unusual results; the rest stands
             self.failures.append((what, f"{type(error).__name__}: {error}"))
             if self.progress is not None:
@@ -91,7 +95,7 @@ class _Writer:
         self.sections[-1].parts.append(f"<p>{html.escape(text)}</p>")
 
     def figure(self, figure: Figure, name: str, caption: str) -> None:
-        paths = figures.save(figure, self.out / "figures", name)
+        paths = figures.save(figure, self.out / "figures", name, root=self.root)
         png = base64.b64encode(paths[-1].read_bytes()).decode()
         self.sections[-1].parts.append(
             f'<figure><img src="data:image/png;base64,{png}" alt="{html.escape(caption)}">'
@@ -102,7 +106,9 @@ class _Writer:
     def table(
         self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
     ) -> None:
-        tables.write_table(table, self.out / "tables", name, numbers=numbers, caption=caption)
+        tables.write_table(
+            table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
+        )
         self.sections[-1].parts.append(
             f"<h3>{html.escape(caption)}</h3>"
             + table.to_html(na_rep="", float_format="{:.3f}".format, border=0)
@@ -126,19 +132,32 @@ def write_report(
         Where to write; default ``results/report``.
     progress
         Called with a line as each section starts (the command line prints them).
+
+    Returns
+    -------
+    Path
+        ``report.html``.
+
+    Raises
+    ------
+    WriteError
+        If a file cannot be written (a full disk, an unwritable folder, a link on the way):
+        every file already written is whole, and none is half written.
     """
     results = Path(results)
-    writer = _Writer(Path(out) if out is not None else results / "report", progress)
+    writer = _Writer(
+        Path(out) if out is not None else results / "report",
+        Path(out) if out is not None else results,
+        progress,
+    )
+    refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
         _write_sections(writer, store)
     if writer.failures:
         writer.section("Parts of this report that failed")
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])
         writer.table(failed, "report-failures", "Parts that could not be drawn (the rest is here)")
-    writer.out.mkdir(parents=True, exist_ok=True)
-    page = writer.out / "report.html"
-    page.write_text(_page(writer.sections, results), encoding="utf-8")
-    return page
+    return write_text(writer.out / "report.html", _page(writer.sections, results), writer.root)
 
 
 def _write_sections(writer: _Writer, store: ResultStore) -> None:
@@ -417,9 +436,8 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFram
             writer.figure(figure, slug("correlation", dataset, variant), caption)
     frames.append(by_dataset.assign(sample="all, per dataset", method="pearson"))
     pooled = pd.concat(frames, ignore_index=True)
-    path = writer.out / "tables" / "correlations.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pooled.to_csv(path, index=False)
+    with replaced(writer.out / "tables" / "correlations.csv", writer.root) as temporary:
+        pooled.to_csv(temporary, index=False)
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.measures import MEASURES
+from faircompare.safe_write import replaced, write_text
 
 KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
 # The audits' columns under the names of their papers (DiCiccio et al.; Maity et al.; Black et al.)
@@ -149,15 +150,19 @@ def write_table(
     *,
     numbers: pd.DataFrame | None = None,
     caption: str = "",
+    root: str | Path | None = None,
 ) -> Sequence[Path]:
     """Write ``folder/name.tex`` from ``table`` and ``folder/name.csv`` from ``numbers``.
+
+    Each file is written whole or not at all, and never through a link between ``root`` (the
+    folder the user named; default ``folder``) and it (:mod:`faircompare.safe_write`).
 
     ``numbers`` (default: ``table``) is the unformatted data behind the table, so the CSV keeps
     means and standard deviations as numbers.
     """
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    root = Path(root or folder)
     csv, tex = folder / f"{name}.csv", folder / f"{name}.tex"
-    (table if numbers is None else numbers).to_csv(csv, index=numbers is None)
-    tex.write_text(to_latex(table, caption=caption), encoding="utf-8")
-    return csv, tex
+    with replaced(csv, root) as temporary:
+        (table if numbers is None else numbers).to_csv(temporary, index=numbers is None)
+    return csv, write_text(tex, to_latex(table, caption=caption), root)

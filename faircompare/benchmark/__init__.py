@@ -1,14 +1,9 @@
 """The benchmark harness: plan the runs, execute them in parallel, store every result."""
 
-from faircompare.benchmark.execute import (
-    BACKENDS,
-    Options,
-    StaleResultsError,
-    Summary,
-    execute_run,
-    run_plan,
-)
+from faircompare.benchmark.execute import Options, execute_run
 from faircompare.benchmark.plan import Plan, make_plan
+from faircompare.benchmark.schedule import StaleResultsError, Summary, run_plan
+from faircompare.benchmark.workers import BACKENDS
 from faircompare.records import RunSpec
 
 __all__ = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from faircompare._validation import check_choice
@@ -97,7 +97,7 @@ def fetch_raw(
     return path
 
 
-def fingerprint(spec: DatasetSpec) -> str:
+def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:
     """Return a digest of what a dataset's cleaned frame depends on: its raw file and its rules.
 
     Two specs have the same fingerprint exactly when they read a file with the same content and
@@ -108,6 +108,9 @@ def fingerprint(spec: DatasetSpec) -> str:
     ----------
     spec
         The dataset's specification; a local file without ``sha256`` is hashed.
+    content
+        The SHA-256 of the bytes actually read (:attr:`Dataset.fingerprint` is computed so);
+        None: the spec's ``sha256``, else the file's digest now.
 
     Returns
     -------
@@ -115,7 +118,8 @@ def fingerprint(spec: DatasetSpec) -> str:
         A 16-digit hex digest.
     """
     rules = {k: v for k, v in asdict(spec).items() if k not in ("file", "url", "description")}
-    content = spec.sha256 if spec.sha256 is not None else sha256_of(_local_file(spec))
+    if content is None:
+        content = spec.sha256 if spec.sha256 is not None else sha256_of(_local_file(spec))
     text = json.dumps([rules, content], sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -151,8 +155,16 @@ def load_dataset(
     Returns
     -------
     Dataset
-        The cleaned dataset.
+        The cleaned dataset, with the fingerprint of the bytes it was read from.
     """
     spec = get_spec(dataset) if isinstance(dataset, str) else dataset
     path = fetch_raw(spec, cache=cache, mirror=mirror, report=report)
-    return clean(read_raw(path), spec, source=str(path))
+    content = path.read_bytes()  # read once: the digest is that of the bytes parsed
+    digest = hashlib.sha256(content).hexdigest()
+    if spec.sha256 is not None and digest != spec.sha256:
+        raise SpecError(
+            f"dataset {spec.name!r}: {path} changed while it was read (sha256 {digest}, the "
+            f"spec expects {spec.sha256})"
+        )
+    cleaned = clean(read_raw(path, content), spec, source=str(path))
+    return replace(cleaned, fingerprint=fingerprint(spec, digest))

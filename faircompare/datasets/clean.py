@@ -9,6 +9,7 @@ as 1 (positive) / 0, and add the combined sensitive attribute.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,11 +41,15 @@ class Dataset:
         ``(step, rows)`` for each cleaning step that removed rows, in order: a filter (named by
         its expression), then the rows with a missing value (named by the columns that had one,
         with their counts).
+    fingerprint
+        A digest of the bytes the frame was read from and of the cleaning rules
+        (:func:`faircompare.datasets.fingerprint`); empty for a frame cleaned from memory.
     """
 
     spec: DatasetSpec
     frame: pd.DataFrame
     removed: tuple[tuple[str, int], ...] = ()
+    fingerprint: str = ""
 
     @property
     def name(self) -> str:
@@ -92,24 +97,33 @@ class Dataset:
         }
 
 
-def read_raw(path: str | Path) -> pd.DataFrame:
+def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     """Read a raw table: Parquet by its suffix, else CSV.
 
     In a CSV only empty fields are missing, so literals like ``N/A`` stay values. A column
     named twice is read as pandas reads it (the copy as ``age.1``); the copy's name is kept in
     ``frame.attrs["copies"]``, so that :func:`clean` refuses to use it.
 
+    Parameters
+    ----------
+    path
+        The file (its suffix tells the format; it names the file in errors).
+    content
+        The file's bytes, already read: the table is parsed from them rather than from the
+        file, so that what is parsed is what was fingerprinted. None: read the file.
+
     Raises
     ------
     SpecError
         If the file is empty or is not a table pandas can parse.
     """
+    if content is None:
+        content = Path(path).read_bytes()
     if Path(path).suffix == ".parquet":
-        return _read_parquet(path)
+        return _read_parquet(path, content)
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            header = next(csv.reader(handle), [])
-        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        header = next(csv.reader(io.StringIO(content.decode("utf-8"), newline="")), [])
+        frame = pd.read_csv(io.BytesIO(content), keep_default_na=False, na_values=[""])
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
     frame.attrs["copies"] = {
@@ -120,11 +134,11 @@ def read_raw(path: str | Path) -> pd.DataFrame:
     return frame
 
 
-def _read_parquet(path: str | Path) -> pd.DataFrame:
+def _read_parquet(path: str | Path, content: bytes) -> pd.DataFrame:
     import pyarrow  # imported here: only the modern datasets' files are Parquet
 
     try:
-        return pd.read_parquet(path, engine="pyarrow")
+        return pd.read_parquet(io.BytesIO(content), engine="pyarrow")
     except (OSError, pyarrow.ArrowException) as error:
         raise SpecError(f"cannot read {path} as a Parquet table: {error}") from error
 

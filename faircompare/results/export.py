@@ -9,12 +9,16 @@ import pandas as pd
 from faircompare._validation import check_choice
 from faircompare.exceptions import FaircompareError
 from faircompare.results.store import ResultStore
+from faircompare.safe_write import make_folder, replaced
 
 FORMATS = ("csv", "parquet")
 
 
 def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
     """Write runs, test and validation measures, and audits as CSV or Parquet files.
+
+    Each file is written whole or not at all, never through a link (:mod:`faircompare.
+    safe_write`).
 
     Returns
     -------
@@ -27,8 +31,7 @@ def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
             import pyarrow  # noqa: F401
         except ImportError as error:
             raise FaircompareError("Parquet export needs pyarrow: pip install pyarrow") from error
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(Path(out), Path(out))
     tables: dict[str, pd.DataFrame] = {
         "runs": store.runs(),
         "measures": store.measures("test"),
@@ -38,9 +41,10 @@ def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
     written = []
     for name, frame in tables.items():
         path = out / f"{name}.{fmt}"
-        if fmt == "csv":
-            frame.to_csv(path, index=False)
-        else:
-            frame.to_parquet(path, index=False)
+        with replaced(path, out) as temporary:
+            if fmt == "csv":
+                frame.to_csv(temporary, index=False)
+            else:
+                frame.to_parquet(temporary, index=False)
         written.append(path)
     return written

@@ -23,11 +23,14 @@ one of another schema, is an error that names the file and the way out.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -39,11 +42,16 @@ import pandas as pd
 
 from faircompare.exceptions import FaircompareError
 from faircompare.records import Predictions, RunRecord, RunSpec
+from faircompare.safe_write import disk_state, make_folder, refuse_links, write_error
 
 SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
 # 4: audits have a scope and an adjusted p-value column; "sensitive_features", "group" named so
 DATABASE = "results.sqlite"
 LOCK = ".faircompare.lock"
+_DATABASE_FILES = ("", "-wal", "-shm", "-journal")  # the database and SQLite's own beside it
+# SQLite's codes for a write the disk refused (full, a file-size limit, read-only, no access):
+# the database is not damaged by them, the transaction is rolled back.
+_WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN")
 T = TypeVar("T")
 _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id")
 
@@ -145,6 +153,7 @@ class ResultStore:
         if readonly and not self.path.is_file():
             raise StoreError(f"no results in {self.folder}: run the benchmark first")
         self._db: sqlite3.Connection | None = None
+        self._copy: Path | None = None
         try:
             self._db = self._connect()
             self._check_schema()
@@ -160,9 +169,11 @@ class ResultStore:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             try:
                 return _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
-            except sqlite3.OperationalError:  # WAL in a folder we cannot write: read it as is
-                return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
-        self.folder.mkdir(parents=True, exist_ok=True)
+            except sqlite3.OperationalError:  # a WAL in a folder we cannot write: read a copy
+                return self._private_copy()
+        make_folder(self.folder, self.folder)
+        for suffix in _DATABASE_FILES:  # SQLite would write through a planted link
+            refuse_links(self.folder / f"{DATABASE}{suffix}", self.folder)
         db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
@@ -192,13 +203,9 @@ class ResultStore:
 
     def _error(self, error: sqlite3.DatabaseError) -> StoreError:
         text = str(error)
-        if isinstance(error, sqlite3.OperationalError) and (
-            "readonly" in text or "unable to open" in text
-        ):
-            return StoreError(
-                f"cannot {'read' if self.readonly else 'write'} {self.path}: {text}; check that "
-                "the results folder exists and is writable, or pass another --results folder"
-            )
+        code = getattr(error, "sqlite_errorname", "")
+        if code.startswith(_WRITE_ERRORS) or "readonly" in text or "unable to open" in text:
+            return self._write_error(text)
         if isinstance(error, sqlite3.OperationalError) and "no such table" in text:
             return StoreError(f"{self.path} is not a faircompare results database ({text})")
         return StoreError(
@@ -207,6 +214,29 @@ class ResultStore:
             "recomputed), or pass another --results folder"
         )
 
+    def _write_error(self, text: str) -> StoreError:
+        """Say that the store could not be written, and whether what it holds is intact."""
+        action = "read" if self.readonly else "write"
+        state = "" if self.readonly else self._intact()
+        return StoreError(
+            f"cannot {action} {self.path}: {text}{disk_state(self.path)}. {state}The disk may "
+            "be full, a file-size limit reached, or the folder not writable: free some space "
+            "(or choose a folder you can write to) and run the same command again"
+        )
+
+    def _intact(self) -> str:
+        """Say whether the database is whole, checked through a fresh read-only connection."""
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=10)) as db:
+                (verdict,) = db.execute("PRAGMA quick_check").fetchone()
+                runs = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+        except sqlite3.Error:
+            return ""
+        if verdict != "ok":
+            return f"Its integrity check says {verdict!r}. "
+        return f"The stored runs are intact ({runs} runs; nothing half written was kept). "
+
     @property
     def _open(self) -> sqlite3.Connection:
         """The connection; a closed store raises :class:`StoreError`."""
@@ -214,11 +244,33 @@ class ResultStore:
             raise StoreError(f"the results store {self.path} is closed")
         return self._db
 
+    def _private_copy(self) -> sqlite3.Connection:
+        """Open a private copy of the database and its WAL, read completely.
+
+        SQLite reads a WAL database through its ``-shm`` index, which it cannot create in a
+        folder it cannot write; read as immutable, it would ignore the runs still in the WAL
+        (2 of 8, say). The copy, in a temporary folder removed at :meth:`close`, reads whole.
+        """
+        self._copy = Path(tempfile.mkdtemp(prefix="faircompare-store-"))
+        try:
+            for suffix in ("", "-wal"):
+                if (source := self.folder / f"{DATABASE}{suffix}").is_file():
+                    shutil.copyfile(source, self._copy / source.name)
+        except OSError as error:
+            raise StoreError(
+                f"cannot read {self.path}: its folder cannot be written, so its runs are read "
+                f"from a copy, and {write_error(error, self._copy)}"
+            ) from None
+        return _probed(sqlite3.connect(self._copy / DATABASE, isolation_level=None, timeout=60))
+
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and remove a private copy, if one was read)."""
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
+            self._copy = None
 
     def __enter__(self) -> ResultStore:
         return self
@@ -336,7 +388,7 @@ class ResultStore:
             "n_test": run.n_test,
             "versions": json.dumps(run.versions or {}),
             "warnings": json.dumps(list(run.warnings)),
-            "inputs": json.dumps(dict(spec.inputs)),
+            "inputs": json.dumps(run.inputs),
             "audit_errors": json.dumps(run.audit_errors) if run.audit_errors else None,
         }
         with self._transaction():
@@ -384,17 +436,20 @@ class ResultStore:
         StoreError
             If another process holds the folder; the message names its process id.
         """
-        with open(self.folder / LOCK, "a+", encoding="utf-8") as handle:
+        lock = refuse_links(self.folder / LOCK, self.folder)
+        try:  # never through a link planted since: O_NOFOLLOW
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise write_error(error, lock) from None
+        with os.fdopen(fd, "r+", encoding="utf-8") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                handle.seek(0)
                 holder = handle.read().strip() or "unknown"
                 raise StoreError(
                     f"another faircompare run (process {holder}) is writing to {self.folder}; "
                     "wait for it to finish, or pass another --results folder"
                 ) from None
-            handle.seek(0)
             handle.truncate()
             handle.write(str(os.getpid()))
             handle.flush()
@@ -410,7 +465,8 @@ class ResultStore:
         try:
             yield
         except BaseException:
-            self._open.execute("ROLLBACK")
+            if self._open.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                self._open.execute("ROLLBACK")
             raise
         self._open.execute("COMMIT")
 

@@ -9,13 +9,9 @@ import pytest
 
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.benchmark.costs import CostModel, cost_model, plan_table, write_costs
-from faircompare.benchmark.execute import (
-    Summary,
-    execute_run,
-    longest_first,
-    progress_printer,
-    shared_fits,
-)
+from faircompare.benchmark.execute import execute_run
+from faircompare.benchmark.progress import progress_printer
+from faircompare.benchmark.schedule import Summary, longest_first, shared_fits
 from faircompare.config import BenchmarkConfig
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results import ResultStore

@@ -1,6 +1,8 @@
 """Executing plans: results, failures, time limits, resuming, and the Dask backend."""
 
 import os
+import subprocess
+import sys
 import textwrap
 
 import numpy as np
@@ -120,10 +122,10 @@ def test_a_rerun_skips_stored_runs_and_force_and_retry_redo_them(tmp_path):
         assert len(store.runs()) == len(specs)
 
 
-def test_dask_local_cluster_stores_the_same_results_as_loky(tmp_path):
+def test_dask_local_cluster_stores_the_same_results_as_worker_processes(tmp_path):
     specs = small_plan()
     tables = []
-    for backend in ("loky", "dask"):
+    for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
             assert run_plan(specs, store, Options(), jobs=2, backend=backend).done == len(specs)
             measures = store.measures().sort_values(["key", "measure", "group"])
@@ -138,7 +140,7 @@ def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_loky_stores(tm
     pytest.importorskip("dask.distributed")
     specs = make_plan(PROFILES["extended"].overridden(datasets=("ricci",), splits=1)).runs
     tables = []
-    for backend in ("loky", "dask"):
+    for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
             summary = run_plan(specs, store, Options(), jobs=2, backend=backend)
             assert (summary.done, summary.failed) == (len(specs), 0)
@@ -197,7 +199,7 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     setups.clear()
     specs = small_plan(algorithms=("decision-tree", "calders", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=50))  # one process: its cache is visible
+        run_plan(specs, store, Options(permutations=50), backend="inline")  # cache visible here
         flips = store.audits().query("audit == 'fliptest'")
     assert len(flips) == 2 * len(specs)  # F+ and F- for every run
     assert set(flips["metric"]) == {"F+", "F-"}
@@ -241,7 +243,7 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
         algorithms=("decision-tree", "logistic-regression", "zafar-fairness"), splits=1
     )
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=50))
+        run_plan(specs, store, Options(permutations=50), backend="inline")  # cache visible here
         individual = store.audits().query("audit == 'individual'")
     assert len(individual) == 2 * len(specs)  # T_n and T~_n for every run
     by_algorithm = individual.set_index("algorithm")
@@ -337,7 +339,7 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
     register_audit(ToyAudit())
     specs = small_plan(algorithms=("decision-tree",), splits=1)
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=20))  # one process: the registry is visible
+        run_plan(specs, store, Options(permutations=20), backend="inline")  # registry visible
         toy = store.audits().query("audit == 'toy'")
         predictions = store.predictions(specs[0].key)
     unprivileged = predictions.sensitive_features != predictions.privileged
@@ -347,34 +349,33 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
 
 def test_never_more_workers_than_runs_or_cores(monkeypatch):
     # on the main of issue #28, --jobs 1000 started over 460 workers for a one-run plan
-    from faircompare.benchmark import execute
+    from faircompare.benchmark import schedule
 
-    monkeypatch.setattr(execute.joblib, "cpu_count", lambda: 2)
-    assert execute.worker_count(1000, 1) == 1
-    assert execute.worker_count(1000, 50) == 2  # capped at the cores
-    assert execute.worker_count(1, 50) == 1
-    assert execute.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
-    assert execute.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
-
-
-def _pot_brought_torch() -> bool:
-    import sys
-
-    import ot  # noqa: F401  (what FlipTest imports)
-
-    return "torch" in sys.modules
+    monkeypatch.setattr(schedule.joblib, "cpu_count", lambda: 2)
+    assert schedule.worker_count(1000, 1) == 1
+    assert schedule.worker_count(1000, 50) == 2  # capped at the cores
+    assert schedule.worker_count(1, 50) == 1
+    assert schedule.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
+    assert schedule.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
 
 
 def test_workers_start_without_pots_optional_backends():
     # POT imports torch to offer it as a backend, 0.25 GB in every worker that never uses it
     pytest.importorskip("torch")
-    from joblib import Parallel, delayed
-    from joblib.externals.loky import get_reusable_executor
+    from faircompare.benchmark.workers import _worker_environment
 
-    from faircompare.benchmark.execute import _backend
+    brought = subprocess.run(
+        [sys.executable, "-c", "import sys, ot; print('torch' in sys.modules)"],
+        env=_worker_environment(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert brought == "False"
+    assert "POT_BACKEND_DISABLE_PYTORCH" not in os.environ  # this process's is untouched
 
-    get_reusable_executor().shutdown(wait=True)  # workers of earlier tests may hold torch
-    with _backend("loky", 2, None):
-        brought = Parallel()(delayed(_pot_brought_torch)() for _ in range(4))
-    assert brought == [False] * 4
-    assert "POT_BACKEND_DISABLE_PYTORCH" not in os.environ  # restored
+
+def test_the_former_backend_name_works_with_a_deprecation_warning(tmp_path):
+    specs = small_plan(algorithms=("decision-tree",), splits=1)
+    with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning, match="'processes'"):
+        assert run_plan(specs, store, Options(audits=False), backend="loky").done == 1

@@ -83,6 +83,24 @@ def test_changed_data_is_never_reused_silently(tmp_path):
         assert summary.done == 2 and set(store.runs()["n_test"]) == {67}  # 200 rows now
 
 
+def test_a_run_records_the_data_it_read_when_the_file_changed_after_planning(tmp_path):
+    # on the main of issue #38, runs computed from the new content were stored under the old
+    # content's fingerprint, and reused once the old file was back
+    spec = write_loans(tmp_path)
+    planned = make_plan(config(spec)).runs
+    old = dict(planned[0].inputs)["data"]
+    write_loans(tmp_path, rows=200, flip=True)  # replaced after "runs planned"
+    new = dict(make_plan(config(spec)).runs[0].inputs)["data"]
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(planned, store, Options(audits=False))
+        assert summary.changed_data == {"loans"}
+        assert {inputs["data"] for inputs in store.inputs().values()} == {new}
+        assert set(store.runs()["n_test"]) == {67}  # computed from the 200 rows it read
+        write_loans(tmp_path)  # the old content back: the stored runs are not its runs
+        with pytest.raises(StaleResultsError, match=f"data of dataset 'loans': {new} -> {old}"):
+            run(store, config(spec))
+
+
 PLUGIN = """
 import numpy as np
 from faircompare.algorithms import FairEstimator

@@ -107,8 +107,8 @@ def test_an_output_folder_that_cannot_be_written_is_one_line_naming_it_and_out(s
     result = faircompare(command, "--results", str(stored))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip() == (
-        f"error: cannot write to {stored / command} (File exists); pass --out with a folder "
-        "you can write to"
+        f"error: cannot write {stored / command}: File exists; pass --out with a folder you can "
+        "write to"
     )
 
 
@@ -123,6 +123,35 @@ def test_a_read_only_output_folder_is_one_line(stored, monkeypatch, capsys):
         cli.main(["export", "--results", str(stored)])
     assert exited.value.code == 1
     assert capsys.readouterr().err == (
-        f"error: cannot write to {stored / 'export'} (Permission denied); pass --out with a "
-        "folder you can write to\n"
+        f"error: cannot write {stored / 'export'}: permission denied; pass --out with a folder "
+        "you can write to\n"
     )
+
+
+def test_a_read_only_copy_with_a_wal_and_no_shm_index_is_read_whole(tmp_path, monkeypatch):
+    # On the main of issue #38 such a copy (a folder the reader cannot write, so SQLite cannot
+    # build the -shm index) was read as immutable: 2 runs done where there are 8, silently.
+    from faircompare.records import RunRecord, RunSpec
+
+    writer = ResultStore(tmp_path / "live")
+    for split in range(8):  # committed into the WAL, not yet into the database file
+        spec = RunSpec("ricci", "Race", "original", "svm", (), split, 0)
+        writer.write(RunRecord(spec, "failed", error="on purpose"))
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in ("results.sqlite", "results.sqlite-wal"):  # no -shm: as an archive holds it
+        (copy / name).write_bytes((tmp_path / "live" / name).read_bytes())
+    writer.close()
+    connect = sqlite3.connect
+
+    def no_index_can_be_built(database, *args, **kwargs):  # what a read-only folder does
+        if str(copy) in str(database) and "mode=ro" in str(database):
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", no_index_can_be_built)
+    with ResultStore(copy, readonly=True) as store:
+        assert len(store.statuses()) == 8
+        private = store._copy
+    assert private is not None and not private.exists()  # the private copy is removed
+    assert sorted(os.listdir(copy)) == ["results.sqlite", "results.sqlite-wal"]  # untouched

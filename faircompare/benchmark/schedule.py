@@ -1,0 +1,342 @@
+"""Run a plan: which runs to do, in which order, and each record stored as it arrives.
+
+The runs not yet stored (or every run with ``force``, the failed ones with ``retry_failed``)
+are grouped by shared fit, ordered longest first by the cost model, and handed to a backend
+(:mod:`faircompare.benchmark.workers`); the coordinating process stores each record as it
+arrives. Nothing is lost when the coordinator is interrupted (Ctrl-C or SIGTERM) or killed:
+every finished run is already committed. A stored run is reused only when it was computed from
+the same inputs (data, rules, algorithm version, audit settings); one results folder has one
+writer at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import joblib
+
+from faircompare._validation import check_choice
+from faircompare.benchmark.execute import Options
+from faircompare.benchmark.workers import BACKENDS, records
+from faircompare.exceptions import FaircompareError
+from faircompare.records import RunRecord, RunSpec
+from faircompare.results.store import ResultStore
+
+_FORMER_BACKENDS = {"loky": "processes"}  # renamed in 0.2.0: the pool is no longer loky's
+
+
+class StaleResultsError(FaircompareError):
+    """Stored runs that were computed from other inputs than the planned ones."""
+
+
+@dataclass
+class Summary:
+    """What one invocation did.
+
+    Attributes
+    ----------
+    planned
+        Runs in the plan.
+    skipped
+        Runs already stored, not run again.
+    done, failed
+        Runs that finished, and runs that failed, in this invocation.
+    interrupted
+        Whether Ctrl-C or SIGTERM stopped the invocation.
+    expected, expected_finished
+        The expected CPU seconds of the runs to do, and of those finished so far (each run
+        counts one when no cost is known).
+    changed_data
+        The datasets some run read with other content than was planned (the file changed
+        while the benchmark ran): those runs are stored with the data they read.
+    """
+
+    planned: int
+    skipped: int
+    done: int = 0
+    failed: int = 0
+    interrupted: bool = False
+    expected: float = 0.0
+    expected_finished: float = 0.0
+    changed_data: set[str] = field(default_factory=set)
+
+    def add(self, record: RunRecord, cost: float) -> None:
+        """Count a finished run.
+
+        Parameters
+        ----------
+        record
+            The run's record.
+        cost
+            Its expected CPU seconds.
+        """
+        self.expected_finished += cost
+        if record.status == "done":
+            self.done += 1
+        else:
+            self.failed += 1
+        if record.data is not None and record.data != dict(record.spec.inputs).get("data"):
+            self.changed_data.add(record.spec.dataset)
+
+    def seconds_left(self, elapsed: float) -> float:
+        """Return the time the rest should take, at the pace of the expected cost so far.
+
+        Parameters
+        ----------
+        elapsed
+            Seconds since the invocation started.
+
+        Returns
+        -------
+        float
+            ``elapsed`` times the expected cost left over the expected cost finished: weighed
+            by cost, not by runs, so cheap runs early (or late) do not mislead it.
+        """
+        if self.expected_finished <= 0:
+            return float("nan")
+        return elapsed * max(self.expected - self.expected_finished, 0.0) / self.expected_finished
+
+
+def run_plan(
+    runs: tuple[RunSpec, ...],
+    store: ResultStore,
+    options: Options,
+    *,
+    jobs: int = 1,
+    backend: str = "processes",
+    scheduler: str | None = None,
+    force: bool = False,
+    retry_failed: bool = False,
+    report: Callable[[RunRecord, Summary], None] | None = None,
+    costs: Mapping[str, float] | None = None,
+) -> Summary:
+    """Execute the planned runs not yet stored (all with ``force``), storing each as it ends.
+
+    Parameters
+    ----------
+    runs
+        The planned runs.
+    store
+        Where results go; runs already stored as done (and, unless ``retry_failed``, as failed)
+        are skipped, provided they were computed from the same inputs.
+    options
+        Worker options.
+    jobs
+        Parallel workers (processes of this machine, or Dask workers of a local cluster), at
+        most one per run and per core (:func:`worker_count`).
+    backend
+        ``"processes"`` (worker processes this one watches: a worker that dies or overruns
+        the time limit costs its run only), ``"dask"``, or ``"inline"`` (this process, one
+        run at a time, for debugging: nothing isolates a run). See
+        :mod:`faircompare.benchmark.workers`.
+    scheduler
+        Address of a running Dask scheduler; a local cluster is started when None.
+    force, retry_failed
+        Redo every run, or the failed ones.
+    report
+        Called after each stored run (progress display).
+    costs
+        Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
+        the longest runs start first, so the last minutes do not run on one worker while the
+        others wait, and the time left is weighed by cost. None: the plan's order, one each.
+
+    Returns
+    -------
+    Summary
+        Counts, and whether the run was interrupted (Ctrl-C or SIGTERM); failures are in the
+        store.
+
+    Raises
+    ------
+    StaleResultsError
+        Unless ``force``, if a planned run is stored but was computed from other inputs (its
+        dataset's content or rules, the algorithm's version, the audit or validation settings,
+        faircompare's version); the message names each change and the number of runs.
+    StoreError
+        If another process is writing to the same results folder.
+    """
+    backend = backend_name(backend)
+    with store.claim():
+        if not force:
+            _refuse_stale(runs, store)
+        store.record_plan(runs)
+        stored = store.statuses()
+        redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
+        todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
+        cost = {s.key: (costs or {}).get(s.key, 1.0) for s in todo}
+        groups = longest_first(shared_fits(todo), cost)
+        summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
+        workers = worker_count(jobs, len(groups), backend, scheduler)
+        try:
+            with _sigterm_interrupts():
+                for record in records(
+                    groups, options, backend=backend, workers=workers, scheduler=scheduler
+                ):
+                    store.write(record)
+                    summary.add(record, cost[record.key])
+                    if report:
+                        report(record, summary)
+        except KeyboardInterrupt:
+            summary.interrupted = True
+    return summary
+
+
+def backend_name(backend: str) -> str:
+    """Return the backend's name, checked; a former name works with a deprecation warning.
+
+    Parameters
+    ----------
+    backend
+        One of :data:`~faircompare.benchmark.workers.BACKENDS`, or ``"loky"`` (the name of
+        ``"processes"`` before 0.2.0).
+
+    Returns
+    -------
+    str
+        The backend's current name.
+
+    Raises
+    ------
+    ChoiceError
+        For an unknown backend, listing the valid ones.
+    """
+    if backend in _FORMER_BACKENDS:
+        new = _FORMER_BACKENDS[backend]
+        warnings.warn(
+            f"the backend {backend!r} is now called {new!r}; {backend!r} will be removed in 0.3.0",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return new
+    return check_choice(backend, BACKENDS, what="backend")
+
+
+def shared_fits(runs: Sequence[RunSpec]) -> list[list[RunSpec]]:
+    """Group runs by the model they fit (:attr:`RunSpec.fit_key`), in the plan's order.
+
+    Parameters
+    ----------
+    runs
+        The runs to do.
+
+    Returns
+    -------
+    list of list of RunSpec
+        Each group fits one model (a baseline's group holds every attribute and numeric
+        variant of one split); most groups are one run.
+    """
+    groups: dict[str, list[RunSpec]] = {}
+    for run in runs:
+        groups.setdefault(run.fit_key, []).append(run)
+    return list(groups.values())
+
+
+def longest_first(groups: list[list[RunSpec]], cost: Mapping[str, float]) -> list[list[RunSpec]]:
+    """Order groups of runs by expected cost, the longest first (ties keep the plan's order).
+
+    Parameters
+    ----------
+    groups
+        The runs to do, grouped by shared fit (:func:`shared_fits`).
+    cost
+        Each run's expected seconds, by key; a group costs the sum of its runs.
+
+    Returns
+    -------
+    list of list of RunSpec
+        The groups, longest first.
+    """
+    return sorted(groups, key=lambda group: -sum(cost[run.key] for run in group))
+
+
+def worker_count(
+    jobs: int, runs: int, backend: str = "processes", scheduler: str | None = None
+) -> int:
+    """Return how many workers to start: never more than runs, nor than this machine's cores.
+
+    Parameters
+    ----------
+    jobs
+        The workers asked for (``--jobs``).
+    runs
+        The runs to execute.
+    backend, scheduler
+        A Dask cluster given by its scheduler is sized by the cluster, so only the run count
+        bounds it; worker processes and a local Dask cluster run on this machine.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
+    cores = joblib.cpu_count() if backend != "dask" or scheduler is None else jobs
+    return max(1, min(jobs, runs, cores))
+
+
+def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
+    """Raise :class:`StaleResultsError` naming what changed if a stored run's inputs differ."""
+    stored = store.inputs()
+    changes: Counter[tuple[str, str, str]] = Counter()
+    stale = 0
+    stale_algorithms: set[str] = set()
+    versions_only = True  # whether every stale run's algorithm version alone changed
+    for spec in runs:
+        before = stored.get(spec.key)
+        if before is None:
+            continue
+        now = dict(spec.inputs)
+        changed = [
+            name for name in sorted(now.keys() | before.keys()) if before.get(name) != now.get(name)
+        ]
+        stale += bool(changed)
+        if changed:
+            stale_algorithms.add(spec.algorithm)
+            versions_only &= changed == ["algorithm"]
+        for name in changed:
+            what = {
+                "data": f"data of dataset {spec.dataset!r}",
+                "algorithm": f"version of {spec.algorithm}",
+            }.get(name, name)
+            changes[what, before.get(name, "none"), now.get(name, "none")] += 1
+    if not stale:
+        return
+    lines = "\n".join(
+        f"  - {what}: {old} -> {new} ({count} runs)"
+        for (what, old, new), count in sorted(changes.items())
+    )
+    raise StaleResultsError(
+        f"{stale} planned runs are stored in {store.path} but were computed from other inputs:\n"
+        f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs"
+        f"{_only_these(stale_algorithms) if versions_only else ''}, or pass another --results "
+        "folder to keep both."
+    )
+
+
+def _only_these(algorithms: set[str]) -> str:
+    """Name the ``--algorithm`` options that limit ``--force`` to these algorithms' runs."""
+    options = " ".join(f"--algorithm {name}" for name in sorted(algorithms))
+    return f" (with {options} to recompute only the runs of the changed algorithms)"
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while runs execute, so workers are stopped and nothing is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,429 @@
+"""Worker processes that no run can take down with it, and the other ways runs are executed.
+
+The local backend (``processes``) starts its workers itself and watches them from the
+coordinating process, so that a run costs at most itself:
+
+- **a worker that dies** (killed by the operating system for lack of memory, a crash in native
+  code, a plugin that exits the process) costs the run it was executing: the run is recorded as
+  failed with the signal or exit status and the worker's peak memory, the worker is replaced,
+  and every other run goes on;
+- **the time limit is enforced from outside**: a run still going a short grace after its limit
+  (its own timer, :func:`faircompare._timeout.time_limit`, can be caught or delayed by native
+  code) is ended with its worker and every process the run started, and recorded as failed;
+- **a process a run starts never outlives it**: each worker leads a process group of its own,
+  and after each run every other process of that group is ended.
+
+Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`) go to one worker
+together; when that worker dies, the first unfinished run is the one recorded as failed and
+the rest of the group goes back to the queue.
+
+``dask`` submits each group to a Dask cluster, which retries the runs of a lost worker on
+another; a run whose workers keep dying is recorded as failed. ``inline`` runs everything in
+this process, one run at a time: for debugging, with nothing to isolate a run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+
+from faircompare.benchmark.execute import Options, execute_run, execute_runs, failed_run
+from faircompare.records import RunRecord, RunSpec
+
+BACKENDS = ("processes", "dask", "inline")
+_GRACE = (1.0, 30.0)  # seconds a run gets past its limit to stop itself: 5 %, within these
+_WATCH = 1.0  # seconds between two looks at the workers (alive? memory?)
+_STARTUP = 120.0  # seconds a new worker may take to import what its first run needs
+# POT imports every array library it finds, to offer it as a backend; FlipTest calls POT on
+# numpy arrays only, so the workers skip them: torch alone is 0.25 GB per worker (the
+# algorithms that need torch import it themselves).
+_POT_BACKENDS_OFF = ("PYTORCH", "JAX", "TENSORFLOW", "CUPY")
+# Native thread pools start with one thread in a worker: workers are the parallelism.
+_ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def hard_limit(timeout: float) -> float:
+    """Return the seconds after which a run's worker is ended: its limit and a short grace.
+
+    Parameters
+    ----------
+    timeout
+        The run's time limit (:attr:`Options.timeout`).
+
+    Returns
+    -------
+    float
+        ``timeout`` plus 5 % of it, at least 1 s and at most 30 s: the run's own timer fires
+        first, and records where the run stood.
+    """
+    low, high = _GRACE
+    return timeout + min(max(0.05 * timeout, low), high)
+
+
+def records(
+    groups: Iterable[Sequence[RunSpec]],
+    options: Options,
+    *,
+    backend: str = "processes",
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Iterator[RunRecord]:
+    """Execute groups of runs on a backend, yielding each run's record as it finishes.
+
+    Parameters
+    ----------
+    groups
+        Runs grouped by shared fit, in the order to start them.
+    options
+        How to run them.
+    backend
+        One of :data:`BACKENDS`.
+    workers
+        Worker processes (``processes``), or a local Dask cluster's workers.
+    scheduler
+        Address of a running Dask scheduler (``dask``); a local cluster is started when None.
+
+    Yields
+    ------
+    RunRecord
+        One per run, done or failed, in the order they finish.
+    """
+    if backend == "inline":
+        for group in groups:
+            yield from execute_runs(group, options)
+    elif backend == "dask":
+        yield from _dask_records(groups, options, workers, scheduler)
+    else:
+        with WorkerPool(workers, options) as pool:
+            yield from pool.run(groups)
+
+
+@dataclass
+class _Worker:
+    """A worker process, its end of the pipe, and the runs it holds (the first is running)."""
+
+    process: subprocess.Popen
+    connection: Connection
+    runs: deque[RunSpec] = field(default_factory=deque)
+    started: float = 0.0  # when the running run started (wall clock)
+    deadline: float = math.inf  # when it is ended (monotonic clock)
+    peak: int = 0  # the largest resident size seen, in bytes
+
+
+class WorkerPool:
+    """Worker processes of this machine, watched: a dead or hanging worker costs one run.
+
+    Each worker is a fresh Python process (``python -c``, so no script of the user's is
+    imported again), in a session and process group of its own, talking over a pipe of its
+    own: runs in; a "started" message and each run's record out. Only names travel (the runs,
+    the options): a plugin is loaded by the worker from its folder or entry point.
+
+    Parameters
+    ----------
+    size
+        The number of workers (started as runs need them).
+    options
+        How the workers run (its ``timeout`` is enforced from here).
+    """
+
+    def __init__(self, size: int, options: Options) -> None:
+        self.size = size
+        self.options = options
+        self._workers: list[_Worker] = []
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, groups: Iterable[Sequence[RunSpec]]) -> Iterator[RunRecord]:
+        """Execute the groups, yielding each run's record as it arrives.
+
+        Parameters
+        ----------
+        groups
+            Runs grouped by shared fit, in the order to start them.
+
+        Yields
+        ------
+        RunRecord
+            One per run; a run whose worker died or overran its limit is a failed record.
+        """
+        queue = deque(deque(group) for group in groups if group)
+        while queue or any(worker.runs for worker in self._workers):
+            self._assign(queue)
+            busy = [worker for worker in self._workers if worker.runs]
+            nearest = min(worker.deadline for worker in busy) - time.monotonic()
+            wait([worker.connection for worker in busy], timeout=max(min(nearest, _WATCH), 0))
+            for worker in busy:
+                yield from self._collect(worker, queue)
+
+    def close(self) -> None:
+        """Stop every worker, and every process they started; a run in flight is abandoned."""
+        for worker in self._workers:
+            if not worker.runs:
+                with contextlib.suppress(OSError):
+                    worker.connection.send(None)
+        for worker in list(self._workers):
+            if not worker.runs:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    worker.process.wait(timeout=5)
+            self._discard(worker)
+
+    def _assign(self, queue: deque[deque[RunSpec]]) -> None:
+        """Give a group of runs to each idle worker, starting workers up to the pool's size."""
+        for worker in [w for w in self._workers if not w.runs and w.process.poll() is not None]:
+            self._discard(worker)  # died between runs: nothing of it is lost
+        while queue:
+            idle = next((worker for worker in self._workers if not worker.runs), None)
+            if idle is None and len(self._workers) < self.size:
+                idle = self._start()
+            if idle is None:
+                return
+            idle.runs = queue.popleft()
+            idle.deadline = time.monotonic() + _STARTUP + hard_limit(self.options.timeout)
+            try:
+                idle.connection.send(list(idle.runs))
+            except OSError:  # it died just now: the group waits for another
+                queue.appendleft(idle.runs)
+                self._discard(idle)
+
+    def _start(self) -> _Worker:
+        """Start a worker process, with one native thread and POT's optional backends off."""
+        ours, theirs = multiprocessing.Pipe()
+        fd = theirs.fileno()
+        process = subprocess.Popen(
+            [sys.executable, "-c", f"from {__name__} import serve; serve({fd})"],
+            pass_fds=[fd],
+            start_new_session=True,
+            env=_worker_environment(),
+        )
+        theirs.close()
+        ours.send(self.options)
+        worker = _Worker(process, ours)
+        self._workers.append(worker)
+        return worker
+
+    def _collect(self, worker: _Worker, queue: deque[deque[RunSpec]]) -> Iterator[RunRecord]:
+        """Yield what a worker finished; end it, and record its run, if it died or overran."""
+        worker.peak = max(worker.peak, _peak_memory(worker.process.pid))
+        try:
+            while worker.runs and worker.connection.poll():
+                kind, record = worker.connection.recv()
+                if kind == "started":
+                    worker.started = time.time()
+                    worker.deadline = time.monotonic() + hard_limit(self.options.timeout)
+                else:
+                    worker.runs.popleft()
+                    yield record
+        except (EOFError, OSError):  # the worker died while sending: its run is lost
+            worker.process.wait()
+        if not worker.runs:
+            return
+        overran = time.monotonic() > worker.deadline
+        if worker.process.poll() is None and not overran:
+            return
+        running = worker.runs.popleft()
+        if worker.runs:  # the rest of its group goes on elsewhere, first
+            queue.appendleft(worker.runs)
+        self._discard(worker)
+        error = self._overran() if overran else _death(worker.process.returncode, worker.peak)
+        yield failed_run(running, error, started=worker.started or None)
+
+    def _discard(self, worker: _Worker) -> None:
+        """End a worker and every process it started, and forget it."""
+        _end_group(worker.process.pid)
+        worker.process.wait()
+        worker.connection.close()
+        self._workers.remove(worker)
+
+    def _overran(self) -> str:
+        return (
+            f"RunTimeoutError: stopped at the time limit of {self.options.timeout:g} s (the run "
+            "did not stop itself: its worker process, and every process it started, were ended)"
+        )
+
+
+def _death(exitcode: int | None, peak: int) -> str:
+    """Say how a worker process ended, and what that most likely means."""
+    if exitcode is not None and exitcode < 0:
+        number = -exitcode
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = "unknown signal"
+        cause = (
+            ", most likely by the operating system for lack of memory"
+            if number == signal.SIGKILL
+            else ""
+        )
+        how = f"was killed by signal {number} ({name}){cause}"
+    else:
+        how = f"exited with status {exitcode}"
+    memory = f" (its peak memory: {peak / 2**30:.2f} GB)" if peak else ""
+    return (
+        f"WorkerDiedError: the worker process running this run {how}{memory}; the other runs "
+        "went on. Run again with --retry-failed to try it again (with fewer --jobs it gets more "
+        "memory)"
+    )
+
+
+def _peak_memory(pid: int | None) -> int:
+    """Return a process's peak resident size in bytes (Linux's VmHWM), or 0 when unknown."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def _end_group(leader: int) -> None:
+    """Kill a worker and every process in its group (it leads one: see :class:`WorkerPool`)."""
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(OSError):  # the group is gone (or not yet made)
+            kill(leader, signal.SIGKILL)
+
+
+def _worker_environment() -> dict[str, str]:
+    """Return a worker's environment: this one, faircompare importable, native pools of one."""
+    environment = dict(os.environ)
+    for key in _ONE_THREAD:
+        environment.setdefault(key, "1")
+    for name in _POT_BACKENDS_OFF:
+        environment.setdefault(f"POT_BACKEND_DISABLE_{name}", "1")
+    package_root = str(Path(__file__).resolve().parents[2])  # this very faircompare
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [package_root, *filter(None, [environment.get("PYTHONPATH")])]
+    )
+    return environment
+
+
+def serve(fd: int) -> None:
+    """Execute each group of runs received and send each record back: a worker's loop.
+
+    The worker is started by :class:`WorkerPool` in a session and process group of its own,
+    so that it and every process a run starts can be ended together, and a terminal's Ctrl-C
+    reaches the coordinator only (which then ends the workers). After each run, the processes
+    the run left behind are ended.
+
+    Parameters
+    ----------
+    fd
+        The worker's end of the pipe to the coordinator: the options, then groups of runs in
+        (None to stop); ``("started", None)`` and ``("record", record)`` out.
+    """
+    connection = Connection(fd)
+    _end_with_coordinator()
+    options = connection.recv()
+    while (group := _received(connection)) is not None:
+        fits: dict = {}
+        for spec in group:
+            connection.send(("started", None))
+            record = execute_run(spec, options, fits)
+            end_strays()
+            connection.send(("record", record))
+
+
+def _received(connection: Connection) -> list[RunSpec] | None:
+    """Return the next group of runs; None when the coordinator says stop, or is gone."""
+    try:
+        return connection.recv()
+    except EOFError:
+        return None
+
+
+def _end_with_coordinator() -> None:
+    """Exit, with every process of the worker's group, as soon as the coordinator is gone.
+
+    Killed with ``kill -9``, a coordinator cannot stop its workers, which would live on
+    (re-parented to init) with their caches; each worker watches its parent instead (once a
+    second, in a daemon thread).
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="faircompare-coordinator-watch", daemon=True).start()
+
+
+def end_strays() -> list[int]:
+    """End every other process of this process's group: what the last run left running.
+
+    Returns
+    -------
+    list of int
+        The process ids ended (Linux; elsewhere the group is ended with its worker).
+    """
+    group, me = os.getpgrp(), os.getpid()
+    strays = [pid for pid in _group_members(group) if pid != me]
+    for pid in strays:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    for pid in strays:  # reap those that are this process's children
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, 0)
+    return strays
+
+
+def _group_members(group: int) -> list[int]:
+    """Return the ids of the processes in a process group, read from ``/proc``."""
+    members = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            if int(stat[stat.rindex(")") + 2 :].split()[2]) == group:
+                members.append(int(entry.name))
+    return members
+
+
+def _dask_records(
+    groups: Iterable[Sequence[RunSpec]], options: Options, workers: int, scheduler: str | None
+) -> Iterator[RunRecord]:
+    """Execute each group as one Dask task; a group whose workers kept dying is failed."""
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
+            scheduler = stack.enter_context(cluster)
+        client = stack.enter_context(Client(scheduler))
+        submitted = {
+            client.submit(execute_runs, list(group), options, pure=False): list(group)
+            for group in groups
+        }
+        for future in as_completed(submitted):
+            try:
+                yield from future.result()
+            except Exception as error:  # KilledWorker: Dask gave up on the group's workers
+                reason = f"{type(error).__name__}: {error}"
+                for spec in submitted[future]:
+                    yield failed_run(spec, _lost(reason), trace=traceback.format_exc())
+            finally:
+                future.release()
+
+
+def _lost(reason: str) -> str:
+    return (
+        "WorkerDiedError: the Dask workers running this run died every time it was tried "
+        f"({reason}); the other runs went on. Run again with --retry-failed to try it again"
+    )

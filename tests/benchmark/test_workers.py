@@ -1,0 +1,285 @@
+"""Crash safety: a worker that dies, a run that ignores its limit, a run that changes its process.
+
+Each test here failed on the main of issue #38: joblib's loky pool ended the whole benchmark
+when one worker was killed, a run that caught its own timer ran on, a child process outlived
+its run, and a plugin's ``os.chdir`` broke every algorithm after it.
+"""
+
+import multiprocessing
+import os
+import random
+import signal
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.workers import end_strays, hard_limit
+from faircompare.config import BenchmarkConfig
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+PLUGINS = """
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import numpy as np
+    from faircompare.algorithms import FairEstimator
+    from sklearn.tree import DecisionTreeClassifier
+
+
+    class Tree(FairEstimator):
+        def fit(self, X, y, *, sensitive_features):
+            self.model_ = DecisionTreeClassifier(random_state=0).fit(X, y)
+            self.classes_ = self.model_.classes_
+            return self
+
+        def predict(self, X, *, sensitive_features=None):
+            return self.model_.predict(X)
+
+
+    class KilledOnItsSecondFit(Tree):
+        # what the operating system's OOM killer does to a worker: SIGKILL, no goodbye
+        name = "killed-on-its-second-fit"
+
+        def fit(self, X, y, *, sensitive_features):
+            if self._nth_fit() == 2:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return super().fit(X, y, sensitive_features=sensitive_features)
+
+        def _nth_fit(self):
+            marker, n = os.environ["FAIRCOMPARE_TEST_MARKER"], 1
+            while True:  # a counter across workers: the first file not yet created
+                try:
+                    os.close(os.open(f"{marker}.{n}", os.O_CREAT | os.O_EXCL))
+                    return n
+                except FileExistsError:
+                    n += 1
+
+
+    class IgnoresItsTimer(Tree):
+        name = "ignores-its-timer"
+
+        def fit(self, X, y, *, sensitive_features):
+            signal.signal(signal.SIGALRM, lambda *args: None)
+            while True:
+                try:
+                    time.sleep(0.05)
+                except Exception:
+                    pass
+
+
+    class StartsAChild(Tree):
+        name = "starts-a-child"
+
+        def fit(self, X, y, *, sensitive_features):
+            child = subprocess.Popen(["sleep", "300"])
+            with open(os.environ["FAIRCOMPARE_TEST_MARKER"], "a") as pids:
+                pids.write(f"{child.pid}\\n")
+            return super().fit(X, y, sensitive_features=sensitive_features)
+
+
+    class ChangesItsProcess(Tree):
+        name = "changes-its-process"
+
+        def fit(self, X, y, *, sensitive_features):
+            os.chdir(os.environ["FAIRCOMPARE_TEST_MARKER"])
+            os.environ["FAIRCOMPARE_PLANTED"] = "1"
+            np.seterr(all="raise")
+            return super().fit(X, y, sensitive_features=sensitive_features)
+
+
+    class Exits(Tree):
+        name = "exits"
+
+        def fit(self, X, y, *, sensitive_features):
+            raise SystemExit(3)
+"""
+
+
+@pytest.fixture
+def plugins(tmp_path):
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "crashing.py").write_text(textwrap.dedent(PLUGINS))
+    return folder
+
+
+def plan(plugins, algorithms, splits=2):
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=algorithms, splits=splits, plugins=str(plugins)
+    )
+    return make_plan(config).runs
+
+
+def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
+    tmp_path, plugins, monkeypatch
+):
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(tmp_path / "fit"))
+    specs = plan(plugins, ("killed-on-its-second-fit", "decision-tree", "gaussian-nb"), splits=3)
+    options = Options(plugins=str(plugins), audits=False)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, options, jobs=2)
+        runs = store.runs().set_index("key")
+        assert (summary.done, summary.failed) == (len(specs) - 1, 1)
+        failed = runs.query("status == 'failed'")
+        assert failed["algorithm"].tolist() == ["killed-on-its-second-fit"]
+        assert (
+            failed["error"]
+            .iloc[0]
+            .startswith(
+                "WorkerDiedError: the worker process running this run was killed by signal 9 "
+                "(SIGKILL), most likely by the operating system for lack of memory (its peak memory: "
+            )
+        )
+        assert "--retry-failed" in failed["error"].iloc[0]
+        # A plain rerun has nothing to do; --retry-failed runs the failed one (fitted a third
+        # time now, so not killed) and completes the study.
+        assert run_plan(specs, store, options, jobs=2).done == 0
+        again = run_plan(specs, store, options, jobs=2, retry_failed=True)
+        assert (again.done, again.failed) == (1, 0)
+        assert set(store.statuses().values()) == {"done"}
+
+
+def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed(tmp_path, plugins):
+    specs = plan(plugins, ("ignores-its-timer", "decision-tree"), splits=1)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(timeout=1, plugins=str(plugins), audits=False))
+        runs = store.runs().set_index("algorithm")
+    assert (summary.done, summary.failed) == (1, 1)
+    assert runs.loc["ignores-its-timer", "error"] == (
+        "RunTimeoutError: stopped at the time limit of 1 s (the run did not stop itself: its "
+        "worker process, and every process it started, were ended)"
+    )
+    # stored with its start and end: the hard limit is the timeout and a grace of 1 s here
+    took = (
+        runs.loc["ignores-its-timer", "finished_at"] - runs.loc["ignores-its-timer", "started_at"]
+    )
+    assert took >= 1.0
+
+
+def test_the_grace_past_a_limit_is_five_percent_within_one_and_thirty_seconds():
+    assert hard_limit(5) == 6  # 0.25 s -> 1 s
+    assert hard_limit(100) == 105
+    assert hard_limit(1800) == 1830  # 90 s -> 30 s
+
+
+def test_no_process_a_run_started_outlives_it(tmp_path, plugins, monkeypatch):
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
+    specs = plan(plugins, ("starts-a-child",), splits=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(plugins=str(plugins), audits=False))
+    assert (summary.done, summary.failed) == (2, 0)
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 2
+    for pid in started:
+        assert not _alive(pid), f"process {pid} a run started is still running"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended
+
+
+def test_end_strays_ends_the_other_processes_of_the_group_only():
+    # in a process group of its own, as a worker is: a child left running is ended
+    def leader(queue):
+        import subprocess
+
+        os.setpgrp()
+        child = subprocess.Popen(["sleep", "300"])
+        queue.put((child.pid, end_strays(), os.getpid()))
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=leader, args=(queue,))
+    process.start()
+    child, ended, me = queue.get(timeout=30)
+    process.join()
+    assert ended == [child] and me not in ended and not _alive(child)
+
+
+def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, plugins, monkeypatch):
+    # a relative plugin folder, as typed on the command line; the plugin moves elsewhere
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(elsewhere))
+    monkeypatch.chdir(tmp_path)
+    errors = np.geterr()
+    specs = plan("plugins", ("changes-its-process", "exits", "decision-tree"), splits=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(plugins="plugins", audits=False), backend="inline")
+        runs = store.runs().set_index("algorithm")
+    assert (summary.done, summary.failed) == (4, 2)
+    assert set(runs.loc["exits", "error"]) == {"SystemExit: 3"}
+    assert os.getcwd() == str(tmp_path)
+    assert "FAIRCOMPARE_PLANTED" not in os.environ
+    assert np.geterr() == errors
+
+
+def worker_processes() -> list[int]:
+    """The ids of this process's workers (children running the worker loop)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"faircompare.benchmark.workers" in command:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def test_a_worker_killed_at_random_costs_at_most_its_run_and_a_rerun_completes(tmp_path):
+    # fault injection: a small benchmark on two workers; after the first stored run, one of
+    # the two workers is killed (SIGKILL) at random, running or idle
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("decision-tree", "calders", "zafar-fairness"), splits=3
+    )
+    specs = make_plan(config).runs
+    chooser = random.Random(38)
+    killed = []
+
+    def kill_one(record, summary):
+        workers = worker_processes()
+        if not killed and workers:
+            victim = chooser.choice(workers)
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    options = Options(permutations=50)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, options, jobs=2, report=kill_one)
+        assert killed
+        statuses = store.statuses()
+        assert len(statuses) == len(specs)  # every run is stored, done or failed
+        assert summary.failed <= 1 and summary.done + summary.failed == len(specs)
+        rerun = run_plan(specs, store, options, jobs=2, retry_failed=True)
+        assert (rerun.done, rerun.failed) == (summary.failed, 0)
+        assert set(store.statuses().values()) == {"done"}
+
+
+def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
+    config = BenchmarkConfig(datasets=("ricci",), algorithms=("decision-tree",), splits=3)
+    specs = make_plan(config).runs
+
+    def kill_after_each(record, summary):
+        for worker in worker_processes():
+            os.kill(worker, signal.SIGKILL)
+        time.sleep(0.2)  # let it die before the next group is sent to it
+
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(audits=False), report=kill_after_each)
+    assert (summary.done, summary.failed) == (3, 0)
