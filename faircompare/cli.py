@@ -27,7 +27,14 @@ from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
 from faircompare.benchmark.costs import cost_model, plan_table
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import backend_name, worker_count
-from faircompare.config import PROFILES, BenchmarkConfig, load_config
+from faircompare.config import (
+    MAX_PERMUTATIONS,
+    MAX_SEED,
+    MAX_TIMEOUT,
+    PROFILES,
+    BenchmarkConfig,
+    load_config,
+)
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
@@ -45,6 +52,7 @@ from faircompare.results.export import FORMATS, export
 from faircompare.safe_write import make_folder, write_error
 
 _SHOWN_FAILURES = 20
+_LONGEST_MESSAGE = 2_000  # characters of an error message printed
 _RESULTS = click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -318,20 +326,28 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
 @_SPECS
 @click.option("--algorithm", "algorithms", multiple=True, help="An algorithm (repeatable).")
 @click.option("--splits", type=click.IntRange(min=1), help="Number of train/test splits.")
-@click.option("--seed", type=click.IntRange(min=0), help="Base seed.")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), help="Base seed.")
 @click.option(
     "--grid/--no-grid",
     default=None,
     help="Sweep the parameter grids; sets 'tune' too (grid runs are also scored on a validation "
     "part of the training data, for choosing parameters without the test data).",
 )
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per run.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+    help="Seconds per run (a run past it is ended and stored as failed).",
+)
 @click.option(
     "--audits/--no-audits",
     default=None,
     help="Audit each run (permutation tests, FlipTest, individual fairness).",
 )
-@click.option("--permutations", type=click.IntRange(min=1), help="Permutations per audit test.")
+@click.option(
+    "--permutations",
+    type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
+    help="Permutations per audit test.",
+)
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -417,7 +433,6 @@ def run(
         )
         return
     with ResultStore(results) as store:
-        store.record_cleaning(cleaned)
         stored = store.statuses()
         pending = sum(s.key not in stored for s in plan.runs)
         click.echo(
@@ -437,6 +452,7 @@ def run(
             retry_failed=retry_failed,
             report=progress_printer(),
             costs=costs,
+            cleaning=cleaned,
         )
         failed = store.runs().query("status == 'failed'")
         failed = failed[failed["key"].isin({s.key for s in plan.runs})]
@@ -530,6 +546,13 @@ def _progress(line: str) -> None:
     click.echo(line, err=True)
 
 
+def _cut(message: str, limit: int = _LONGEST_MESSAGE) -> str:
+    """Cut a message that quotes a huge value (a 10 MB option, say) to its first characters."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}... (message cut: {len(message):,} characters)"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; faircompare's own errors are printed without a traceback."""
     try:
@@ -538,10 +561,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as error:
+        error.message = _cut(error.message)
         error.show()
         sys.exit(error.exit_code)
     except FaircompareError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {_cut(str(error))}", err=True)
         sys.exit(1)
     if isinstance(code, int) and code:  # click's Exit code, e.g. from --help
         sys.exit(code)

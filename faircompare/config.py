@@ -23,6 +23,10 @@ from faircompare.datasets.modern import MODERN
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
+MAX_SEED = 2**63 - 1  # the largest integer the results database holds
+MAX_PERMUTATIONS = 100_000  # per test; 10**9 asked for 29.8 GiB before any run failed
+MAX_TIMEOUT = 30 * 24 * 3600.0  # seconds per run
+
 
 class ConfigError(FaircompareError, ValueError):
     """A configuration with unknown keys, unknown names or values of the wrong kind."""
@@ -106,6 +110,11 @@ class BenchmarkConfig:
                 raise ConfigError(f"{name} must be a {kind.__name__}, got {value!r}")
         if not isinstance(self.timeout, int | float) or isinstance(self.timeout, bool):
             raise ConfigError(f"timeout must be a number of seconds, got {self.timeout!r}")
+        if not 0 < self.timeout <= MAX_TIMEOUT:  # NaN fails this too
+            raise ConfigError(
+                f"timeout must be more than 0 and at most {MAX_TIMEOUT:,.0f} seconds (30 days), "
+                f"got {self.timeout!r}"
+            )
         for name in self.datasets:
             check_choice(name, BUILTIN, what="dataset")
         if not isinstance(self.variants, str):
@@ -113,15 +122,32 @@ class BenchmarkConfig:
                 check_choice(variant, VARIANTS, what="preprocessing variant")
         if not self.datasets and not self.dataset_specs:
             raise ConfigError("the configuration names no dataset")
-        if self.splits < 1 or self.permutations < 1:
-            counts = f"{self.splits} and {self.permutations}"
-            raise ConfigError(f"splits and permutations must be at least 1, got {counts}")
-        if self.seed < 0 or self.timeout <= 0:
-            raise ConfigError(f"seed must be >= 0 and timeout > 0, got {self.seed}, {self.timeout}")
+        if self.splits < 1:
+            raise ConfigError(f"splits must be at least 1, got {self.splits}")
+        if not 1 <= self.permutations <= MAX_PERMUTATIONS:
+            raise ConfigError(
+                f"permutations must be from 1 to {MAX_PERMUTATIONS:,} (a p-value's Monte Carlo "
+                f"error is below 0.002 there), got {self.permutations:,}"
+            )
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1), got {self.seed}")
 
     def overridden(self, **changes: Any) -> BenchmarkConfig:
         """Return a copy with the given fields changed (None values are ignored)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _relative_paths(table: dict[str, Any], folder: Path) -> None:
+    """Make a configuration file's paths relative to its folder, once their type is checked."""
+    specs, plugins = table.get("dataset_specs"), table.get("plugins")
+    if specs is not None:
+        if not isinstance(specs, list) or not all(isinstance(spec, str) for spec in specs):
+            raise ConfigError(f"dataset_specs must be a list of file names, got {specs!r}")
+        table["dataset_specs"] = [str(folder / spec) for spec in specs]
+    if plugins is not None:
+        if not isinstance(plugins, str):
+            raise ConfigError(f"plugins must be a folder name (a string), got {plugins!r}")
+        table["plugins"] = str(folder / plugins) if plugins else None
 
 
 def _names(field: str, value: Any, keywords: tuple[str, ...]) -> str | tuple[str, ...]:
@@ -237,10 +263,7 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
                 table[new] = table.pop(old)
         for key in table:
             check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
-        if table.get("dataset_specs"):
-            table["dataset_specs"] = [str(path.parent / spec) for spec in table["dataset_specs"]]
-        if table.get("plugins"):
-            table["plugins"] = str(path.parent / table["plugins"])
+        _relative_paths(table, path.parent)
     name = profile or table.pop("profile", None) or "default"
     table.pop("profile", None)
     base = PROFILES[check_choice(name, PROFILES, what="profile")]

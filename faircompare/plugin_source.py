@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,18 +25,25 @@ def source_fingerprint(obj: object) -> str | None:
     Returns
     -------
     str or None
-        :func:`files_fingerprint` of the module's file; None when ``obj`` is defined in
-        faircompare or its module's file cannot be found.
+        :func:`files_fingerprint` of every Python file of the module's top-level package (a
+        helper module it imports is code of the plugin too), or of the module's file when it
+        is not in a package; None when ``obj`` is defined in faircompare or its module's file
+        cannot be found.
     """
     module = inspect.getmodule(obj if inspect.isclass(obj) or callable(obj) else type(obj))
-    if module is None or module.__name__.partition(".")[0] == "faircompare":
+    top = None if module is None else module.__name__.partition(".")[0]
+    if module is None or top == "faircompare":
         return None
+    package = sys.modules.get(top)
+    folders = [Path(folder) for folder in getattr(package, "__path__", [])]
+    if folders:
+        return files_fingerprint(_python_files(folders[0]), folders[0])
     path = getattr(module, "__file__", None)
     return files_fingerprint([Path(path)]) if path and Path(path).is_file() else None
 
 
 def folder_fingerprint(plugin_file: Path) -> str:
-    """Return a digest of every Python file in a plugin file's folder (they may import each other).
+    """Return a digest of every Python file under a plugin file's folder (they may import it).
 
     Parameters
     ----------
@@ -45,18 +53,26 @@ def folder_fingerprint(plugin_file: Path) -> str:
     Returns
     -------
     str
-        :func:`files_fingerprint` of the folder's ``*.py`` files in name order.
+        :func:`files_fingerprint` of the ``*.py`` files of the folder and its subfolders.
     """
-    return files_fingerprint(sorted(plugin_file.parent.glob("*.py")))
+    return files_fingerprint(_python_files(plugin_file.parent), plugin_file.parent)
 
 
-def files_fingerprint(paths: Iterable[Path]) -> str:
+def _python_files(folder: Path) -> list[Path]:
+    """Return the ``*.py`` files under ``folder``, in a fixed order."""
+    return sorted(folder.rglob("*.py"))
+
+
+def files_fingerprint(paths: Iterable[Path], folder: Path | None = None) -> str:
     """Return the first 16 hex digits of a SHA-256 over files' names and contents.
 
     Parameters
     ----------
     paths
         The files, in a fixed order.
+    folder
+        The folder their names are taken relative to (a moved helper changes the digest);
+        None: their file names alone.
 
     Returns
     -------
@@ -65,5 +81,6 @@ def files_fingerprint(paths: Iterable[Path]) -> str:
     """
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        name = path.name if folder is None else path.relative_to(folder).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

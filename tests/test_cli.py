@@ -13,7 +13,7 @@ import pytest
 from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
 from tests.datasets.test_builtin import PAPER_ROWS
-from tests.datasets.test_spec import write
+from tests.datasets.test_spec import CSV, write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,6 +78,20 @@ def test_a_run_prints_and_records_the_rows_cleaning_removed(tmp_path):
     assert "loans: cleaning removed 1 rows: missing values (income 1)" in result.stderr
     cores = joblib.cpu_count()
     assert f"--jobs 1000 is more than this machine's {cores} cores: using {cores}" in result.stdout
+    with ResultStore(results, readonly=True) as store:
+        assert store.cleaning() == {"loans": {"missing values (income 1)": 1}}
+
+
+def test_a_refused_stale_run_changes_nothing_in_the_store(tmp_path):
+    # on the main of issue #38 the refused run rewrote the cleaning record: runs computed on
+    # the rows left after removing one said no row was removed
+    results = tmp_path / "results"
+    args = ("faircompare", "run", "--spec", str(write(tmp_path)), "--algorithm", "gaussian-nb",
+            "--splits", "1", "--no-audits", "--no-report", "--results", str(results))  # fmt: skip
+    assert run(*args).returncode == 0
+    write(tmp_path, csv=CSV.replace("driver,?", "driver,11"))  # no missing value now
+    refused = run(*args)
+    assert refused.returncode == 1 and "were computed from other inputs" in refused.stderr
     with ResultStore(results, readonly=True) as store:
         assert store.cleaning() == {"loans": {"missing values (income 1)": 1}}
 
@@ -152,3 +166,66 @@ def test_a_dry_run_prints_the_plan_and_its_cost_and_runs_nothing(tmp_path):
     assert hours and float(hours[2]) == pytest.approx(float(hours[1]) / 2, abs=0.06)
     assert re.search(r"adult\s+svm\s+60\s", result.stdout)  # 3 attributes x 2 variants x 10
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # an OverflowError traceback from SQLite on the main of issue #38
+        (
+            ("--seed", "9223372036854775808"),
+            "Error: Invalid value for '--seed': 9223372036854775808 is not in the range "
+            "0<=x<=9223372036854775807.",
+        ),
+        # accepted on the main of issue #38, then every run failed
+        (
+            ("--timeout", "nan"),
+            "error: timeout must be more than 0 and at most 2,592,000 seconds (30 days), got nan",
+        ),
+        # accepted, then "Unable to allocate 29.8 GiB" in every audit
+        (
+            ("--permutations", "1000000000"),
+            "Error: Invalid value for '--permutations': 1000000000 is not in the range "
+            "1<=x<=100000.",
+        ),
+        # a 10 MB value (from a configuration file) printed whole
+        (
+            ("--config", "huge.toml"),
+            "error: unknown algorithm '"
+            + "x" * 99
+            + "... (10,000,002 characters); valid choices: ",
+        ),
+    ],
+)
+def test_out_of_range_options_are_one_line_before_anything_runs(tmp_path, args, message):
+    (tmp_path / "huge.toml").write_text('algorithms = ["' + "x" * 10_000_000 + '"]\n')
+    result = run(
+        "faircompare", "run", "--dataset", "ricci", *args, "--results", str(tmp_path / "results"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith(message)
+    assert len(result.stderr) < 5_000
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        lambda tmp: tmp / ("r" * 300),  # a folder name past the file system's 255
+        lambda tmp: tmp / "a-file" / "results",  # under a file, as under an unwritable folder
+    ],
+    ids=["long-name", "under-a-file"],
+)
+def test_a_results_folder_that_cannot_be_made_is_one_line_naming_it(tmp_path, where):
+    # OSError and PermissionError tracebacks on the main of issue #38
+    (tmp_path / "a-file").write_text("in the way")
+    folder = where(tmp_path)
+    result = run(
+        "faircompare", "run", "--dataset", "ricci", "--algorithm", "decision-tree",
+        "--splits", "1", "--no-audits", "--results", str(folder),
+    )  # fmt: skip
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: cannot write {folder}")
+    assert ("the name is too long" in last) or ("Not a directory" in last)

@@ -1,8 +1,8 @@
 """What a fitted algorithm returns is checked before anything is measured or stored.
 
-A prediction that is not 0 or 1 (NaN, say, which a cast to integers would turn into 0) or a score
-that is not finite fails the run with one message naming the algorithm and the count of bad
-values; ``check-plugin`` reports the same.
+A prediction that is not 0 or 1 (NaN, say, which a cast to integers would turn into 0), a score
+that is not finite, or a probability outside [0, 1] fails the run with one message naming the
+algorithm and the count of bad values; ``check-plugin`` reports the same.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from faircompare.exceptions import FaircompareError
 
 _SHOWN = 5  # distinct bad values quoted in a message
+_ROUNDING = 1e-9  # how far past 0 or 1 a probability may lie by rounding
 
 
 class BadPredictionsError(FaircompareError, ValueError):
@@ -78,7 +79,8 @@ def checked_scores(algorithm: str, scores: Any, n: int, method: str) -> np.ndarr
     Raises
     ------
     BadPredictionsError
-        If there are not ``n`` of them, or any is NaN or infinite.
+        If there are not ``n`` of them, or any is NaN or infinite, or (from
+        ``predict_proba``) outside [0, 1].
     """
     values = np.asarray(scores, dtype=float)
     if values.shape != (n,):
@@ -91,6 +93,13 @@ def checked_scores(algorithm: str, scores: Any, n: int, method: str) -> np.ndarr
             f"{algorithm}: {method} returned {bad.sum():,} of {n:,} scores that are not finite: "
             f"{_distinct(values[bad])}"
         )
+    if method == "predict_proba":
+        bad = (values < -_ROUNDING) | (values > 1 + _ROUNDING)
+        if bad.any():
+            raise BadPredictionsError(
+                f"{algorithm}: {method} returned {bad.sum():,} of {n:,} probabilities outside "
+                f"[0, 1]: {_distinct(values[bad])}"
+            )
     return values
 
 

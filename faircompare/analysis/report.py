@@ -18,7 +18,6 @@ import base64
 import html
 import itertools
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,6 +37,7 @@ from faircompare.analysis.audit_figures import (
     plot_transparency_report,
     threshold_curve,
 )
+from faircompare.file_names import slug
 from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
@@ -194,11 +194,6 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
         writer.attempt("sweeps", _sweeps, measures)
         writer.attempt("attributes", _attributes, pd.concat(representatives))
         writer.attempt("audit figures", _audit_figures, store, audits, styles)
-
-
-def slug(*parts: str) -> str:
-    """Make a file name from parts: lower case, anything but letters and digits as ``-``."""
-    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
 def _summary(writer: _Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:

@@ -25,6 +25,7 @@ from faircompare._validation import check_choice
 from faircompare.audits import audit_versions
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
+from faircompare.file_names import slug
 from faircompare.preprocessing import VARIANTS
 from faircompare.preprocessing.splits import TRAIN_FRACTION
 from faircompare.records import RunSpec
@@ -189,15 +190,21 @@ def _algorithm_version(algorithm: Algorithm) -> str:
 
 
 def _check_names(datasets: list[tuple[DatasetSpec, str | None]]) -> None:
-    seen: dict[str, str] = {}
+    """Refuse two datasets whose names would share the report's and the export's file names."""
+    seen: dict[str, tuple[str, str]] = {}
     for spec, path in datasets:
         source = path or "the built-in datasets"
-        if spec.name in seen:
-            raise ConfigError(
-                f"two datasets are called {spec.name!r} (from {seen[spec.name]} and {source}): "
-                "give your dataset spec another 'name'"
+        file_name = slug(spec.name)
+        if file_name in seen:
+            name, first = seen[file_name]
+            clash = (
+                f"two datasets are called {name!r} (from {first} and {source})"
+                if name == spec.name
+                else f"two datasets, {name!r} (from {first}) and {spec.name!r} (from {source}), "
+                f"would share the report's and the export's file names ('{file_name}-...')"
             )
-        seen[spec.name] = source
+            raise ConfigError(f"{clash}: give your dataset spec another 'name'")
+        seen[file_name] = spec.name, source
 
 
 def _check_attributes(specs: list[DatasetSpec], config: BenchmarkConfig) -> None:

@@ -116,6 +116,7 @@ def run_plan(
     retry_failed: bool = False,
     report: Callable[[RunRecord, Summary], None] | None = None,
     costs: Mapping[str, float] | None = None,
+    cleaning: Mapping[str, dict[str, int]] | None = None,
 ) -> Summary:
     """Execute the planned runs not yet stored (all with ``force``), storing each as it ends.
 
@@ -146,6 +147,10 @@ def run_plan(
         Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
         the longest runs start first, so the last minutes do not run on one worker while the
         others wait, and the time left is weighed by cost. None: the plan's order, one each.
+    cleaning
+        The rows each dataset's cleaning steps removed (:attr:`faircompare.datasets.Dataset.
+        removed`), recorded in the store once the plan is accepted: a refused (stale) plan
+        changes nothing in the store.
 
     Returns
     -------
@@ -167,6 +172,8 @@ def run_plan(
         if not force:
             _refuse_stale(runs, store)
         store.record_plan(runs)
+        if cleaning:
+            store.record_cleaning(dict(cleaning))
         stored = store.statuses()
         redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare.datasets.expressions import evaluate
+from faircompare.datasets.expressions import columns_in, evaluate
 from faircompare.datasets.spec import DatasetSpec
 from faircompare.exceptions import SpecError
 
@@ -181,7 +181,7 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
         split = pd.Series(np.where(values >= rule.at, rule.above, rule.below), index=frame.index)
         frame[column] = split.where(values.notna())
     for column, expression in spec.derive.items():
-        frame[column] = evaluate(frame, expression, where=where)
+        frame[column] = _derived(frame, expression, where)
     removed: list[tuple[str, int]] = []
     for expression in spec.filters:
         passes = evaluate(frame, expression, where=where).astype(bool)
@@ -210,6 +210,21 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
         parts = [frame[attribute].astype(str) for attribute in spec.sensitive]
         frame[spec.combined] = parts[0].str.cat(parts[1:], sep="-")
     return Dataset(spec, frame, tuple((step, rows) for step, rows in removed if rows))
+
+
+def _derived(frame: pd.DataFrame, expression: str, where: str) -> pd.Series:
+    """Evaluate a derived column; a row missing a value the expression reads is missing too.
+
+    A comparison with a missing value is False in pandas, so ``Combine >= 70`` would make a
+    row without ``Combine`` a negative; it is missing instead, and the missing-value rule
+    applies to it (and is reported) as to any column.
+    """
+    value = evaluate(frame, expression, where=where)
+    read = [column for column in columns_in(expression) if column in frame.columns]
+    missing = frame[read].isna().any(axis=1) if read else None
+    if missing is None or not missing.any():
+        return value
+    return value.astype(object).where(~missing)
 
 
 def _refuse_copies(copies: dict[str, str], columns: list[str], where: str) -> None:

@@ -7,8 +7,9 @@ Calls, attribute access, subscripts, lambdas, comprehensions and pandas' ``@`` r
 refused before anything is evaluated, so a spec from elsewhere cannot run code; what passes is
 evaluated by :meth:`pandas.DataFrame.eval`. Its cost is bounded too: an expression is at most
 :data:`MAX_LENGTH` characters, a number literal at most :data:`MAX_LITERAL` in size, an exponent
-a literal of at most :data:`MAX_EXPONENT` or a column, and evaluation stops after
-:data:`MAX_SECONDS` (``2**10**10`` would take minutes and gigabytes).
+a literal of at most :data:`MAX_EXPONENT` or a column, no string or list is repeated with ``*``,
+and evaluation stops after :data:`MAX_SECONDS` (``2**10**10`` would take minutes and gigabytes,
+``'abcdefgh' * 500000000`` 4 GB).
 """
 
 from __future__ import annotations
@@ -78,11 +79,37 @@ def check_expression(expression: str) -> None:
             raise SpecError(f"expression {expression!r} {problem}")
 
 
+def columns_in(expression: str) -> set[str]:
+    """Return the names an expression reads: its plain names and its backticked ones.
+
+    Parameters
+    ----------
+    expression
+        A checked expression (:func:`check_expression`).
+
+    Returns
+    -------
+    set of str
+        The column names it refers to.
+    """
+    quoted = {match.group()[1:-1] for match in _BACKTICKED.finditer(expression)}
+    plain = _BACKTICKED.sub(" 0 ", expression)
+    names = {node.id for node in ast.walk(ast.parse(plain.strip(), mode="eval"))
+             if isinstance(node, ast.Name)}  # fmt: skip
+    return quoted | names
+
+
 def _costly(node: ast.AST) -> str | None:
-    """Say why a node could cost unbounded time or memory: a huge literal or exponent."""
+    """Say why a node could cost unbounded time or memory: a huge literal, power or repetition."""
     size = _size(node)
     if size is not None and size > MAX_LITERAL:
         return f"has a number literal of size {size:.3g}, larger than {MAX_LITERAL:.3g}"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        if any(_is_sequence(operand) for operand in (node.left, node.right)):
+            return (
+                "repeats a string or a list with '*', which a dataset spec may not (its size "
+                "would have no bound); write the value out"
+            )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
         exponent = node.right
         if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
@@ -92,6 +119,13 @@ def _costly(node: ast.AST) -> str | None:
             return None
         return f"raises to a power other than a column or a number up to {MAX_EXPONENT}"
     return None
+
+
+def _is_sequence(node: ast.AST) -> bool:
+    """Whether a node is a string, bytes, list or tuple literal (what ``*`` repeats)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str | bytes)
+    return isinstance(node, ast.List | ast.Tuple)
 
 
 def _size(node: ast.AST) -> float | None:

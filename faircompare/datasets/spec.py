@@ -125,6 +125,11 @@ class DatasetSpec:
             raise SpecError(
                 f"{where}: 'sensitive' must list at least one column name, got {self.sensitive!r}"
             )
+        if self.label in self.sensitive or self.label == self.combined:
+            raise SpecError(
+                f"{where}: the label {self.label!r} is also a sensitive attribute; a model "
+                "would be given the answer (name another column as 'label' or 'sensitive')"
+            )
         if set(self.privileged) != set(self.sensitive):
             missing = [s for s in self.sensitive if s not in self.privileged]
             extra = [p for p in self.privileged if p not in self.sensitive]

@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
 P = ParamSpec("P")
+_QUOTED = 100  # characters of a user's value quoted in a message
 R = TypeVar("R")
 
 
@@ -47,9 +48,31 @@ def check_choice(
     if value in choices:
         return value
     names = [str(choice) for choice in choices]
-    close = get_close_matches(str(value), names, n=1)
+    text = str(value)
+    close = get_close_matches(text, names, n=1) if len(text) <= _QUOTED else []
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise error(f"unknown {what} {value!r}{hint}; valid choices: {', '.join(names)}")
+    raise error(f"unknown {what} {quoted(value)}{hint}; valid choices: {', '.join(names)}")
+
+
+def quoted(value: Any, limit: int = _QUOTED) -> str:
+    """Return ``repr(value)``, cut to ``limit`` characters with the length said.
+
+    Parameters
+    ----------
+    value
+        A value to quote in a message (a user's, of any size).
+    limit
+        The most characters quoted.
+
+    Returns
+    -------
+    str
+        ``repr(value)``, or its start followed by ``... (N characters)``.
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:

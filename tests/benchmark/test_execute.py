@@ -44,6 +44,16 @@ FAILING = """
 
         def predict(self, X, *, sensitive_features=None):
             return np.where(np.arange(len(X)) % 3 == 0, np.nan, 1.0)
+
+    class OutOfRange(NotANumber):
+        name = "out-of-range"
+
+        def predict(self, X, *, sensitive_features=None):
+            return np.ones(len(X))
+
+        def predict_proba(self, X, *, sensitive_features=None):
+            p = np.linspace(-2, 3, len(X))
+            return np.column_stack([1 - p, p])
 """
 
 
@@ -108,6 +118,21 @@ def test_predictions_that_are_not_labels_fail_the_run_with_their_count(tmp_path)
     assert runs["error"].iloc[0] == (
         "BadPredictionsError: not-a-number: predict returned 13 of 39 predictions that are not "
         "0 or 1: nan"
+    )
+
+
+def test_probabilities_outside_zero_and_one_fail_the_run(tmp_path):
+    # stored as done on the main of issue #38; only check-plugin objected
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
+    specs = small_plan(algorithms=("out-of-range",), splits=1, plugins=str(plugins))
+    result = execute_run(specs[0], Options(plugins=str(plugins)))
+    # 39 test rows from -2 to 3 in steps of 5/38: 16 below 0 (-2 ... -0.03), 16 above 1 (1.03 ...)
+    assert result.status == "failed"
+    assert result.error.startswith(
+        "BadPredictionsError: out-of-range: predict_proba returned 32 of 39 probabilities "
+        "outside [0, 1]: -2.0, "
     )
 
 

@@ -138,6 +138,61 @@ def test_a_plugin_whose_code_changed_is_stale_though_its_version_did_not(tmp_pat
             run(store, planned)
 
 
+HELPED = """
+import os
+import sys
+
+import numpy as np
+from faircompare.algorithms import FairEstimator
+
+sys.path.insert(0, os.path.dirname(__file__))
+from lib.answer import LABEL
+
+
+class Helped(FairEstimator):
+    name = "helped"
+
+    def fit(self, X, y, *, sensitive_features):
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict(self, X, *, sensitive_features=None):
+        return np.full(len(X), LABEL)
+"""
+
+
+def test_editing_a_helper_module_in_a_plugins_subfolder_makes_its_runs_stale(tmp_path):
+    # reused on the main of issue #38: accuracy 0.974 stored where 0.897 was fresh
+    spec, plugins = write_loans(tmp_path), tmp_path / "plugins"
+    (plugins / "lib").mkdir(parents=True)
+    (plugins / "helped.py").write_text(HELPED)
+    (plugins / "lib" / "answer.py").write_text("LABEL = 1\n")
+    planned = config(spec, algorithms=("helped",), plugins=str(plugins))
+    with ResultStore(tmp_path / "results") as store:
+        assert run_plan(make_plan(planned).runs, store, Options(plugins=str(plugins))).done == 2
+        (plugins / "lib" / "answer.py").write_text("LABEL = 0\n")
+        with pytest.raises(StaleResultsError, match="version of helped"):
+            run(store, planned)
+
+
+def test_an_entry_point_plugin_is_fingerprinted_with_every_module_of_its_package(
+    tmp_path, monkeypatch
+):
+    from faircompare.plugin_source import source_fingerprint
+
+    package = tmp_path / "fairplug"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("SCALE = 1\n")
+    (package / "audit.py").write_text("from fairplug.helper import SCALE\nclass Audit:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from fairplug.audit import Audit
+
+    before = source_fingerprint(Audit)
+    (package / "helper.py").write_text("SCALE = 2\n")
+    assert source_fingerprint(Audit) != before
+
+
 def test_runs_stored_without_audits_are_not_taken_as_audited(tmp_path):
     spec = write_loans(tmp_path)
     with ResultStore(tmp_path / "results") as store:
@@ -162,6 +217,19 @@ def test_a_user_dataset_named_like_a_built_in_does_not_reuse_its_runs(tmp_path):
             run(store, mine)
     with pytest.raises(ConfigError, match="two datasets are called 'ricci'"):
         make_plan(mine.overridden(datasets=("ricci",)))
+
+
+def test_two_datasets_whose_names_differ_in_case_only_are_refused_naming_both(tmp_path):
+    # on the main of issue #38, 'Ricci' overwrote the tables and figures of 'ricci'
+    spec = write_loans(tmp_path, name="Ricci", attribute="Race")
+    both = config(spec, splits=1).overridden(datasets=("ricci",))
+    with pytest.raises(ConfigError) as refused:
+        make_plan(both)
+    assert str(refused.value) == (
+        f"two datasets, 'ricci' (from the built-in datasets) and 'Ricci' (from {spec}), would "
+        "share the report's and the export's file names ('ricci-...'): give your dataset spec "
+        "another 'name'"
+    )
 
 
 def test_a_misspelt_sensitive_attribute_is_an_error_listing_the_valid_ones(tmp_path):

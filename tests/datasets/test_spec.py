@@ -123,6 +123,11 @@ def test_errors_name_the_data_file(tmp_path):
             "each threshold needs the keys 'at', 'below' and 'above'",
         ),
         ("name = [", "cannot read dataset spec"),
+        # run on the main of issue #38: the model was given the answer
+        (
+            SPEC.replace('label = "repaid"', 'label = "sex"'),
+            "the label 'sex' is also a sensitive attribute; a model would be given the answer",
+        ),
     ],
 )
 def test_malformed_specs_are_rejected_with_the_reason(tmp_path, spec, message):
@@ -166,6 +171,23 @@ def test_cleaning_rules_apply_in_order(tmp_path):
     assert frame["occupation"].tolist() == ["office", "nurse", "office", "nurse"]
     assert frame["income"].tolist() == ["high", "high", "low", "high"]
     assert frame["flag"].tolist() == [True, False, False, True]
+
+
+def test_a_label_derived_from_a_missing_value_is_missing_and_the_row_removed_as_said(tmp_path):
+    # On the main of issue #38 the driver's missing income made "income >= 12" False: a
+    # negative label, and cleaning reported no removed row.
+    spec = (
+        SPEC.replace('label = "repaid"', 'label = "good"')
+        .replace('positive_label = "yes"', "positive_label = true")
+        .replace(
+            'missing = ["?"]', 'missing = ["?"]\nkeep = ["job"]\nderive = {good = "income >= 12"}'
+        )
+    )
+    csv = CSV.replace("driver,?", "driver,")  # an empty field: read as a number, missing
+    dataset = load_dataset(read_spec(write(tmp_path, spec=spec, csv=csv)))
+    # By hand from CSV: incomes 10, 12, 9, -, 15 -> good False, True, False, missing, True
+    assert dataset.y.tolist() == [0, 1, 0, 1]
+    assert dataset.removed == (("missing values (good 1)", 1),)
 
 
 @pytest.mark.parametrize(
@@ -252,6 +274,9 @@ def test_a_file_naming_a_column_twice_is_refused(tmp_path):
         ("income > 1e300", "has a number literal of size 1e\\+300"),
         # a RecursionError traceback from ast.parse on the main of issue #28
         (" + ".join(["income"] * 200_000) + " > 1", "has 1,800,001 characters; .* at most 2,000"),
+        # 4.15 GB on the main of issue #38
+        ("job != 'abcdefgh' * 500000000", "repeats a string or a list with '\\*'"),
+        ("job in ['clerk'] * 10**9", "repeats a string or a list with '\\*'"),
     ],
 )
 def test_costly_expressions_are_refused_in_one_line(tmp_path, expression, message):
