@@ -31,10 +31,9 @@ def source_fingerprint(obj: object) -> str | None:
         cannot be found.
     """
     module = inspect.getmodule(obj if inspect.isclass(obj) or callable(obj) else type(obj))
-    top = None if module is None else module.__name__.partition(".")[0]
-    if module is None or top == "faircompare":
+    if module is None or module.__name__.partition(".")[0] == "faircompare":
         return None
-    package = sys.modules.get(top)
+    package = sys.modules.get(module.__name__.partition(".")[0])
     folders = [Path(folder) for folder in getattr(package, "__path__", [])]
     if folders:
         return files_fingerprint(_python_files(folders[0]), folders[0])
