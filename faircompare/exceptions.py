@@ -15,3 +15,7 @@ class SpecError(FaircompareError, ValueError):
 
 class DataFetchError(FaircompareError, OSError):
     """A raw data file that could not be obtained from any source."""
+
+
+class TooLargeError(FaircompareError, ValueError):
+    """Data that would not fit in memory the way it is asked for; the message names the limit."""

@@ -148,6 +148,7 @@ def replaced(path: Path, root: Path) -> Iterator[Path]:
     temporary = Path(name)
     try:
         yield temporary
+        os.chmod(temporary, 0o666 & ~_umask())  # as the file would be, not mkstemp's 0o600
         os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
@@ -155,6 +156,13 @@ def replaced(path: Path, root: Path) -> Iterator[Path]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """Return this process's umask (read by setting it, then put back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_text(path: Path, text: str, root: Path) -> Path:
@@ -227,14 +235,26 @@ def disk_state(path: str | Path) -> str:
         folder = folder.parent
     facts = []
     with contextlib.suppress(OSError):
-        facts.append(f"{_size(shutil.disk_usage(folder).free)} free on its disk")
+        facts.append(f"{size_text(shutil.disk_usage(folder).free)} free on its disk")
     limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
     if limit != resource.RLIM_INFINITY:
-        facts.append(f"file-size limit {_size(limit)}")
+        facts.append(f"file-size limit {size_text(limit)}")
     return f" ({'; '.join(facts)})" if facts else ""
 
 
-def _size(count: int) -> str:
+def size_text(count: float) -> str:
+    """Say a number of bytes in GB, MB, KB or bytes: ``size_text(1.5 * 2**30)`` is ``"1.5 GB"``.
+
+    Parameters
+    ----------
+    count
+        Bytes.
+
+    Returns
+    -------
+    str
+        One decimal in the largest unit it reaches.
+    """
     for unit, scale in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
         if count >= scale:
             return f"{count / scale:.1f} {unit}"

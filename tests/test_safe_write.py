@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, replaced, write_error, write_text
 
 pytestmark = pytest.mark.data
@@ -123,17 +124,22 @@ def test_a_full_disk_during_a_run_is_said_as_such_and_the_store_is_kept(results,
 
 @pytest.mark.parametrize("command", ["export", "report"])
 def test_export_and_report_on_a_full_disk_leave_no_half_written_file(results, tmp_path, command):
-    out = tmp_path / "out"
-    done = faircompare(
-        command, "--results", str(results), "--out", str(out), cwd=tmp_path, file_size_limit=2048
-    )
+    # The store is held open here, so that its 32 KB -shm index exists and reading it needs no
+    # file to grow; the measures table (31 KB) and the figures then pass the 24 KB limit.
+    out, limit = tmp_path / "out", 24 * 1024
+    with ResultStore(results):
+        done = faircompare(
+            command, "--results", str(results), "--out", str(out), cwd=tmp_path,
+            file_size_limit=limit,
+        )  # fmt: skip
     assert done.returncode == 1
     message = done.stderr.strip().splitlines()[-1]
     assert message.startswith(f"error: cannot write {out}")
-    assert "the file-size limit is reached" in message and "file-size limit 2.0 KB" in message
+    assert "the file-size limit is reached" in message and "file-size limit 24.0 KB" in message
     left = [path for path in out.rglob("*") if path.is_file()]
     assert not [path for path in left if path.name.startswith(".")]  # no temporary file
-    assert all(path.stat().st_size < 2048 for path in left)  # those written are whole
+    assert all(path.stat().st_size < limit for path in left)  # those written are whole
+    assert all(path.stat().st_mode & 0o777 == 0o644 for path in left)  # as any file here
 
 
 def test_a_replaced_file_keeps_its_old_content_when_writing_fails(tmp_path):

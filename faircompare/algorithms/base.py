@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
 from faircompare.measures.group_stats import binary_labels as checked_labels
-from faircompare.preprocessing import is_sparse_frame, sparse_matrix
+from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
 
 # Where an intervention acts; FairEstimator.family is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
@@ -255,8 +255,15 @@ def dense_features(X: Any) -> Any:
     -------
     Any
         ``X``, densified if every column was sparse: same columns, index and values.
+
+    Raises
+    ------
+    TooLargeError
+        If the dense copy would be too large
+        (:func:`~faircompare.preprocessing.check_dense_size`).
     """
     if is_sparse_frame(X):
+        check_dense_size(*X.shape)
         dense = sparse_matrix(X).toarray()
         return pd.DataFrame(dense, index=X.index, columns=X.columns, copy=False)
     return X

@@ -28,6 +28,7 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
 )
+from faircompare.preprocessing import check_dense_size
 
 
 class _SklearnBaseline(FairEstimator):
@@ -36,6 +37,9 @@ class _SklearnBaseline(FairEstimator):
     family: ClassVar[str] = "baseline"
     library: ClassVar[str] = "scikit-learn"
     uses_sensitive_at_fit: ClassVar[bool] = False
+    # Whether the fitted scikit-learn model predicts from sparse rows as they are (a wide
+    # one-hot encoding is then never densified); else blocks of rows are densified.
+    predicts_sparse: ClassVar[bool] = False
 
     def _model(self) -> ClassifierMixin | Pipeline:
         raise NotImplementedError
@@ -49,14 +53,14 @@ class _SklearnBaseline(FairEstimator):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict labels from the features alone (in blocks of rows)."""
         features = self._fitted_features(X)
-        return self._labels(_in_blocks(self.model_.predict, features))
+        return self._labels(_in_blocks(self.model_.predict, features, self.predicts_sparse))
 
 
 class _ProbabilisticBaseline(_SklearnBaseline):
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1 (in blocks of rows)."""
         features = self._fitted_features(X)
-        return _in_blocks(self.model_.predict_proba, features)
+        return _in_blocks(self.model_.predict_proba, features, self.predicts_sparse)
 
 
 class SVM(_SklearnBaseline):
@@ -188,16 +192,31 @@ def _rbf_terms(svc: SVC, gamma: float) -> tuple[Any, np.ndarray, Any]:
 
 
 def _dense(matrix: Any) -> np.ndarray:
-    return matrix.toarray() if sparse.issparse(matrix) else matrix
+    """Densify a sparse matrix, refusing one too large (:func:`check_dense_size`)."""
+    if not sparse.issparse(matrix):
+        return matrix
+    check_dense_size(*matrix.shape)
+    return matrix.toarray()
 
 
-_BLOCK = 10_000  # rows densified at a time: 63 MB at ACSIncome's 785 columns
+_BLOCK = 10_000  # rows densified at a time by GaussianNB's fit: 63 MB of ACSIncome's 785 columns
+_BLOCK_ENTRIES = 8_000_000  # entries densified at a time to predict: 64 MB of float64
 
 
-def _in_blocks(method: Callable[[np.ndarray], np.ndarray], features: Any) -> np.ndarray:
-    """Apply ``method`` to dense blocks of ``features``' rows and stack the results."""
-    starts = range(0, features.shape[0], _BLOCK) or [0]
-    return np.concatenate([method(_dense(features[i : i + _BLOCK])) for i in starts])
+def _in_blocks(
+    method: Callable[[Any], np.ndarray], features: Any, takes_sparse: bool
+) -> np.ndarray:
+    """Apply ``method`` to blocks of ``features``' rows and stack the results.
+
+    Sparse rows are passed as they are when the model ``takes_sparse``; else each block is
+    densified, with as many rows as make :data:`_BLOCK_ENTRIES` values (157 rows of a 50,000
+    column one-hot encoding, not 10,000 rows: 4 GB).
+    """
+    if takes_sparse and sparse.issparse(features):
+        return method(features)
+    rows = max(1, _BLOCK_ENTRIES // max(1, features.shape[1]))
+    starts = range(0, features.shape[0], rows) or [0]
+    return np.concatenate([method(_dense(features[i : i + rows])) for i in starts])
 
 
 def _squared_norms(rows: Any) -> np.ndarray:
@@ -230,6 +249,7 @@ class DecisionTree(_ProbabilisticBaseline):
     # variant, so that one fit serves them all (#30)
     version: ClassVar[str] = "2"
     sparse_input: ClassVar[bool] = True
+    predicts_sparse: ClassVar[bool] = True
 
     def __init__(self, max_depth: int | None = None, random_state: int | None = 0) -> None:
         self.max_depth = max_depth
@@ -349,6 +369,7 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
     """
 
     sparse_input: ClassVar[bool] = True
+    predicts_sparse: ClassVar[bool] = True
 
     def __init__(self, C: float = 1.0, max_iter: int = 1000) -> None:
         self.C = C

@@ -1,6 +1,11 @@
 """Preprocessing variants and the seeded train/test splits every algorithm shares."""
 
-from faircompare.preprocessing.scaling import standardisation, standardised
+from faircompare.preprocessing.scaling import (
+    DENSE_LIMIT,
+    check_dense_size,
+    standardisation,
+    standardised,
+)
 from faircompare.preprocessing.splits import (
     Split,
     make_split,
@@ -17,9 +22,11 @@ from faircompare.preprocessing.variants import (
 )
 
 __all__ = [
+    "DENSE_LIMIT",
     "VARIANTS",
     "Prepared",
     "Split",
+    "check_dense_size",
     "is_sparse_frame",
     "make_split",
     "make_splits",

@@ -1,4 +1,8 @@
-"""Column means and scales of numeric features, dense or sparse, and rows standardised by them."""
+"""Column means and scales of numeric features, dense or sparse, and rows standardised by them.
+
+Sparse features (a wide one-hot encoding) are densified a part at a time, never beyond
+:data:`DENSE_LIMIT` bytes in one copy (:func:`check_dense_size`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,37 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 from sklearn.utils.sparsefuncs import mean_variance_axis
+
+from faircompare.exceptions import TooLargeError
+from faircompare.safe_write import size_text
+
+DENSE_LIMIT = 4 * 2**30  # bytes one dense copy of a run's features may take
+
+
+def check_dense_size(rows: int, columns: int) -> None:
+    """Refuse to densify features whose dense copy would not fit: say its size and the limit.
+
+    A one-hot encoding of a column with 50,000 values is kept sparse; densified, 33,000 rows
+    of it would take 13 GB, and the operating system would kill the worker.
+
+    Parameters
+    ----------
+    rows, columns
+        The shape of the features to densify.
+
+    Raises
+    ------
+    TooLargeError
+        If ``rows * columns`` float64 values take more than :data:`DENSE_LIMIT` bytes.
+    """
+    size = rows * columns * 8
+    if size > DENSE_LIMIT:
+        raise TooLargeError(
+            f"a dense copy of {rows:,} rows x {columns:,} features would take {size_text(size)}, "
+            f"more than the {size_text(DENSE_LIMIT)} one copy may take: use an algorithm that "
+            "takes sparse features (sparse_input, e.g. logistic-regression or decision-tree), or "
+            "merge rare categories in the data"
+        )
 
 
 def standardisation(X: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -46,9 +81,18 @@ def standardised(X: Any, rows: np.ndarray, mean: np.ndarray, scale: np.ndarray) 
     -------
     numpy.ndarray
         ``(X[rows] - mean) / scale``.
+
+    Raises
+    ------
+    TooLargeError
+        If the rows of sparse ``X`` are too many to densify (:func:`check_dense_size`).
     """
     part = X[rows]  # a copy: rows are positions
-    part = part.toarray() if sparse.issparse(part) else np.asarray(part, dtype=float)
+    if sparse.issparse(part):
+        check_dense_size(*part.shape)
+        part = part.toarray()
+    else:
+        part = np.asarray(part, dtype=float)
     part -= mean
     part /= scale
     return part

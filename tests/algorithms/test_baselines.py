@@ -187,6 +187,39 @@ def test_logistic_regression_on_a_sparse_frame_is_the_same_model_unscaled_by_cen
     np.testing.assert_allclose(sparse.decision_function(sparse_frame(X)), X @ coef + intercept)
 
 
+@pytest.mark.parametrize("cls", [LogisticRegressionBaseline, DecisionTree])
+def test_a_wide_one_hot_frame_is_predicted_without_a_dense_copy(cls, monkeypatch):
+    # On the main of issue #38, predicting 16,667 rows of a 50,000-level categorical column
+    # densified blocks of 10,000 rows x 50,002 columns (4 GB each; 8.4 GB peak)
+    from scipy import sparse as scipy_sparse
+
+    X, y = one_hot_rows(n=2_000, categories=40)
+    model = cls().fit(sparse_frame(X), y)
+    expected = model.predict_proba(sparse_frame(X))
+
+    def no_dense_copy(self, *args, **kwargs):
+        raise AssertionError("a sparse matrix was densified")
+
+    monkeypatch.setattr(scipy_sparse.csr_matrix, "toarray", no_dense_copy)
+    np.testing.assert_array_equal(model.predict_proba(sparse_frame(X)), expected)
+
+
+def test_a_dense_copy_too_large_is_refused_naming_its_size_and_the_limit(monkeypatch):
+    from faircompare.exceptions import TooLargeError
+    from faircompare.preprocessing import scaling
+
+    X, y = one_hot_rows(n=2_000, categories=40)  # 2,000 x 42 float64: 672,000 bytes
+    monkeypatch.setattr(scaling, "DENSE_LIMIT", 2**19)  # 512 KB
+    with pytest.raises(TooLargeError) as refused:
+        GradientBoosting().fit(sparse_frame(X), y)
+    assert str(refused.value).startswith(
+        "a dense copy of 2,000 rows x 42 features would take 656.2 KB, more than the 512.0 KB "
+        "one copy may take"
+    )
+    model = LogisticRegressionBaseline().fit(sparse_frame(X), y)  # never densified
+    assert model.predict(sparse_frame(X)).shape == (2_000,)
+
+
 def test_a_model_without_sparse_input_receives_the_dense_values(biased):
     X, y, s = biased
     assert not ZafarFairness.sparse_input

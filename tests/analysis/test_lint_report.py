@@ -33,10 +33,10 @@ def test_every_figure_of_the_report_passes_the_lint(hard, tmp_path, monkeypatch)
     problems, drawn = {}, []
     save = figures.save
 
-    def linted(figure, folder, name):
+    def linted(figure, folder, name, **where):
         drawn.append(name)
         problems[name] = lint_figure(figure)
-        return save(figure, folder, name)
+        return save(figure, folder, name, **where)
 
     monkeypatch.setattr(figures, "save", linted)
     page = report.write_report(hard, tmp_path).read_text()
