@@ -1,4 +1,4 @@
-"""Throughput of a Dask LocalCluster with 1 and 2 worker processes, against loky, on one plan.
+"""Throughput of a Dask LocalCluster with 1 and 2 workers, against the worker pool, on one plan.
 
 The plan is the ``extended`` profile's part for one dataset and the first ``--splits`` splits
 (Ricci and one split by default: every algorithm, grid value, attribute and variant, with
@@ -40,13 +40,13 @@ def main() -> None:
     specs = make_plan(config).runs
     print(f"extended profile, {args.dataset}, {args.splits} split(s): {len(specs)} runs")
     walls, results = {}, {}
-    for backend, jobs in (("dask", 1), ("dask", 2), ("loky", 2)):
+    for backend, jobs in (("dask", 1), ("dask", 2), ("processes", 2)):
         walls[backend, jobs], results[backend, jobs] = timed_run(specs, backend, jobs)
         wall = walls[backend, jobs]
-        print(f"{backend:5s} {jobs} worker(s): {wall:7.1f} s wall, {len(specs) / wall:6.2f} runs/s")
+        print(f"{backend:9s} {jobs} worker(s): {wall:7.1f} s wall, {len(specs) / wall:6.2f} runs/s")
     print(f"dask, 2 workers over 1: {walls['dask', 1] / walls['dask', 2]:.2f}x")
     for measures in results.values():
-        pd.testing.assert_frame_equal(measures, results["loky", 2])
+        pd.testing.assert_frame_equal(measures, results["processes", 2])
     print("every stored measure is the same on the three runs")
 
 

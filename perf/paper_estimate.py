@@ -8,7 +8,7 @@ algorithm. The sample is drawn across the cell's sensitive attributes and varian
 cost most differently; each part's mean over a stratum's timed runs is multiplied by the
 stratum's number of runs (a stratum left out takes the sample's mean; setups count once per
 split), and the script prints where the time goes and the costliest cells, so the estimate is a
-command, not a note. Runs that share one fit (:func:`faircompare.benchmark.execute.shared_fits`)
+command, not a note. Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`)
 fit it once: the script prints the total with and without that reuse, and ``--write-costs``
 keeps each cell's seconds per run for the runner's cost model. One run per cell is a rough
 estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number of strata (up to 6)

@@ -15,6 +15,7 @@ silently reused (see :func:`faircompare.benchmark.run_plan`).
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -127,7 +128,8 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     datasets: list[tuple[DatasetSpec, str | None]] = [
         (get_spec(name), None) for name in config.datasets
     ]
-    datasets += [(read_spec(path), str(path)) for path in config.dataset_specs]
+    # absolute: a run never depends on the working directory
+    datasets += [(read_spec(path), os.path.abspath(path)) for path in config.dataset_specs]
     _check_names(datasets)
     _check_attributes([spec for spec, _ in datasets], config)
     data = {spec.name: fingerprint(spec) for spec, _ in datasets}

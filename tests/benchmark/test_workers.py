@@ -283,3 +283,26 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(specs, store, Options(audits=False), report=kill_after_each)
     assert (summary.done, summary.failed) == (3, 0)
+
+
+def test_a_dask_worker_that_keeps_dying_costs_its_run_only(tmp_path, plugins, monkeypatch):
+    # On the main of issue #38 joblib's Dask backend raised KilledWorker and ended the study
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(tmp_path / "fit"))
+    specs = plan(plugins, ("killed-on-its-second-fit", "decision-tree"), splits=2)
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),  # give up at once
+        ResultStore(tmp_path / "results") as store,
+    ):
+        summary = run_plan(
+            specs, store, Options(plugins=str(plugins), audits=False), jobs=2, backend="dask"
+        )
+        runs = store.runs()
+    assert (summary.done, summary.failed) == (3, 1)
+    failed = runs.query("status == 'failed'")
+    assert failed["algorithm"].tolist() == ["killed-on-its-second-fit"]
+    assert failed["error"].iloc[0].startswith(
+        "WorkerDiedError: the Dask workers running this run died every time it was tried "
+        "(KilledWorker: "
+    )
