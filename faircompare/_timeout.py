@@ -18,8 +18,10 @@ class RunTimeoutError(Exception):
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`RunTimeoutError` in this thread after ``seconds``.
 
-    The limit is a SIGALRM timer, so it applies in the main thread only (loky workers and
-    sequential runs; Dask runs tasks in threads, where nothing can interrupt them). Limits nest:
+    The limit is a SIGALRM timer, so it applies in the main thread only (the benchmark's worker
+    processes, inline runs and plugin checks), and a run can catch it or sit in native code
+    past it: the worker pool also ends a run from outside (:mod:`faircompare.benchmark.
+    workers`). Limits nest:
     inside a longer one (a spec's expression inside a run) the inner applies and the outer's
     timer goes on afterwards with the time it has left; inside a shorter one, the outer applies.
     """

@@ -17,9 +17,11 @@ Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`) go 
 together; when that worker dies, the first unfinished run is the one recorded as failed and
 the rest of the group goes back to the queue.
 
-``dask`` submits each group to a Dask cluster, which retries the runs of a lost worker on
-another; a run whose workers keep dying is recorded as failed. ``inline`` runs everything in
-this process, one run at a time: for debugging, with nothing to isolate a run.
+``dask`` submits each group to a Dask cluster, where each Dask worker keeps such a watched
+worker process of its own (:func:`watched`): the same guarantees, on a cluster. A Dask worker
+that is itself lost has its runs retried elsewhere by Dask; a run whose Dask workers keep dying
+is recorded as failed. ``inline`` runs everything in this process, one run at a time: for
+debugging, with nothing to isolate a run.
 """
 
 from __future__ import annotations
@@ -207,7 +209,7 @@ class WorkerPool:
         ours, theirs = multiprocessing.Pipe()
         fd = theirs.fileno()
         process = subprocess.Popen(
-            [sys.executable, "-c", f"from {__name__} import serve; serve({fd})"],
+            [sys.executable, "-c", _WORKER_CODE.format(root=_PACKAGE_ROOT, fd=fd)],
             pass_fds=[fd],
             start_new_session=True,
             env=_worker_environment(),
@@ -302,17 +304,23 @@ def _end_group(leader: int) -> None:
 
 
 def _worker_environment() -> dict[str, str]:
-    """Return a worker's environment: this one, faircompare importable, native pools of one."""
+    """Return a worker's environment: this one, with native pools of one thread."""
     environment = dict(os.environ)
     for key in _ONE_THREAD:
         environment.setdefault(key, "1")
     for name in _POT_BACKENDS_OFF:
         environment.setdefault(f"POT_BACKEND_DISABLE_{name}", "1")
-    package_root = str(Path(__file__).resolve().parents[2])  # this very faircompare
-    environment["PYTHONPATH"] = os.pathsep.join(
-        [package_root, *filter(None, [environment.get("PYTHONPATH")])]
-    )
     return environment
+
+
+# A worker imports this very faircompare (a source checkout's too), wherever it was started.
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_WORKER_CODE = (
+    "import sys\n"
+    "if {root!r} not in sys.path: sys.path.insert(0, {root!r})\n"
+    f"from {__name__} import serve\n"
+    "serve({fd})"
+)
 
 
 def serve(fd: int) -> None:
@@ -399,7 +407,14 @@ def _group_members(group: int) -> list[int]:
 def _dask_records(
     groups: Iterable[Sequence[RunSpec]], options: Options, workers: int, scheduler: str | None
 ) -> Iterator[RunRecord]:
-    """Execute each group as one Dask task; a group whose workers kept dying is failed."""
+    """Execute each group as one Dask task, in the Dask worker's own watched worker process.
+
+    A Dask worker runs tasks in threads, where no timer can stop a run, and a run that kills
+    its process would take the Dask worker (and every task it holds) with it. So each task
+    hands its group to a :class:`WorkerPool` of one process that the Dask worker keeps (one per
+    thread, with its caches): the time limit holds and a killed run costs itself, as on this
+    machine. A group whose Dask workers themselves kept dying is recorded as failed.
+    """
     from dask.distributed import Client, LocalCluster, as_completed
 
     with contextlib.ExitStack() as stack:
@@ -408,7 +423,7 @@ def _dask_records(
             scheduler = stack.enter_context(cluster)
         client = stack.enter_context(Client(scheduler))
         submitted = {
-            client.submit(execute_runs, list(group), options, pure=False): list(group)
+            client.submit(watched, list(group), options, pure=False): list(group)
             for group in groups
         }
         for future in as_completed(submitted):
@@ -420,6 +435,30 @@ def _dask_records(
                     yield failed_run(spec, _lost(reason), trace=traceback.format_exc())
             finally:
                 future.release()
+
+
+_POOLS: dict[tuple[Options, int], WorkerPool] = {}  # a Dask worker's pools, one per thread
+
+
+def watched(group: Sequence[RunSpec], options: Options) -> list[RunRecord]:
+    """Execute a group of runs in this process's watched worker process (started once).
+
+    Parameters
+    ----------
+    group
+        Runs that share one fit.
+    options
+        How to run them.
+
+    Returns
+    -------
+    list of RunRecord
+        One per run; a run whose worker process died or overran is a failed record.
+    """
+    key = options, threading.get_ident()
+    if key not in _POOLS:
+        _POOLS[key] = WorkerPool(1, options)
+    return list(_POOLS[key].run([group]))
 
 
 def _lost(reason: str) -> str:

@@ -159,7 +159,7 @@ def test_dask_local_cluster_stores_the_same_results_as_worker_processes(tmp_path
 
 
 @pytest.mark.slow
-def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_loky_stores(tmp_path):
+def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_worker_processes_store(tmp_path):
     # The extended profile's Ricci part, one split (343 runs: every algorithm and grid value,
     # tuning runs, all three audits) on a LocalCluster of two worker processes; about 6 minutes.
     pytest.importorskip("dask.distributed")

@@ -277,7 +277,7 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
     )  # fmt: skip
     wait_for_runs(tmp_path / "results", 2, process)
     workers = psutil.Process(process.pid).children(recursive=True)
-    assert workers  # loky's worker processes
+    assert workers  # the worker processes
     process.terminate()
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130

@@ -129,7 +129,7 @@ def test_workers_end_when_their_coordinator_is_killed(tmp_path):
     process = start(tmp_path, "--jobs", "2")
     wait_for_runs(tmp_path, 3, process)
     children = psutil.Process(process.pid).children(recursive=True)
-    assert children  # the workers (and loky's resource tracker)
+    assert children  # the workers
     process.send_signal(signal.SIGKILL)
     process.wait()
     gone, alive = psutil.wait_procs(children, timeout=20)

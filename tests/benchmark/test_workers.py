@@ -285,24 +285,25 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
     assert (summary.done, summary.failed) == (3, 0)
 
 
-def test_a_dask_worker_that_keeps_dying_costs_its_run_only(tmp_path, plugins, monkeypatch):
-    # On the main of issue #38 joblib's Dask backend raised KilledWorker and ended the study
-    dask = pytest.importorskip("dask")
+def test_on_dask_a_killed_run_and_a_run_past_its_limit_cost_themselves_only(
+    tmp_path, plugins, monkeypatch
+):
+    # On the main of issue #38 joblib's Dask backend raised KilledWorker and ended the study,
+    # and a run in a Dask worker's thread could not be stopped at all
     pytest.importorskip("dask.distributed")
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(tmp_path / "fit"))
-    specs = plan(plugins, ("killed-on-its-second-fit", "decision-tree"), splits=2)
-    with (
-        dask.config.set({"distributed.scheduler.allowed-failures": 0}),  # give up at once
-        ResultStore(tmp_path / "results") as store,
-    ):
-        summary = run_plan(
-            specs, store, Options(plugins=str(plugins), audits=False), jobs=2, backend="dask"
-        )
-        runs = store.runs()
-    assert (summary.done, summary.failed) == (3, 1)
-    failed = runs.query("status == 'failed'")
-    assert failed["algorithm"].tolist() == ["killed-on-its-second-fit"]
-    assert failed["error"].iloc[0].startswith(
-        "WorkerDiedError: the Dask workers running this run died every time it was tried "
-        "(KilledWorker: "
+    specs = plan(plugins, ("killed-on-its-second-fit", "ignores-its-timer", "decision-tree"))
+    options = Options(timeout=2, plugins=str(plugins), audits=False)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, options, jobs=2, backend="dask")
+        runs = store.runs().set_index(["algorithm", "split_id"])
+    assert (summary.done, summary.failed) == (3, 3)
+    killed = runs.loc["killed-on-its-second-fit", "error"].dropna()
+    assert len(killed) == 1 and killed.iloc[0].startswith(
+        "WorkerDiedError: the worker process running this run was killed by signal 9 (SIGKILL)"
     )
+    assert set(runs.loc["ignores-its-timer", "error"]) == {
+        "RunTimeoutError: stopped at the time limit of 2 s (the run did not stop itself: its "
+        "worker process, and every process it started, were ended)"
+    }
+    assert set(runs.loc["decision-tree", "status"]) == {"done"}
