@@ -8,7 +8,6 @@ corrupted database ("Move it aside"), with a truncated ``runs.csv`` left by ``ex
 
 import errno
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -38,19 +37,11 @@ RUN = [
 
 
 def faircompare(*args, cwd, file_size_limit=None):
-    """Run the command line as a user would, optionally under ``ulimit -f``."""
-
-    def limit():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-
-    return subprocess.run(
-        [sys.executable, "-c", "from faircompare.cli import main; main()", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        preexec_fn=limit if file_size_limit else None,
-        timeout=600,
-    )
+    """Run the command line as a user would, under ``ulimit -f`` (in KB) when one is given."""
+    command = [sys.executable, "-c", "from faircompare.cli import main; main()", *args]
+    if file_size_limit:  # set by the shell, not in a preexec_fn: this process has threads
+        command = ["bash", "-c", f'ulimit -f {file_size_limit} && exec "$@"', "bash", *command]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -108,12 +99,12 @@ def test_no_file_is_written_through_a_link_planted_in_a_results_folder(
 def test_a_full_disk_during_a_run_is_said_as_such_and_the_store_is_kept(results, tmp_path):
     copy = tmp_path / "full"
     subprocess.run(["cp", "-a", str(results), str(copy)], check=True)
-    limit = (copy / "results.sqlite").stat().st_size + 4096
+    limit = (copy / "results.sqlite").stat().st_size // 1024 + 4  # KB: a few runs' room
     done = faircompare(*RUN, "--force", "--results", str(copy), cwd=tmp_path, file_size_limit=limit)
     assert done.returncode == 1
     message = done.stderr.strip().splitlines()[-1]
     assert message.startswith(f"error: cannot write {copy / 'results.sqlite'}: ")
-    assert f"file-size limit {limit / 1024:.1f} KB" in message
+    assert f"file-size limit {limit:.1f} KB" in message
     assert "The stored runs are intact (6 runs" in message
     assert "corrupted" not in message and "Move it aside" not in message
     # following the advice (more room) completes the same command
@@ -126,7 +117,7 @@ def test_a_full_disk_during_a_run_is_said_as_such_and_the_store_is_kept(results,
 def test_export_and_report_on_a_full_disk_leave_no_half_written_file(results, tmp_path, command):
     # The store is held open here, so that its 32 KB -shm index exists and reading it needs no
     # file to grow; the measures table (31 KB) and the figures then pass the 24 KB limit.
-    out, limit = tmp_path / "out", 24 * 1024
+    out, limit = tmp_path / "out", 24  # KB
     with ResultStore(results):
         done = faircompare(
             command, "--results", str(results), "--out", str(out), cwd=tmp_path,
@@ -138,7 +129,7 @@ def test_export_and_report_on_a_full_disk_leave_no_half_written_file(results, tm
     assert "the file-size limit is reached" in message and "file-size limit 24.0 KB" in message
     left = [path for path in out.rglob("*") if path.is_file()]
     assert not [path for path in left if path.name.startswith(".")]  # no temporary file
-    assert all(path.stat().st_size < limit for path in left)  # those written are whole
+    assert all(path.stat().st_size < limit * 1024 for path in left)  # those written are whole
     assert all(path.stat().st_mode & 0o777 == 0o644 for path in left)  # as any file here
 
 
