@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import joblib
 import pandas as pd
 
 from faircompare import __version__
@@ -23,8 +22,8 @@ from faircompare.algorithms.base import FAMILIES
 from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
 from faircompare.audits.contract import check_audit, plugin_audits
-from faircompare.benchmark import BACKENDS, Options, make_plan, run_plan
-from faircompare.benchmark.costs import cost_model, plan_table
+from faircompare.benchmark import BACKENDS, Summary, plan_study, run_benchmark
+from faircompare.benchmark.costs import plan_table
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import backend_name, worker_count
 from faircompare.config import (
@@ -35,7 +34,7 @@ from faircompare.config import (
     BenchmarkConfig,
     load_config,
 )
-from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec
+from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec, removed_text
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
 from faircompare.records import RunSpec
@@ -116,7 +115,7 @@ def list_datasets(
 ) -> None:
     """List the datasets: rows, label, sensitive attributes and privileged values."""
     loaded = [
-        load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_progress)
+        load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_say)
         for spec in _selected((), specs)
     ]
     described = [dataset.describe() for dataset in loaded]
@@ -133,7 +132,7 @@ def list_datasets(
                 f"{attribute} ({info['privileged']}; {len(info['groups'])})"
                 for attribute, info in d["sensitive"].items()
             ),
-            "removed by cleaning": _removed(tuple(d["removed"].items())) or "none",
+            "removed by cleaning": removed_text(d["removed"].items()) or "none",
         }
         for d in described
     ]
@@ -256,11 +255,6 @@ def _dry_run(runs: Sequence[RunSpec], costs: dict[str, float], workers: int) -> 
     )
 
 
-def _removed(removed: tuple[tuple[str, int], ...]) -> str:
-    """Say how many rows each cleaning step removed: ``30 rows: missing values (age 30)``."""
-    return "; ".join(f"{rows:,} rows: {step}" for step, rows in removed)
-
-
 def _plugin_audits(path: Path) -> list[Any]:
     """Return the audits a plugin file defines (none if it cannot load: its algorithms say why)."""
     try:
@@ -308,7 +302,7 @@ _REPEATED = ("datasets", "specs", "algorithms")
 def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path | None) -> None:
     """Fetch and verify the raw files of the built-in datasets, so later runs need no network."""
     for spec in _selected(datasets, ()):
-        dataset = load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_progress)
+        dataset = load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_say)
         click.echo(f"{spec.name}: verified, {len(dataset.frame):,} rows after cleaning")
 
 
@@ -406,56 +400,30 @@ def run(
     for warning in renamed:
         click.echo(f"warning: {warning.message}", err=True)
     config = _configuration(profile, config_path, overrides)
-    plan = make_plan(config)
-    for algorithm in plan.unavailable:
-        click.echo(
-            f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}", err=True
-        )
-    options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
-    model = cost_model()
-    datasets = {(s.dataset, s.dataset_file) for s in plan.runs}
-    if dry_run:  # only the datasets the cost table lacks are loaded, for their rows
-        datasets = {(name, path) for name, path in datasets if name not in model.rows}
-    cleaned, rows = {}, {}
-    for name, spec_path in datasets:  # fetch once, first
-        dataset = read_spec(spec_path) if spec_path else name
-        loaded = load_dataset(dataset, cache=options.cache, mirror=options.mirror, report=_progress)
-        cleaned[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
-        if loaded.removed:
-            click.echo(f"{loaded.name}: cleaning removed {_removed(loaded.removed)}", err=True)
-    plan = plan.within_row_limits({**model.rows, **rows})
-    for reason in plan.too_large:
-        click.echo(f"skipping {reason}", err=True)
-    costs = model.plan_seconds(plan.runs, rows)
     if dry_run:
-        click.echo(
-            _dry_run(plan.runs, costs, worker_count(jobs, len(plan.runs), backend, scheduler))
-        )
+        study = plan_study(config, data_dir=data_dir, cache_dir=cache_dir, fetch=False, say=_say)
+        workers = worker_count(jobs, len(study.runs), backend, scheduler)
+        click.echo(_dry_run(study.runs, study.costs, workers))
         return
-    with ResultStore(results) as store:
-        stored = store.statuses()
-        pending = sum(s.key not in stored for s in plan.runs)
-        click.echo(
-            f"{len(plan.runs)} runs planned, {pending} not yet stored; results in {store.path}"
-        )
-        cores = joblib.cpu_count()
-        if jobs > cores and (backend != "dask" or scheduler is None):
-            click.echo(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
-        summary = run_plan(
-            plan.runs,
-            store,
-            options,
-            jobs=jobs,
-            backend=backend,
-            scheduler=scheduler,
-            force=force,
-            retry_failed=retry_failed,
-            report=progress_printer(),
-            costs=costs,
-            cleaning=cleaned,
-        )
-        failed = store.runs().query("status == 'failed'")
-        failed = failed[failed["key"].isin({s.key for s in plan.runs})]
+    summary = run_benchmark(
+        config,
+        results,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        force=force,
+        retry_failed=retry_failed,
+        report=report,
+        data_dir=data_dir,
+        cache_dir=cache_dir,
+        say=_say,
+        progress=progress_printer(),
+    )
+    _print_summary(summary)
+
+
+def _print_summary(summary: Summary) -> None:
+    """Print what a run did, its report and its failures; exit 130 or 1 as they say."""
     click.echo(
         f"{summary.done} runs done and {summary.failed} failed in this session; "
         f"{summary.skipped} were already stored"
@@ -470,17 +438,15 @@ def run(
     if summary.interrupted:
         click.echo("interrupted: every finished run is stored; run again to resume", err=True)
         sys.exit(130)
-    if report:
-        click.echo(f"report: {write_report(results, progress=_progress)}")
-    if len(failed):
-        click.echo(f"{len(failed)} planned runs have failed:", err=True)
-        for row in failed.head(_SHOWN_FAILURES).itertuples():
-            where = f"{row.dataset}/{row.sensitive_attribute}/{row.variant}/{row.algorithm}"
-            click.echo(f"  {where} {row.params} split {row.split_id}: {row.error}", err=True)
-        if len(failed) > _SHOWN_FAILURES:
-            click.echo(
-                f"  ... and {len(failed) - _SHOWN_FAILURES} more (faircompare status)", err=True
-            )
+    if summary.report is not None:
+        click.echo(f"report: {summary.report}")
+    if summary.failures:
+        click.echo(f"{len(summary.failures)} planned runs have failed:", err=True)
+        for where, error in summary.failures[:_SHOWN_FAILURES]:
+            click.echo(f"  {where}: {error}", err=True)
+        if len(summary.failures) > _SHOWN_FAILURES:
+            more = len(summary.failures) - _SHOWN_FAILURES
+            click.echo(f"  ... and {more} more (faircompare status)", err=True)
         sys.exit(1)
 
 
@@ -505,7 +471,7 @@ def status(results: Path) -> None:
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
     folder = _writable(out, out) if out else _writable(results / "report", results)
-    click.echo(write_report(results, folder, progress=_progress))
+    click.echo(write_report(results, folder, progress=_say))
 
 
 @cli.command(name="export")
@@ -542,7 +508,8 @@ def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpe
     return chosen or list(BUILTIN.values())
 
 
-def _progress(line: str) -> None:
+def _say(line: str) -> None:
+    """Print a note on the way (standard error: standard output keeps the results)."""
     click.echo(line, err=True)
 
 

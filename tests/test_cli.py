@@ -45,7 +45,7 @@ def test_benchmark_py_runs_fits_scores_and_stores_a_real_benchmark(tmp_path):
         "--algorithm", "feldman-svm", "--splits", "2", "--results", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "4 runs planned, 4 not yet stored" in result.stdout
+    assert "4 runs planned, 4 not yet stored" in result.stderr  # a note: stdout keeps the results
     assert "4 runs done and 0 failed in this session" in result.stdout
     report = tmp_path / "report" / "report.html"
     assert f"report: {report}" in result.stdout and report.stat().st_size > 10_000
@@ -77,7 +77,7 @@ def test_a_run_prints_and_records_the_rows_cleaning_removed(tmp_path):
     )  # fmt: skip
     assert "loans: cleaning removed 1 rows: missing values (income 1)" in result.stderr
     cores = joblib.cpu_count()
-    assert f"--jobs 1000 is more than this machine's {cores} cores: using {cores}" in result.stdout
+    assert f"--jobs 1000 is more than this machine's {cores} cores: using {cores}" in result.stderr
     with ResultStore(results, readonly=True) as store:
         assert store.cleaning() == {"loans": {"missing values (income 1)": 1}}
 

@@ -18,6 +18,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import joblib
@@ -56,6 +57,11 @@ class Summary:
     changed_data
         The datasets some run read with other content than was planned (the file changed
         while the benchmark ran): those runs are stored with the data they read.
+    failures
+        ``(where, error)`` of each planned run stored as failed, in this invocation or an
+        earlier one (:func:`~faircompare.benchmark.run_benchmark` fills it).
+    report
+        The report's page, once written (:func:`~faircompare.benchmark.run_benchmark`).
     """
 
     planned: int
@@ -66,6 +72,8 @@ class Summary:
     expected: float = 0.0
     expected_finished: float = 0.0
     changed_data: set[str] = field(default_factory=set)
+    failures: tuple[tuple[str, str], ...] = ()
+    report: Path | None = None
 
     def add(self, record: RunRecord, cost: float) -> None:
         """Count a finished run.

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from faircompare._validation import check_choice
 from faircompare.datasets.builtin import BUILTIN, PAPER_DATASETS
-from faircompare.datasets.clean import Dataset, clean, read_raw
+from faircompare.datasets.clean import Dataset, clean, read_raw, removed_text
 from faircompare.datasets.fetch import cache_dir, fetch_file, mirror_dir, sha256_of
 from faircompare.datasets.spec import DatasetSpec, Threshold, read_spec
 from faircompare.exceptions import SpecError
@@ -34,6 +34,7 @@ __all__ = [
     "load_dataset",
     "mirror_dir",
     "read_spec",
+    "removed_text",
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,22 @@ class Dataset:
             "removed": dict(self.removed),
             "description": spec.description,
         }
+
+
+def removed_text(removed: Iterable[tuple[str, int]]) -> str:
+    """Say how many rows each cleaning step removed: ``"30 rows: missing values (age 30)"``.
+
+    Parameters
+    ----------
+    removed
+        ``(step, rows)`` pairs, as :attr:`Dataset.removed` holds them.
+
+    Returns
+    -------
+    str
+        The steps joined by ``"; "``; empty when none removed a row.
+    """
+    return "; ".join(f"{rows:,} rows: {step}" for step, rows in removed)
 
 
 def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:

@@ -248,7 +248,7 @@ def test_run_with_a_spec_and_no_dataset_runs_only_the_users_data(tmp_path):
         capture_output=True, text=True, env=os.environ,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "2 runs planned, 2 not yet stored" in result.stdout  # today's main planned 12
+    assert "2 runs planned, 2 not yet stored" in result.stderr  # today's main planned 12
 
 
 def test_one_writer_per_results_folder(tmp_path):

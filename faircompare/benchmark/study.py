@@ -1,0 +1,220 @@
+"""The benchmark in one call: plan, fetch and measure the data, price, run, store and report.
+
+:func:`run_benchmark` is what ``faircompare run`` does, for a notebook, a SLURM script or the
+documentation's gallery; the command line only parses its options and prints. The steps:
+
+1. plan the runs of a configuration (:func:`~faircompare.benchmark.make_plan`), leaving out the
+   algorithms that cannot be loaded here;
+2. fetch and clean every planned dataset once, for its rows and what cleaning removed;
+3. leave out the runs of algorithms on datasets above their training-row limits, and price
+   each run with the cost model;
+4. run the rest (:func:`~faircompare.benchmark.run_plan`), storing each record as it arrives;
+5. write the report of the results folder.
+
+>>> from faircompare.benchmark import run_benchmark
+>>> from faircompare.config import PROFILES
+>>> summary = run_benchmark(PROFILES["quick"], "results", jobs=2)  # doctest: +SKIP
+>>> summary.report  # doctest: +SKIP
+PosixPath('results/report/report.html')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import joblib
+
+from faircompare.benchmark.costs import cost_model
+from faircompare.benchmark.execute import Options
+from faircompare.benchmark.plan import make_plan
+from faircompare.benchmark.schedule import Summary, backend_name, run_plan
+from faircompare.config import BenchmarkConfig
+from faircompare.datasets import load_dataset, read_spec, removed_text
+from faircompare.records import RunRecord, RunSpec
+from faircompare.results.store import ResultStore
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Study:
+    """A planned benchmark, priced and ready to run.
+
+    Attributes
+    ----------
+    runs
+        The planned runs, within the algorithms' row limits.
+    costs
+        Each run's expected CPU seconds, by key.
+    cleaning
+        For each dataset loaded, the rows each cleaning step removed.
+    options
+        How the workers run (time limit, plugins, data locations, audits).
+    """
+
+    runs: tuple[RunSpec, ...]
+    costs: dict[str, float]
+    cleaning: dict[str, dict[str, int]]
+    options: Options
+
+
+def plan_study(
+    config: BenchmarkConfig,
+    *,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    fetch: bool = True,
+    say: Say | None = None,
+) -> Study:
+    """Plan a configuration's runs, fetch and clean their data, and price them.
+
+    Parameters
+    ----------
+    config
+        What to run.
+    data_dir, cache_dir
+        The local mirror of the raw files and the cache of verified ones (None: the defaults,
+        ``$FAIRCOMPARE_DATA_MIRROR`` and ``$FAIRCOMPARE_DATA``).
+    fetch
+        Fetch every planned dataset; with False, only those the cost table lacks (for their
+        rows), as a dry run does.
+    say
+        Called with a line for each algorithm left out, each dataset's cleaning and each file
+        downloaded.
+
+    Returns
+    -------
+    Study
+        The runs, their costs, the cleaning record and the workers' options.
+    """
+    say = say or _silent
+    plan = make_plan(config)
+    for algorithm in plan.unavailable:
+        say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
+    options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
+    model = cost_model()
+    datasets = {(s.dataset, s.dataset_file) for s in plan.runs}
+    if not fetch:
+        datasets = {(name, path) for name, path in datasets if name not in model.rows}
+    cleaning, rows = {}, {}
+    for name, spec_path in sorted(datasets, key=str):
+        spec = read_spec(spec_path) if spec_path else name
+        loaded = load_dataset(spec, cache=options.cache, mirror=options.mirror, report=say)
+        cleaning[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
+        if loaded.removed:
+            say(f"{loaded.name}: cleaning removed {removed_text(loaded.removed)}")
+    plan = plan.within_row_limits({**model.rows, **rows})
+    for reason in plan.too_large:
+        say(f"skipping {reason}")
+    return Study(plan.runs, model.plan_seconds(plan.runs, rows), cleaning, options)
+
+
+def run_benchmark(
+    config: BenchmarkConfig,
+    results: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "processes",
+    scheduler: str | None = None,
+    force: bool = False,
+    retry_failed: bool = False,
+    report: bool = True,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    say: Say | None = None,
+    progress: Callable[[RunRecord, Summary], None] | None = None,
+) -> Summary:
+    """Run a benchmark into a results folder, as ``faircompare run`` does, and report it.
+
+    A rerun skips the runs already stored, so an interrupted benchmark resumes where it
+    stopped; stored runs computed from other inputs are refused, not reused.
+
+    Parameters
+    ----------
+    config
+        What to run (a profile of :data:`faircompare.config.PROFILES`, a file read by
+        :func:`faircompare.config.load_config`, or one built by hand).
+    results
+        The results folder (created when missing).
+    jobs
+        Parallel workers, at most one per run and per core.
+    backend
+        ``"processes"`` (watched worker processes), ``"dask"`` or ``"inline"``; see
+        :func:`~faircompare.benchmark.run_plan`.
+    scheduler
+        Address of a running Dask scheduler (with ``backend="dask"``).
+    force, retry_failed
+        Redo every planned run, or the failed ones.
+    report
+        Write the report of the results folder at the end (not when interrupted).
+    data_dir, cache_dir
+        The local mirror of the raw files and the data cache (None: the defaults).
+    say
+        Called with a line for each note on the way: algorithms and runs left out, cleaning,
+        downloads, the runs planned and pending, the report's sections.
+    progress
+        Called after each stored run with its record and the counts so far (a progress bar).
+
+    Returns
+    -------
+    Summary
+        What this invocation did, the planned runs stored as failed (``failures``) and the
+        report's path (``report``).
+
+    Raises
+    ------
+    StaleResultsError
+        If planned runs are stored but were computed from other inputs (unless ``force``).
+    StoreError
+        If the results folder is held by another run, or cannot be written.
+    """
+    say = say or _silent
+    backend = backend_name(backend)
+    study = plan_study(config, data_dir=data_dir, cache_dir=cache_dir, say=say)
+    with ResultStore(results) as store:
+        stored = store.statuses()
+        pending = sum(s.key not in stored for s in study.runs)
+        say(f"{len(study.runs)} runs planned, {pending} not yet stored; results in {store.path}")
+        cores = joblib.cpu_count()
+        if jobs > cores and (backend != "dask" or scheduler is None):
+            say(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
+        summary = run_plan(
+            study.runs,
+            store,
+            study.options,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            force=force,
+            retry_failed=retry_failed,
+            report=progress,
+            costs=study.costs,
+            cleaning=study.cleaning,
+        )
+        summary = replace(summary, failures=_failures(store, study.runs))
+    if report and not summary.interrupted:
+        # imported here: workers import this package, and never draw
+        from faircompare.analysis.report import write_report
+
+        summary = replace(summary, report=write_report(results, progress=say))
+    return summary
+
+
+def _failures(store: ResultStore, runs: Sequence[RunSpec]) -> tuple[tuple[str, str], ...]:
+    """Return (where, error) of each planned run stored as failed, in this session or before."""
+    failed = store.runs().query("status == 'failed'")
+    failed = failed[failed["key"].isin({s.key for s in runs})]
+    return tuple(
+        (
+            f"{row.dataset}/{row.sensitive_attribute}/{row.variant}/{row.algorithm} "
+            f"{row.params} split {row.split_id}",
+            str(row.error),
+        )
+        for row in failed.itertuples()
+    )
+
+
+def _silent(line: str) -> None:
+    """Say nothing."""

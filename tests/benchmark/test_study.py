@@ -1,0 +1,98 @@
+"""The benchmark in one call: run_benchmark stores what ``faircompare run`` stores."""
+
+import os
+import subprocess
+
+import pandas as pd
+import pytest
+
+from faircompare.benchmark import plan_study, run_benchmark
+from faircompare.config import PROFILES
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+ALGORITHMS = ("decision-tree", "calders", "zafar-fairness")
+
+
+def stored(folder):
+    """Every stored table of a results folder, in a fixed order, without timings."""
+    with ResultStore(folder, readonly=True) as store:
+        runs = store.runs().drop(
+            columns=[
+                "fit_seconds",
+                "predict_seconds",
+                "total_seconds",
+                "started_at",
+                "finished_at",
+                "versions",
+                "warnings",
+            ]  # fmt: skip
+        )
+        return (
+            runs.sort_values("key", ignore_index=True),
+            store.measures().sort_values(["key", "measure", "group"], ignore_index=True),
+            store.audits().sort_values(["key", "audit", "metric", "scope"], ignore_index=True),
+            store.cleaning(),
+        )
+
+
+def test_run_benchmark_stores_what_the_command_line_stores(tmp_path):
+    command = ["faircompare", "run", "--dataset", "german", "--splits", "2", "--permutations",
+               "50", "--jobs", "2", "--results", str(tmp_path / "cli")]  # fmt: skip
+    for name in ALGORITHMS:
+        command += ["--algorithm", name]
+    done = subprocess.run(command, capture_output=True, text=True, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    config = PROFILES["default"].overridden(
+        datasets=("german",), algorithms=ALGORITHMS, splits=2, permutations=50
+    )
+    notes = []
+    summary = run_benchmark(config, tmp_path / "python", jobs=2, say=notes.append)
+    assert (summary.done, summary.failed, summary.failures) == (6, 0, ())
+    assert summary.report == tmp_path / "python" / "report" / "report.html"
+    assert summary.report.is_file()
+    assert f"6 runs planned, 6 not yet stored; results in {tmp_path / 'python'}" in "\n".join(notes)
+    for cli, python in zip(stored(tmp_path / "cli"), stored(tmp_path / "python"), strict=True):
+        if isinstance(cli, pd.DataFrame):
+            pd.testing.assert_frame_equal(cli, python)
+        else:
+            assert cli == python
+
+
+def test_run_benchmark_lists_the_planned_runs_that_failed(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "raises.py").write_text(
+        "from faircompare.algorithms import FairEstimator\n\n"
+        "class Raises(FairEstimator):\n"
+        "    name = 'raises'\n\n"
+        "    def fit(self, X, y, *, sensitive_features):\n"
+        "        raise RuntimeError('broken on purpose')\n"
+    )
+    config = PROFILES["default"].overridden(
+        datasets=("ricci",), algorithms=("raises",), splits=1, plugins=str(plugins), audits=False
+    )
+    summary = run_benchmark(config, tmp_path / "results", report=False)
+    assert summary.report is None
+    assert summary.failures == (
+        ("ricci/Race/numerical+binary/raises {} split 0", "RuntimeError: broken on purpose"),
+    )
+    again = run_benchmark(config, tmp_path / "results", report=False)  # failures stay listed
+    assert (again.skipped, again.failures) == (1, summary.failures)
+
+
+def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, monkeypatch):
+    from faircompare.benchmark import study
+
+    loaded = []
+    real = study.load_dataset
+    monkeypatch.setattr(
+        study, "load_dataset", lambda spec, **kw: loaded.append(spec) or real(spec, **kw)
+    )
+    config = PROFILES["default"].overridden(datasets=("ricci", "german"), splits=1)
+    planned = plan_study(config, fetch=False)
+    assert loaded == [] and planned.cleaning == {}  # both are in the measured cost table
+    assert len(planned.costs) == len(planned.runs) > 0
+    fetched = plan_study(config)
+    assert sorted(loaded) == ["german", "ricci"] and set(fetched.cleaning) == {"german", "ricci"}
