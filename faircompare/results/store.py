@@ -172,8 +172,8 @@ class ResultStore:
             except sqlite3.OperationalError:  # a WAL in a folder we cannot write: read a copy
                 return self._private_copy()
         make_folder(self.folder, self.folder)
-        for suffix in _DATABASE_FILES:  # SQLite would write through a planted link
-            refuse_links(self.folder / f"{DATABASE}{suffix}", self.folder)
+        for name in (*(f"{DATABASE}{suffix}" for suffix in _DATABASE_FILES), LOCK):
+            refuse_links(self.folder / name, self.folder)  # never written through a link
         db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
