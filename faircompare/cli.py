@@ -470,8 +470,7 @@ def status(results: Path) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
-    folder = _writable(out, out) if out else _writable(results / "report", results)
-    click.echo(write_report(results, folder, progress=_say))
+    click.echo(write_report(results, _output(out, results, "report"), progress=_say))
 
 
 @cli.command(name="export")
@@ -483,9 +482,13 @@ def report_command(results: Path, out: Path | None) -> None:
 def export_command(results: Path, fmt: str, out: Path | None) -> None:
     """Write runs, measures and audits as CSV or Parquet files."""
     with ResultStore(results, readonly=True) as store:
-        folder = _writable(out, out) if out else _writable(results / "export", results)
-        for path in export(store, folder, fmt):
+        for path in export(store, _output(out, results, "export"), fmt):
             click.echo(path)
+
+
+def _output(out: Path | None, results: Path, default: str) -> Path:
+    """Return ``--out``, or the results folder's ``default`` subfolder, ready to be written."""
+    return _writable(out, out) if out else _writable(results / default, results)
 
 
 def _writable(folder: Path, root: Path) -> Path:

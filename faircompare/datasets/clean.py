@@ -139,7 +139,8 @@ def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     if Path(path).suffix == ".parquet":
         return _read_parquet(path, content)
     try:
-        header = next(csv.reader(io.StringIO(content.decode("utf-8"), newline="")), [])
+        text = io.TextIOWrapper(io.BytesIO(content), encoding="utf-8", newline="")
+        header = next(csv.reader(text), [])  # decodes the first lines only
         frame = pd.read_csv(io.BytesIO(content), keep_default_na=False, na_values=[""])
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
