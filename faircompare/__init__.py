@@ -1,8 +1,10 @@
-"""faircompare: a benchmark of fairness interventions, auditing every trained model."""
+"""faircompare: a benchmark of fairness interventions, auditing every trained model.
 
-from importlib.metadata import PackageNotFoundError, version
+The version is written here only; the package metadata, the documentation and the citation file
+read it from here (``tests/test_release.py`` checks that they agree).
+"""
 
-try:
-    __version__ = version("faircompare")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0+unknown"
+#: The installed release of faircompare (semantic versioning).
+__version__ = "0.2.0"
+
+__all__ = ["__version__"]

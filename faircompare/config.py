@@ -23,6 +23,13 @@ from faircompare.datasets.modern import MODERN
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
+__all__ = [
+    "BenchmarkConfig",
+    "ConfigError",
+    "PROFILES",
+    "load_config",
+]
+
 MAX_SEED = 2**63 - 1  # the largest integer the results database holds
 MAX_PERMUTATIONS = 100_000  # per test; 10**9 asked for 29.8 GiB before any run failed
 MAX_TIMEOUT = 30 * 24 * 3600.0  # seconds per run
@@ -133,7 +140,18 @@ class BenchmarkConfig:
             raise ConfigError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1), got {self.seed}")
 
     def overridden(self, **changes: Any) -> BenchmarkConfig:
-        """Return a copy with the given fields changed (None values are ignored)."""
+        """Return a copy with the given fields changed (None values are ignored).
+
+        Parameters
+        ----------
+        **changes
+            Fields and their new values; a None value leaves its field as it is.
+
+        Returns
+        -------
+        BenchmarkConfig
+            The changed copy, validated as any configuration.
+        """
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -186,6 +204,8 @@ _STUDY = BenchmarkConfig(
     sensitive_attributes="all", variants="supported", grid=True, tune=True, splits=10
 )
 
+#: The ready-made configurations by name: ``quick``, ``default``, ``paper``, ``modern`` and
+#: ``extended``.
 PROFILES: dict[str, BenchmarkConfig] = {
     # Friedler et al.'s study as they ran it (§5, §7): their twelve algorithms over their grids,
     # every dataset, attribute (combined ones too) and variant, tuned on validation data.

@@ -1,5 +1,13 @@
 """Exceptions raised by faircompare; the CLI prints their message without a traceback."""
 
+__all__ = [
+    "ChoiceError",
+    "DataFetchError",
+    "FaircompareError",
+    "SpecError",
+    "TooLargeError",
+]
+
 
 class FaircompareError(Exception):
     """Base class of every error faircompare raises on purpose."""

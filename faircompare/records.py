@@ -23,6 +23,14 @@ import numpy as np
 
 from faircompare.preprocessing import split_seed
 
+__all__ = [
+    "AuditRow",
+    "MeasureRow",
+    "Predictions",
+    "RunRecord",
+    "RunSpec",
+]
+
 
 class MeasureRow(NamedTuple):
     """One measure's value for one group of one run.

@@ -35,6 +35,16 @@ from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
 
+__all__ = [
+    "Algorithm",
+    "AlgorithmUnavailableError",
+    "algorithms",
+    "families",
+    "find_algorithm",
+    "get_algorithm",
+    "load_plugin_file",
+]
+
 ENTRY_POINT_GROUP = "faircompare.algorithms"
 
 
@@ -72,7 +82,18 @@ class Algorithm:
         return folder_fingerprint(path) if path.is_file() else source_fingerprint(self.make)
 
     def create(self, **params: Any) -> FairEstimator:
-        """Build the estimator with ``params`` set (unknown names are an error listing them)."""
+        """Build the estimator with ``params`` set (unknown names are an error listing them).
+
+        Parameters
+        ----------
+        **params
+            The estimator's parameters; those not given keep their defaults.
+
+        Returns
+        -------
+        FairEstimator
+            A new, unfitted estimator.
+        """
         if self.make is None:
             raise AlgorithmUnavailableError(
                 f"algorithm {self.name!r} is unavailable: {self.unavailable}"
@@ -95,7 +116,15 @@ class Algorithm:
         return type(self.create())
 
     def describe(self) -> dict[str, Any]:
-        """Name, family, library, source, supported variants, parameter grid, availability."""
+        """Describe the algorithm: name, family, library, source, variants, grid, availability.
+
+        Returns
+        -------
+        dict
+            ``name``, ``family``, ``library``, ``source``, ``available``, ``reason`` (why it
+            is unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
+            and ``in_default_profile``.
+        """
         cls = self.estimator_class if self.make is not None else None
         return {
             "name": self.name,
@@ -220,7 +249,18 @@ def defined_in(module: ModuleType) -> list[Any]:
 
 
 def load_plugin_file(path: str | Path) -> list[Algorithm]:
-    """Load the plugin classes defined in one Python file (or why it cannot be loaded)."""
+    """Load the plugin classes defined in one Python file (or why it cannot be loaded).
+
+    Parameters
+    ----------
+    path
+        The plugin file.
+
+    Returns
+    -------
+    list of Algorithm
+        Its algorithms; one unavailable entry, with the reason, when the file cannot be loaded.
+    """
     path = Path(path)
     try:
         module = plugin_module(path.resolve())
@@ -234,7 +274,17 @@ def load_plugin_file(path: str | Path) -> list[Algorithm]:
 
 
 def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
-    """Every known algorithm: built-ins, entry points, then the plugin files in ``plugins``.
+    """Return every known algorithm: built-ins, entry points, then the plugin files in ``plugins``.
+
+    Parameters
+    ----------
+    plugins
+        A folder of plugin files (every ``*.py`` in it, subfolders included), or None.
+
+    Returns
+    -------
+    Mapping of str to Algorithm
+        Each algorithm by name, an unavailable one with the reason.
 
     Raises
     ------
@@ -261,7 +311,20 @@ def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
 
 
 def families(names: Iterable[str], plugins: str | Path | None = None) -> dict[str, str]:
-    """Return each algorithm's family (``unspecified`` where unknown or unavailable here)."""
+    """Return each algorithm's family (``unspecified`` where unknown or unavailable here).
+
+    Parameters
+    ----------
+    names
+        Algorithm names.
+    plugins
+        A folder of plugin files, searched too.
+
+    Returns
+    -------
+    dict of str to str
+        Each name's family.
+    """
     known = algorithms(plugins)
     return {
         name: known[name].describe()["family"] if name in known else "unspecified" for name in names
@@ -301,6 +364,24 @@ def find_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
 
 
 def get_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
-    """Return the algorithm called ``name``; unknown names list the valid ones."""
+    """Return the algorithm called ``name``.
+
+    Parameters
+    ----------
+    name
+        The algorithm's name (``faircompare list algorithms`` lists them).
+    plugins
+        A folder of plugin files, searched too.
+
+    Returns
+    -------
+    Algorithm
+        The algorithm; :meth:`Algorithm.create` builds its estimator.
+
+    Raises
+    ------
+    ChoiceError
+        For an unknown name, listing the valid ones.
+    """
     registry = algorithms(plugins)
     return registry[check_choice(name, registry, what="algorithm")]

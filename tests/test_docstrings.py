@@ -106,11 +106,17 @@ def test_docstring_examples_run(module):
     assert failed == 0
 
 
-def test_readme_examples_run():
-    readme = Path(faircompare.__file__).resolve().parents[1] / "README.md"
+ROOT = Path(faircompare.__file__).resolve().parents[1]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize(
+    "document", [d for d in DOCUMENTS if ">>> " in d.read_text()], ids=lambda d: d.name
+)
+def test_the_examples_of_the_readme_and_the_guide_run(document):
     result = doctest.testfile(
-        str(readme),
+        str(document),
         module_relative=False,
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
     )
-    assert result.attempted >= 5 and result.failed == 0
+    assert result.attempted >= 1 and result.failed == 0

@@ -29,12 +29,29 @@ from faircompare.algorithms.outputs import checked_predictions, checked_scores
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
+__all__ = [
+    "Check",
+    "check_contract",
+    "run_check",
+    "synthetic_data",
+]
+
 _N_TRAIN, _N_TEST = 240, 120
 
 
 @dataclass(frozen=True)
 class Check:
-    """Outcome of one contract check."""
+    """Outcome of one contract check.
+
+    Attributes
+    ----------
+    name
+        What was checked.
+    passed
+        Whether the estimator passed.
+    detail
+        Why it failed, or what the check found; empty when there is nothing to say.
+    """
 
     name: str
     passed: bool
@@ -52,10 +69,22 @@ class _Data:
 
 
 def synthetic_data(variant: str, seed: int = 0) -> _Data:
-    """Small data in the shape a variant produces: numeric and one-hot (or categorical) features.
+    """Draw small data in a variant's shape: numeric and one-hot (or categorical) features.
 
     The sensitive attribute is 0/1 in ``numerical+binary`` and takes three text values
     otherwise; the label depends on the features and on the group.
+
+    Parameters
+    ----------
+    variant
+        The preprocessing variant whose shape the data take.
+    seed
+        Seed of the draw.
+
+    Returns
+    -------
+    _Data
+        A training and a test part: features, labels and sensitive attribute of each.
     """
     rng = np.random.default_rng(seed)
     n = _N_TRAIN + _N_TEST

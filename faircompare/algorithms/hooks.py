@@ -30,6 +30,14 @@ from faircompare.stats.individual import (
     smoothed_gradient,
 )
 
+__all__ = [
+    "InputGradient",
+    "LogitCoefficients",
+    "OwnLossOracle",
+    "gradient_kind",
+    "model_oracle",
+]
+
 
 @runtime_checkable
 class LogitCoefficients(Protocol):
@@ -137,6 +145,26 @@ def model_oracle(
 
     Probabilities come from ``predict_proba``, else the sigmoid of ``decision_function``, else
     the hard predictions, clipped to [1e-6, 1 - 1e-6] before the log-loss.
+
+    Parameters
+    ----------
+    model
+        A fitted classifier.
+    sensitive_features
+        The audit points' sensitive attribute, for a model that reads it at prediction time.
+    mean, scale
+        The standardisation: the model sees ``mean + scale * z``.
+    smoothing
+        The Gaussian smoothing's standard deviation, in standardised units.
+    directions
+        Antithetic pairs of random directions per point and step of the smoothed gradient.
+    rng
+        Seed or generator of the random directions.
+
+    Returns
+    -------
+    LossOracle
+        The model's log-loss and its gradient in the standardised coordinates.
     """
     mean, scale = np.asarray(mean, dtype=float), np.asarray(scale, dtype=float)
     s = None if sensitive_features is None else np.asarray(sensitive_features)

@@ -37,6 +37,21 @@ from faircompare.measures import MEASURES
 from faircompare.preprocessing.splits import TRAIN_FRACTION
 from faircompare.stats.multitest import holm
 
+__all__ = [
+    "CorrectedTTest",
+    "FriedmanTest",
+    "PairComparison",
+    "Posterior",
+    "compare_pair",
+    "corrected_ttest",
+    "correlated_bayesian_ttest",
+    "friedman",
+    "intervals",
+    "pairwise",
+    "scores",
+    "wins_ties_losses",
+]
+
 TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits
 
 

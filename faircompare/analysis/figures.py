@@ -28,6 +28,26 @@ from faircompare.analysis.compare import FriedmanTest
 from faircompare.analysis.tidy import individual_statistics
 from faircompare.safe_write import replaced
 
+__all__ = [
+    "FORMATS",
+    "algorithm_styles",
+    "legend_outside",
+    "plot_attributes",
+    "plot_audit_shares",
+    "plot_correlations",
+    "plot_critical_difference",
+    "plot_individual_statistics",
+    "plot_intervals",
+    "plot_measure_pairs",
+    "plot_preprocessing",
+    "plot_runs",
+    "plot_stability",
+    "plot_sweep",
+    "plot_tradeoff",
+    "save",
+]
+
+#: The formats every figure is saved in.
 FORMATS = ("pdf", "svg", "png")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
@@ -142,10 +162,22 @@ def save(
 
 
 def plot_correlations(matrix: pd.DataFrame, title: str = "") -> Figure:
-    """Heatmap of measure correlations, rows and columns ordered by clustering (Fig. 3).
+    """Draw the heatmap of measure correlations, rows and columns ordered by clustering (Fig. 3).
 
     Measures are clustered by average linkage on the distance 1 - r, so measures that move
     together (DI and CV, say) end up next to each other.
+
+    Parameters
+    ----------
+    matrix
+        A square matrix of correlations between measures (:func:`~.tidy.correlation_matrix`).
+    title
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     matrix = matrix.dropna(how="all").dropna(axis=1, how="all")
     order = _cluster_order(matrix)
@@ -224,9 +256,27 @@ def plot_runs(
     title: str = "",
     filled: pd.Series | None = None,
 ) -> Figure:
-    """One point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False.
+    """Plot one point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False.
 
     The figure widens with its legend, so that the axes keep their width.
+
+    Parameters
+    ----------
+    frame
+        One row per run, with its ``algorithm`` and the columns ``x`` and ``y``.
+    x, y
+        The columns on the axes.
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+    title
+        The figure's title.
+    filled
+        Per row of ``frame``, whether its marker is filled; every marker is when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     figure, ax = new_figure(
         (3.9 + LEGEND_COLUMN * legend_columns(frame["algorithm"].nunique()), 4.5)
@@ -305,13 +355,31 @@ def plot_tradeoff(
     title: str = "",
     families: Mapping[str, str] | None = None,
 ) -> Figure:
-    """Accuracy against the fairness gap per run, with the Pareto front.
+    """Plot accuracy against the fairness gap per run, with the Pareto front.
 
     Filled markers are runs whose demographic-parity gap is significant after Holm's
     correction (:func:`~faircompare.analysis.tidy.tradeoff`); hollow ones are not. Given
     ``families`` and more than :data:`FACET_ABOVE` algorithms, each family gets its own panel
     on shared axes, the other families' runs in light grey behind it and the Pareto front of all
     runs in every panel.
+
+    Parameters
+    ----------
+    frame
+        One row per run with ``accuracy``, ``gap``, ``significant`` and ``pareto``
+        (:func:`~.tidy.tradeoff`).
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+    title
+        The figure's title.
+    families
+        Each algorithm's family; with it, past :data:`FACET_ABOVE` algorithms, a panel per
+        family.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     groups = _family_groups(sorted(frame["algorithm"].unique()), families)
     columns = min(len(groups), 3)
@@ -342,7 +410,23 @@ def plot_tradeoff(
 
 
 def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> Figure:
-    """Plot a measure under numerical (x) and numerical+binary (y), a point per split (Fig. 2)."""
+    """Plot a measure under numerical (x) and numerical+binary (y), a point per split (Fig. 2).
+
+    Parameters
+    ----------
+    pairs
+        One row per algorithm and split with the measure's value under each variant
+        (:func:`~.tidy.preprocessing_comparison`).
+    measure
+        The measure's name, the figure's title.
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     figure = plot_runs(pairs, "numerical", "numerical+binary", styles, title=measure)
     ax = figure.axes[0]
     low = np.nanmin(pairs[["numerical", "numerical+binary"]].to_numpy())
@@ -363,12 +447,32 @@ def plot_stability(
     title: str = "",
     families: Mapping[str, str] | None = None,
 ) -> Figure:
-    """One rectangle per algorithm: centred on the mean (marked), spanning mean +/- sd (Fig. 7).
+    """Draw a rectangle per algorithm, centred on the mean (marked), spanning mean +/- sd (Fig. 7).
 
     With one split there is no standard deviation: each algorithm is its mean's marker alone.
     Given ``families`` (``{algorithm: family}``) and more than :data:`FACET_ABOVE` algorithms,
     each family gets its own panel on shared axes, so that a reader can tell the rectangles
     apart (25 algorithms in one panel overlap in a few hues).
+
+    Parameters
+    ----------
+    summary
+        One row per algorithm and measure with ``mean`` and ``sd`` over splits
+        (:func:`~.tidy.stability`).
+    x, y
+        The measures on the axes.
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+    title
+        The figure's title.
+    families
+        Each algorithm's family; with it, past :data:`FACET_ABOVE` algorithms, a panel per
+        family.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     table = summary.pivot_table(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
@@ -419,6 +523,23 @@ def plot_sweep(
 
     A grid spanning more than two orders of magnitude (Kamishima's eta, Zafar's c) is coloured
     on a (symmetric) log scale, so its small values are not lost in one colour.
+
+    Parameters
+    ----------
+    sweep
+        One row per run of the algorithm's grid (:func:`~.tidy.parameter_sweep`), with its
+        ``parameter``, ``value`` and the columns ``x`` and ``y``.
+    x, y
+        The measures on the axes.
+    algorithm
+        The algorithm swept.
+    title
+        The figure's title; the algorithm's name when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     figure, ax = new_figure((5.5, 4))
     runs = sweep[sweep["algorithm"] == algorithm]
@@ -440,7 +561,21 @@ def _sweep_norm(values: pd.Series) -> SymLogNorm | None:
 
 
 def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
-    """Plot a measure per algorithm for each sensitive attribute, a point per split (Fig. 9)."""
+    """Plot a measure per algorithm for each sensitive attribute, a point per split (Fig. 9).
+
+    Parameters
+    ----------
+    wide
+        One row per run and a column per measure (:func:`~.tidy.runs_wide`), with the runs'
+        ``algorithm`` and ``sensitive_attribute``.
+    measure
+        The measure (a column of ``wide``) on the y axis.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     algorithms = sorted(wide["algorithm"].unique())
     attributes = sorted(wide["sensitive_attribute"].unique())
     figure, ax = new_figure((max(6, 0.6 * len(algorithms)), 4))
@@ -460,10 +595,25 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
 
 
 def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = "") -> Figure:
-    """Share of splits rejecting each audit, per algorithm (grouped horizontal bars).
+    """Plot the share of splits rejecting each audit, per algorithm (grouped horizontal bars).
 
     A test that was not run for an algorithm (AUC for a model without scores) is written
     "n/a" where its bar would be, never drawn as a 0 % rejection.
+
+    Parameters
+    ----------
+    outcomes
+        The audit outcomes per configuration (:func:`~.tidy.audit_outcomes`), one row per
+        algorithm and setting.
+    columns
+        The outcome columns to draw: shares of splits rejecting, in [0, 1].
+    title
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     table = outcomes.groupby("algorithm")[list(columns)].mean()
     height = 1.2 + 0.2 * len(table) * max(1.0, len(columns) / 3)
@@ -497,6 +647,21 @@ def plot_individual_statistics(
     written above each column. The axis is logarithmic: statistics below
     :data:`INDIVIDUAL_FLOOR` (negative bounds of noisy audits included) are drawn at its
     bottom edge and counted in the panel's title.
+
+    Parameters
+    ----------
+    audits
+        The individual audit's rows (:func:`~.tidy.individual_statistics`): a run's dataset,
+        algorithm, statistic, kind and whether it rejects.
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+    title
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
     """
     runs = individual_statistics(audits)
     algorithms = sorted(runs["algorithm"].unique())

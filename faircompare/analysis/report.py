@@ -42,6 +42,10 @@ from faircompare.measures import MEASURES
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
 
+__all__ = [
+    "write_report",
+]
+
 STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
 CALIBRATION_AXES = ("sensitive-TPR", "sensitive-calibration-")  # Fig. 5
 # Fig. 4: CV against the comparative TPR and TNR of the fairness-aware algorithms

@@ -15,6 +15,14 @@ from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.measures import MEASURES
 from faircompare.safe_write import replaced, write_text
 
+__all__ = [
+    "audit_table",
+    "group_table",
+    "measure_table",
+    "to_latex",
+    "write_table",
+]
+
 KEY_MEASURES = ("accuracy", "BCR", "DIbinary", "CV", "sensitive-TPR", "sensitive-calibration-")
 # The audits' columns under the names of their papers (DiCiccio et al.; Maity et al.; Black et al.)
 AUDIT_NAMES = {
@@ -36,7 +44,7 @@ def measure_table(
     attribute: str | None = None,
     families: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Algorithms by measures, "mean ± sd", from :func:`~.tidy.stability` of one configuration.
+    """Tabulate algorithms by measures, "mean ± sd", from one configuration's stability summary.
 
     Parameters
     ----------
@@ -80,9 +88,19 @@ def _paper_name(measure: str, attribute: str) -> str:
 
 
 def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
-    """Algorithms by audit outcomes (share of splits rejecting, FlipTest rates), rounded.
+    """Tabulate algorithms by audit outcome (share of splits rejecting, FlipTest rates), rounded.
 
     Columns carry the names the audits' papers use (:data:`AUDIT_NAMES`).
+
+    Parameters
+    ----------
+    outcomes
+        :func:`~.tidy.audit_outcomes` of one configuration.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by algorithm; the outcomes under their papers' names, rounded.
     """
     columns = [c for c in outcomes.columns if c not in CONFIGURATION]
     table = labelled(outcomes).set_index("algorithm")[columns]
@@ -90,7 +108,7 @@ def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
 
 
 def group_table(outcomes: pd.DataFrame) -> pd.DataFrame:
-    """Algorithms and groups by audit outcome (shares of splits rejecting, FlipTest rates).
+    """Tabulate algorithms and groups by audit outcome (shares of splits rejecting, FlipTest rates).
 
     Parameters
     ----------
@@ -110,7 +128,20 @@ def group_table(outcomes: pd.DataFrame) -> pd.DataFrame:
 
 
 def to_latex(table: pd.DataFrame, *, caption: str = "") -> str:
-    """Format a table as a LaTeX ``booktabs`` tabular, special characters escaped."""
+    """Format a table as a LaTeX ``booktabs`` tabular, special characters escaped.
+
+    Parameters
+    ----------
+    table
+        The table; its index becomes the first columns.
+    caption
+        The caption; none when empty.
+
+    Returns
+    -------
+    str
+        The LaTeX source.
+    """
     columns = ["", *map(str, table.columns)]
     lines = [
         r"\begin{table}[ht]",
@@ -159,6 +190,26 @@ def write_table(
 
     ``numbers`` (default: ``table``) is the unformatted data behind the table, so the CSV keeps
     means and standard deviations as numbers.
+
+    Parameters
+    ----------
+    table
+        The formatted table, written as LaTeX.
+    folder
+        Where the files go.
+    name
+        The files' name, without suffix.
+    numbers
+        The data behind the table, written as CSV; ``table`` when None.
+    caption
+        The LaTeX table's caption.
+    root
+        The folder the user named, above ``folder``; ``folder`` when None.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
     """
     folder = Path(folder)
     root = Path(root or folder)

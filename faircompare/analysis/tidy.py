@@ -23,13 +23,42 @@ from faircompare.results import ResultStore, audit_details
 from faircompare.results.store import DEFAULTS
 from faircompare.stats.individual import NEAR_CERTAIN_SHARE
 
+__all__ = [
+    "audit_outcomes",
+    "balanced_measures",
+    "correlation_matrix",
+    "group_outcomes",
+    "individual_statistics",
+    "label",
+    "labelled",
+    "measure_correlations",
+    "parameter_sweep",
+    "pooled_audits",
+    "preprocessing_comparison",
+    "representative",
+    "runs_wide",
+    "stability",
+    "tradeoff",
+]
+
 CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
 TUNED, POOLED = "tuned for accuracy", "all grid values"  # the settings representative adds
 RUN = ["key", *CONFIGURATION, "split_id"]
 
 
 def runs_wide(measures: pd.DataFrame) -> pd.DataFrame:
-    """One row per run and one column per aggregate measure (per-group values left out)."""
+    """Pivot to one row per run and one column per aggregate measure (per-group values left out).
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame (``ResultStore.measures()``), or part of it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The runs' identifying columns and a column per aggregate measure.
+    """
     aggregate = measures[measures["group"] == ""]
     wide = aggregate.pivot(index=RUN, columns="measure", values="value")
     return wide.rename_axis(columns=None).reset_index()
@@ -111,7 +140,7 @@ def measure_correlations(
     by: Sequence[str] = ("dataset", "variant"),
     names: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Correlations between measures across runs (Friedler et al. §6.3, Fig. 3).
+    """Correlate measures across runs (Friedler et al. §6.3, Fig. 3).
 
     Parameters
     ----------
@@ -144,18 +173,38 @@ def measure_correlations(
 
 
 def correlation_matrix(correlations: pd.DataFrame) -> pd.DataFrame:
-    """Pivot one group of :func:`measure_correlations` into its square matrix."""
+    """Pivot one group of :func:`measure_correlations` into its square matrix.
+
+    Parameters
+    ----------
+    correlations
+        One group's rows of :func:`measure_correlations`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Measures by measures, symmetric, the diagonal 1.
+    """
     return correlations.pivot(index="measure_a", columns="measure_b", values="correlation")
 
 
 def balanced_measures(
     store: ResultStore, *, size: int = 1000, rng: np.random.Generator | int | None = 0
 ) -> pd.DataFrame:
-    """Measures of every run on a balanced re-sample of its test predictions (§6.3).
+    """Compute every run's measures on a balanced re-sample of its test predictions (§6.3).
 
     Each run's test rows are drawn with replacement into ``size`` rows: half positive and half
     negative labels, and within each half, half privileged and half not. Runs whose test split
     lacks one of the four cells are left out.
+
+    Parameters
+    ----------
+    store
+        The results store.
+    size
+        Rows of each re-sample.
+    rng
+        Seed or generator of the re-samples.
 
     Returns
     -------
@@ -193,7 +242,16 @@ def stability(
     *,
     confidence: float = 0.95,
 ) -> pd.DataFrame:
-    """Mean, standard deviation and a t confidence interval over splits (§7.1, Fig. 7).
+    """Summarise each measure over splits: mean, standard deviation and a t interval (§7.1, Fig. 7).
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame (``ResultStore.measures()``), or part of it.
+    names
+        The measures summarised.
+    confidence
+        The confidence level of the t interval.
 
     Returns
     -------
@@ -222,7 +280,7 @@ def tradeoff(
     audit_metric: str = "positive_rate",
     alpha: float = 0.05,
 ) -> pd.DataFrame:
-    """Accuracy against a fairness measure per run, with significance and the Pareto front.
+    """Pair accuracy with a fairness measure per run, with significance and the Pareto front.
 
     ``gap`` is the fairness measure's distance from its ideal value, on a bounded scale for a
     ratio such as DI (:meth:`faircompare.measures.Measure.gap`: 1 - min(DI, 1/DI));
@@ -230,6 +288,25 @@ def tradeoff(
     parity by default) rejects after Holm's correction across the run's tests; ``pareto`` marks
     the runs that no other run of the same dataset, attribute and variant beats on both
     accuracy and gap.
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame (``ResultStore.measures()``), or part of it.
+    audits
+        The store's long audits frame (``ResultStore.audits()``), or part of it.
+    accuracy, fairness
+        The measures on the two axes.
+    audit_metric
+        The permutation test's metric that decides ``significant``.
+    alpha
+        The level of the tests.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run: its identifying columns, ``accuracy``, ``fairness``, ``gap``,
+        ``significant`` and ``pareto``.
     """
     wide = runs_wide(measures)
     frame = wide[[*RUN, accuracy, fairness]].rename(
@@ -257,6 +334,13 @@ def _non_dominated(points: pd.DataFrame) -> pd.Series:
 
 def preprocessing_comparison(measures: pd.DataFrame, measure: str = "accuracy") -> pd.DataFrame:
     """Pair a measure under the numerical and numerical+binary variants, split by split (§5.1).
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame (``ResultStore.measures()``), or part of it.
+    measure
+        The measure compared.
 
     Returns
     -------
@@ -296,12 +380,19 @@ def _group_rows(audits: pd.DataFrame) -> pd.Series:
 
 
 def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Audit outcomes of each group of a many-group attribute, per configuration.
+    """Return the audit outcomes of each group of a many-group attribute, per configuration.
 
     The permutation audit compares each group with the privileged one
     (:func:`faircompare.audits.permutation.group_audit`): the share of splits where its max-T
     adjusted p-value is below ``alpha``. FlipTest maps each group onto the privileged one: the
     mean rates of F+ and F-. A group too small for an audit keeps its row, with the reason.
+
+    Parameters
+    ----------
+    audits
+        The store's long audits frame (``ResultStore.audits()``), or part of it.
+    alpha
+        The level of the tests.
 
     Returns
     -------
@@ -334,7 +425,14 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
 def parameter_sweep(
     measures: pd.DataFrame, names: Sequence[str] = ("accuracy", "DIbinary")
 ) -> pd.DataFrame:
-    """Measures of every swept parameter value, run by run (§7.2, Fig. 8).
+    """Return the measures of every swept parameter value, run by run (§7.2, Fig. 8).
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame (``ResultStore.measures()``), or part of it.
+    names
+        The measures kept.
 
     Returns
     -------
@@ -353,13 +451,20 @@ def parameter_sweep(
 
 
 def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Share of splits whose audits reject, per configuration.
+    """Return the share of splits whose audits reject, per configuration.
 
     Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``;
     the individual-fairness tests when T_n (or T~_n) exceeds delta, and ``individual
     near-certain`` is the share of splits where the loss ratio is not defined and T~_n is the
     one to read (:func:`individual_statistics`). FlipTest
     contributes the mean rates of F+ and F-.
+
+    Parameters
+    ----------
+    audits
+        The store's long audits frame (``ResultStore.audits()``), or part of it.
+    alpha
+        The level of the tests.
 
     Returns
     -------

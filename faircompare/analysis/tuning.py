@@ -14,6 +14,7 @@ from faircompare._validation import check_choice
 from faircompare.results import ResultStore
 
 # criterion -> (measure, how a value is scored: lower is better)
+#: The tuning criteria by name: the measure each scores and whether lower is better.
 CRITERIA = {
     "accuracy": ("accuracy", lambda value: -value),
     "DI": ("DIbinary", lambda value: (1 - value).abs()),

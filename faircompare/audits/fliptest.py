@@ -7,12 +7,15 @@ from typing import Any
 
 import numpy as np
 
+from faircompare._deprecations import moved_names
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import exact_transport, flipsets, transport_sample
+
+__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 
 @dataclass(frozen=True, eq=False)

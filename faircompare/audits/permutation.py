@@ -6,11 +6,14 @@ from typing import Any
 
 import numpy as np
 
+from faircompare._deprecations import moved_names
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats._validation import renamed_arguments
 from faircompare.stats.permutation import compare_groups, permutation_tests
+
+__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 # The metrics every run is tested on, privileged group against the rest (AUC too, with scores).
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
@@ -123,7 +126,7 @@ def group_audit(
     permutations: int = 1000,
     rng: np.random.Generator | int | None = None,
 ) -> list[AuditRow]:
-    """Compare each group with the privileged one on every run metric, max-|T| adjusted.
+    """Compare each group with the privileged one on every run metric, max-T adjusted.
 
     The studentized statistics of DiCiccio et al. (§3.3), one per group, with one set of joint
     permutations of the group labels per metric; each group's adjusted p-value counts the

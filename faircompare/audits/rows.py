@@ -78,7 +78,7 @@ def group_rows(comparison: GroupComparison, sizes: Mapping[str, int]) -> list[Au
     Returns
     -------
     list of AuditRow
-        ``scope`` is the group; ``adjusted_pvalue`` is max-|T|'s, over the metric's groups.
+        ``scope`` is the group; ``adjusted_pvalue`` is max-T's, over the metric's groups.
     """
     return [
         AuditRow(

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from faircompare._deprecations import moved_names
 from faircompare._timeout import time_limit
-from faircompare._validation import moved_names
 from faircompare.algorithms.outputs import checked_predictions, checked_scores
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.config import BenchmarkConfig
@@ -41,20 +41,7 @@ from faircompare.registry import Algorithm, find_algorithm
 
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
 
-# Names this module held before 0.2.0 split it by job; they work from here until 0.3.0.
-__getattr__ = moved_names(
-    __name__,
-    {
-        "BACKENDS": "faircompare.benchmark.workers",
-        "StaleResultsError": "faircompare.benchmark.schedule",
-        "Summary": "faircompare.benchmark.schedule",
-        "run_plan": "faircompare.benchmark.schedule",
-        "shared_fits": "faircompare.benchmark.schedule",
-        "longest_first": "faircompare.benchmark.schedule",
-        "worker_count": "faircompare.benchmark.schedule",
-        "progress_printer": "faircompare.benchmark.progress",
-    },
-)
+__getattr__ = moved_names(__name__)  # names that left in 0.2.0 (faircompare._deprecations)
 
 
 @dataclass(frozen=True)

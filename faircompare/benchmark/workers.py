@@ -45,6 +45,7 @@ from pathlib import Path
 from faircompare.benchmark.execute import Options, execute_run, execute_runs, failed_run
 from faircompare.records import RunRecord, RunSpec
 
+#: Where runs execute: watched worker processes, a Dask cluster, or the coordinating process.
 BACKENDS = ("processes", "dask", "inline")
 _GRACE = (1.0, 30.0)  # seconds a run gets past its limit to stop itself: 5 %, within these
 _WATCH = 1.0  # seconds between two looks at the workers (alive? memory?)

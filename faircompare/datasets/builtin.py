@@ -144,5 +144,7 @@ PAPER: dict[str, DatasetSpec] = {
     )
 }
 
-PAPER_DATASETS = tuple(PAPER)  # the default profile's datasets
+#: The paper's five datasets, by name: the default profile's.
+PAPER_DATASETS = tuple(PAPER)
+#: Every built-in dataset's specification by name: the paper's five, then the modern four.
 BUILTIN: dict[str, DatasetSpec] = {**PAPER, **MODERN}

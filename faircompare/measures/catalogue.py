@@ -40,6 +40,7 @@ from faircompare.records import MeasureRow
 Values = dict[str, float]
 Formula = Callable[[GroupStats, str], Values]
 
+#: The rates measured per group, with their mean and comparative variants.
 GROUP_RATES = ("accuracy", "TPR", "TNR", "FPR", "FNR", "calibration+", "calibration-")
 
 
@@ -347,6 +348,7 @@ def _catalogue() -> list[Measure]:
     return accuracy + base_rates + group_conditioned + modern
 
 
+#: Every measure of the catalogue by name (``faircompare list measures``).
 MEASURES: Mapping[str, Measure] = {measure.name: measure for measure in _catalogue()}
 
 

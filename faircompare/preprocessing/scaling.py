@@ -15,7 +15,9 @@ from sklearn.utils.sparsefuncs import mean_variance_axis
 from faircompare.exceptions import TooLargeError
 from faircompare.safe_write import size_text
 
-DENSE_LIMIT = 4 * 2**30  # bytes one dense copy of a run's features may take
+#: The most bytes one dense copy of a run's features may take (4 GiB); :func:`check_dense_size`
+#: refuses more.
+DENSE_LIMIT = 4 * 2**30
 
 
 def check_dense_size(rows: int, columns: int) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from faircompare._deprecations import RenamedAttribute
 from faircompare.preprocessing.variants import Prepared, is_sparse_frame, sparse_matrix
 
 TRAIN_FRACTION = 2 / 3
@@ -64,9 +65,12 @@ class Split:
     test_index: np.ndarray
     holdout: Literal["test", "validation"] = "test"
 
+    s_train = RenamedAttribute("sensitive_features_train")
+    s_test = RenamedAttribute("sensitive_features_test")
+
 
 def split_seed(dataset: str, split_id: int, base_seed: int = 0) -> int:
-    """Derive split ``split_id``'s seed from the base seed and the dataset's name.
+    """Derive the seed of split ``split_id`` from the base seed and the dataset's name.
 
     The name enters through CRC-32, which is stable across processes and Python versions
     (unlike ``hash``), so a rerun draws the same rows.
@@ -137,7 +141,7 @@ def make_splits(
     base_seed: int = 0,
     train_fraction: float = TRAIN_FRACTION,
 ) -> list[Split]:
-    """Draw splits ``0 .. n_splits - 1`` (see :func:`make_split`).
+    """Draw the splits numbered 0 to ``n_splits - 1`` (see :func:`make_split`).
 
     Parameters
     ----------

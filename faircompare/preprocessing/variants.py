@@ -23,9 +23,12 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from faircompare._deprecations import RenamedAttribute
 from faircompare._validation import check_choice
 from faircompare.datasets import Dataset
 
+#: The preprocessing variants, in the paper's order: ``original``, ``numerical`` and
+#: ``numerical+binary``.
 VARIANTS: tuple[str, ...] = ("original", "numerical", "numerical+binary")
 SPARSE_ABOVE_BYTES = 2**28  # a one-hot matrix larger than this as dense floats is kept sparse
 SPARSE_BELOW_DENSITY = 0.1  # ... when fewer than this share of its values are not zero
@@ -57,6 +60,8 @@ class Prepared:
     y: np.ndarray
     sensitive_features: np.ndarray
     privileged: Any
+
+    s = RenamedAttribute("sensitive_features")
 
 
 def prepare(

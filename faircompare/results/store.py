@@ -46,6 +46,7 @@ from faircompare.safe_write import disk_state, make_folder, refuse_links, write_
 
 SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
 # 4: audits have a scope and an adjusted p-value column; "sensitive_features", "group" named so
+#: The database file's name inside a results folder.
 DATABASE = "results.sqlite"
 LOCK = ".faircompare.lock"
 _DATABASE_FILES = ("", "-wal", "-shm", "-journal")  # the database and SQLite's own beside it

@@ -4,7 +4,7 @@ Each method is a function of arrays returning a frozen result object; nothing he
 datasets, runs or the results store, and the package imports nothing else from faircompare
 (numpy, scipy, pandas, scikit-learn and POT; torch only in :mod:`faircompare.stats.gan`).
 
-- Studentized permutation tests of a group-fairness metric (DiCiccio, Romano & Romano 2020):
+- Studentized permutation tests of a group-fairness metric (DiCiccio et al. 2020):
   :func:`permutation_test`, :func:`permutation_tests`, :func:`compare_groups`,
   :func:`bootstrap_test`, :func:`correlation_test`; the AUC's permutation null in
   :mod:`faircompare.stats.auc_null`.

@@ -1,6 +1,6 @@
 """The AUC permutation test's statistics in one pass over the rows per permutation.
 
-DiCiccio, Romano & Romano (2020), §3.2, test "AUC(A) = AUC(B)" with the difference of the groups'
+DiCiccio et al. (2020), §3.2, test "AUC(A) = AUC(B)" with the difference of the groups'
 AUCs studentized by DeLong's variance. Permuting the group labels changes which rows each group
 holds, never the order of the scores, so the scores are sorted once:
 

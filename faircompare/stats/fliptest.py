@@ -4,9 +4,9 @@ Each member x of a source group S (for example, the unprivileged) is paired with
 G(x) in the target group S' by an optimal transport map, which minimises the total cost of the
 pairs (squared L1 distance, as in the paper, §2). A classifier h then has two flipsets (§4):
 F+ = {x : h(x) = 1, h(G(x)) = 0} and F- = {x : h(x) = 0, h(G(x)) = 1}; with an exact map
-between groups of equal size, |F+| = |F-| exactly when h satisfies demographic parity on the
-observed points (Proposition 2). The transparency report (Definition 2) ranks the features by
-the mean of x - G(x), and by the mean of its sign, over each flipset.
+between groups of equal size, F+ and F- are equally large exactly when h satisfies demographic
+parity on the observed points (Proposition 2). The transparency report (Definition 2) ranks the
+features by the mean of x - G(x), and by the mean of its sign, over each flipset.
 
 The map depends on the data, not on the model: fit it once per split and audit any number of
 classifiers with it.
@@ -242,12 +242,12 @@ class FlipTestResult:
 
     @property
     def sizes(self) -> tuple[int, int]:
-        """|F+| and |F-|."""
+        """The sizes of F+ and F-."""
         return int(self.positive.sum()), int(self.negative.sum())
 
     @property
     def rates(self) -> tuple[float, float]:
-        """|F+| and |F-| as shares of the source group."""
+        """The sizes of F+ and F- as shares of the source group."""
         return self.sizes[0] / len(self.positive), self.sizes[1] / len(self.negative)
 
 

@@ -156,7 +156,8 @@ def explicit_metric(
     Returns
     -------
     FairMetric
-        d(x, x')^2 = sum_k w_k (v_k'(x - x'))^2 + base * |the rest of x - x'|^2.
+        ``d(x, x')^2 = sum_k w_k (v_k'(x - x'))^2 + base * |r|^2``, with r the part of
+        x - x' outside the directions.
 
     Raises
     ------

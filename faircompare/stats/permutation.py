@@ -1,4 +1,4 @@
-"""Studentized permutation tests of a group-fairness metric (DiCiccio, Romano & Romano, 2020).
+"""Studentized permutation tests of a group-fairness metric (DiCiccio et al., 2020).
 
 A permutation test of "metric in group A = metric in group B" is only valid when its statistic
 is asymptotically pivotal (§2.3): the difference of false-negative rates, say, is not (§3.3),
@@ -49,6 +49,7 @@ PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     metric: RATES[ALIASES.get(metric, metric)][:2]
     for metric in ("positive_rate", "TPR", "FNR", "FPR", "TNR", "accuracy", "precision")
 }
+#: The metrics the permutation tests compare by name: the proportions, and ``AUC``.
 METRICS = (*PROPORTIONS, "AUC")
 _TOLERANCE = 1e-9  # relative: permuted statistics this close to the observed one count as ties
 
@@ -594,7 +595,7 @@ def bootstrap_test(
 
 @dataclass(frozen=True, eq=False)
 class GroupComparison:
-    """Each unprivileged group against the privileged one, with max-|T| adjusted p-values.
+    """Each unprivileged group against the privileged one, with max-T adjusted p-values.
 
     Attributes
     ----------
@@ -611,7 +612,7 @@ class GroupComparison:
     pvalues
         Each comparison's own permutation p-value.
     adjusted_pvalues
-        The max-|T| adjusted p-values (family-wise error over the comparisons).
+        The max-T adjusted p-values (family-wise error over the comparisons).
     """
 
     metric: str
@@ -641,7 +642,7 @@ def compare_groups(
     One set of permutations of all group labels serves every comparison: the labels are
     reassigned jointly (a multivariate hypergeometric draw per group, one after another), each
     comparison's studentized statistic is computed, and the adjusted p-value of group g counts
-    the permutations whose largest |statistic| reaches g's (the max-|T| method, two-sided).
+    the permutations whose largest absolute statistic reaches g's (the max-T method, two-sided).
 
     Parameters
     ----------
@@ -666,7 +667,7 @@ def compare_groups(
     Returns
     -------
     GroupComparison
-        Each unprivileged group's difference, statistic, raw and max-|T| adjusted p-value; NaN
+        Each unprivileged group's difference, statistic, raw and max-T adjusted p-value; NaN
         for a group where the metric is undefined (TPR in a group without positives).
     """
     rng = np.random.default_rng(rng)

@@ -15,7 +15,8 @@ import numpy as np
 TN, FP, FN, TP = range(4)
 ALL = (TN, FP, FN, TP)
 
-# rate name -> (numerator cells, denominator cells, what an empty denominator means)
+#: Each rate's name, its numerator and denominator cells of the confusion table, and what an
+#: empty denominator means.
 RATES: dict[str, tuple[tuple[int, ...], tuple[int, ...], str]] = {
     "accuracy": ((TN, TP), ALL, "no rows"),
     "TPR": ((TP,), (FN, TP), "no positives (Y = 1)"),

@@ -404,29 +404,3 @@ def test_the_former_backend_name_works_with_a_deprecation_warning(tmp_path):
     specs = small_plan(algorithms=("decision-tree",), splits=1)
     with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning, match="'processes'"):
         assert run_plan(specs, store, Options(audits=False), backend="loky").done == 1
-
-
-@pytest.mark.parametrize(
-    ("name", "place"),
-    [
-        ("run_plan", "schedule"),
-        ("Summary", "schedule"),
-        ("StaleResultsError", "schedule"),
-        ("shared_fits", "schedule"),
-        ("longest_first", "schedule"),
-        ("worker_count", "schedule"),
-        ("progress_printer", "progress"),
-        ("BACKENDS", "workers"),
-    ],
-)
-def test_names_that_left_execute_work_from_there_with_a_deprecation_warning(name, place):
-    # 0.2.0 split execute.py by job; a script importing from the old place keeps working
-    import importlib
-
-    from faircompare.benchmark import execute
-
-    new = importlib.import_module(f"faircompare.benchmark.{place}")
-    with pytest.warns(DeprecationWarning, match=f"moved to faircompare.benchmark.{place}.{name}"):
-        assert getattr(execute, name) is getattr(new, name)
-    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
-        execute.no_such_name  # noqa: B018

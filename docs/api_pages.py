@@ -1,0 +1,100 @@
+"""Write the API reference's pages from the list of public names (``api/public_names.txt``)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections import defaultdict
+from pathlib import Path
+
+from sphinx.pycode import ModuleAnalyzer
+
+import faircompare
+
+_INDEX_HEAD = """API reference
+=============
+
+Every public module of faircompare and the names it promises (its ``__all__``). A name that
+moves or is renamed keeps working at its former place for one minor release, with a
+``DeprecationWarning`` naming the new one; the :doc:`changelog <../changelog>` lists each.
+
+.. toctree::
+   :maxdepth: 1
+
+"""
+
+
+def public_names(docs: Path) -> dict[str, list[str]]:
+    """Return each public module's names, in the order of ``api/public_names.txt``.
+
+    Parameters
+    ----------
+    docs
+        The documentation's folder.
+
+    Returns
+    -------
+    dict of str to list of str
+        Module name to its public names.
+    """
+    names: dict[str, list[str]] = defaultdict(list)
+    for line in (docs / "api" / "public_names.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            module, name = line.split()
+            names[module].append(name)
+    return dict(names)
+
+
+def _constant_comments() -> dict[str, str]:
+    """Return the ``#:`` comment of every module-level name of faircompare, by name."""
+    comments: dict[str, str] = {}
+    modules = pkgutil.walk_packages(faircompare.__path__, "faircompare.")
+    for module in ["faircompare", *(info.name for info in modules)]:
+        for (scope, name), lines in ModuleAnalyzer.for_module(module).find_attr_docs().items():
+            if not scope:
+                comments.setdefault(name, " ".join(line.strip() for line in lines).strip())
+    return comments
+
+
+def _is_constant(module: str, name: str) -> bool:
+    value = getattr(importlib.import_module(module), name)
+    return not (inspect.isclass(value) or inspect.isroutine(value) or inspect.ismodule(value))
+
+
+def _module_page(module: str, names: list[str], comments: dict[str, str]) -> str:
+    title = f":mod:`{module}`"
+    objects = [name for name in names if not _is_constant(module, name)]
+    constants = [name for name in names if _is_constant(module, name)]
+    page = f"{title}\n{'=' * len(title)}\n\n.. automodule:: {module}\n   :no-members:\n\n"
+    page += f".. currentmodule:: {module}\n\n"
+    if objects:
+        listing = "".join(f"   {name}\n" for name in objects)
+        page += f".. autosummary::\n   :toctree: generated/\n\n{listing}\n"
+    if constants:
+        page += ".. rubric:: Constants\n\n"
+    for name in constants:
+        if name not in comments:
+            raise ValueError(f"{module}.{name} is public and has no #: comment to document it")
+        page += f".. data:: {name}\n\n   {comments[name]}\n\n"
+    return page
+
+
+def write_api_pages(docs: Path) -> None:
+    """Write ``api/index.rst`` and one page per public module, rewriting only what changed.
+
+    Parameters
+    ----------
+    docs
+        The documentation's folder.
+    """
+    modules = public_names(docs)
+    comments = _constant_comments()
+    pages = {
+        f"{module}.rst": _module_page(module, names, comments) for module, names in modules.items()
+    }
+    pages["index.rst"] = _INDEX_HEAD + "".join(f"   {module}\n" for module in modules)
+    for name, text in pages.items():
+        path = docs / "api" / name
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)

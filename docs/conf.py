@@ -1,0 +1,86 @@
+"""Sphinx configuration of faircompare's documentation.
+
+Build it from the repository root with warnings as errors::
+
+    python -m sphinx -W -b html docs docs/_build/html
+
+The gallery (``docs/gallery``) is executed at every build and needs the paper's datasets: from
+``$FAIRCOMPARE_DATA_MIRROR`` where it is set, else from ``../shared/data`` beside the repository
+where that folder exists (the tests' convention), else downloaded from their pinned URLs. The API
+reference is written from ``docs/api/public_names.txt``, the public names the test suite holds
+the packages' ``__all__`` to.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import matplotlib
+
+import faircompare
+
+matplotlib.use("Agg")
+
+DOCS = Path(__file__).parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
+
+from api_pages import write_api_pages  # noqa: E402
+
+_MIRROR = ROOT.parent / "shared" / "data"
+if "FAIRCOMPARE_DATA_MIRROR" not in os.environ and _MIRROR.is_dir():
+    os.environ["FAIRCOMPARE_DATA_MIRROR"] = str(_MIRROR)
+
+project = "faircompare"
+author = "The faircompare developers"
+copyright = "2026, The faircompare developers"  # noqa: A001
+release = faircompare.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_click",
+    "sphinx_gallery.gen_gallery",
+    "myst_parser",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "gallery/README.rst", "api/public_names.txt"]
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+
+autosummary_generate = True
+autodoc_default_options = {"members": False}
+autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+
+sphinx_gallery_conf = {
+    "image_scrapers": ("matplotlib", "gallery_figures.scrape"),
+    "examples_dirs": "gallery",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "abort_on_example_error": True,
+}
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"faircompare {release}"
+html_static_path: list[str] = []
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+
+
+def setup(app: object) -> None:
+    """Write the API reference's pages before Sphinx reads the sources."""
+    write_api_pages(DOCS)
