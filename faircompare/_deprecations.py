@@ -86,8 +86,8 @@ MOVED: dict[str, dict[str, str]] = {
     },
     "faircompare.measures.stats": {
         **_all_to("faircompare.measures.group_stats", "GroupStats", "UndefinedMeasureWarning"),
-        **_all_to("faircompare.measures.group_stats", "binary_labels", "warn_undefined"),
-        **_all_to("faircompare.stats.rates", "ALL", "RATES"),
+        "warn_undefined": "faircompare.measures.group_stats",
+        **_all_to("faircompare.stats.rates", "ALL", "RATES", "binary_labels"),
     },
     "faircompare.rows": _all_to("faircompare.records", "AuditRow", "MeasureRow"),
     "faircompare.results": {"Predictions": "faircompare.records"},

@@ -22,8 +22,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare.exceptions import FaircompareError
-from faircompare.measures.group_stats import binary_labels as checked_labels
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
+from faircompare.stats.rates import binary_labels as checked_labels
 
 # Where an intervention acts; FairEstimator.family is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")

@@ -11,6 +11,7 @@ from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats._validation import renamed_arguments
+from faircompare.stats.groups import GroupCounts
 from faircompare.stats.permutation import compare_groups, permutation_tests
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
@@ -29,8 +30,9 @@ class PermutationAudit:
 
     name = "permutation"
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
-    # many-group attribute against the privileged one (#31).
-    version = "3"
+    # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted
+    # order, the one order of the measures and every test (GroupCounts, #42).
+    version = "4"
 
     def applies(self, run: AuditedRun) -> bool:
         """Return True: the tests need predictions and groups only, which every run has.
@@ -130,7 +132,7 @@ def group_audit(
 
     The studentized statistics of DiCiccio et al. (§3.3), one per group, with one set of joint
     permutations of the group labels per metric; each group's adjusted p-value counts the
-    permutations whose largest |statistic| over the groups reaches its own (the single-step
+    permutations whose largest absolute statistic over the groups reaches its own (the single-step
     max-T method of Westfall & Young 1993, §2.6; asymptotically valid for studentized
     statistics, Chung & Romano 2016), so the family-wise error over the groups is controlled:
     ``tests/stats/test_permutation.py`` measures it at 0.042 with nine unequal groups. A
@@ -156,10 +158,10 @@ def group_audit(
         none with two groups, which the pooled test already compares.
     """
     groups, privileged = np.asarray(sensitive_features).astype(str), str(privileged)
-    names, counts = np.unique(groups, return_counts=True)
-    if len(names) <= 2:
+    counted = GroupCounts.from_predictions(y_true, y_pred, groups)
+    if len(counted.names) <= 2:
         return []  # the pooled test is the comparison of the two groups
-    sizes = dict(zip(names.tolist(), counts.tolist(), strict=True))
+    sizes = dict(zip(counted.names, counted.counts.sum(1).tolist(), strict=True))
     others = [group for group in sizes if group != privileged]
     if (n := sizes.get(privileged, 0)) < MIN_GROUP_ROWS:  # nothing to compare with
         return [
@@ -178,7 +180,7 @@ def group_audit(
     if len(small) == len(others):
         return rows
     kept = ~np.isin(groups, small)
-    y, yhat, groups = np.asarray(y_true)[kept], np.asarray(y_pred)[kept], groups[kept]
+    y, yhat, groups = counted.y_true[kept], counted.y_pred[kept], groups[kept]
     for metric in RUN_METRICS:
         comparison = compare_groups(
             y, yhat, groups, metric=metric, privileged=privileged, permutations=permutations,

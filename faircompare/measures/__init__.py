@@ -15,7 +15,8 @@ from faircompare.measures.catalogue import (
     get_measures,
     measure_rows,
 )
-from faircompare.measures.group_stats import GroupStats, UndefinedMeasureWarning, binary_labels
+from faircompare.measures.group_stats import GroupStats, UndefinedMeasureWarning
+from faircompare.stats.rates import binary_labels
 
 __all__ = [
     "GROUP_RATES",

@@ -12,10 +12,10 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from faircompare._validation import check_choice, renamed_arguments
-from faircompare.stats.rates import ALL, RATES, binary_labels
+from faircompare.stats.groups import GroupCounts
+from faircompare.stats.rates import ALL, RATES
 
 _COLUMN = {rate: j for j, rate in enumerate(RATES)}
 # Cell-to-rate indicator matrices: counts @ _NUMERATORS gives every rate's numerator at once.
@@ -45,7 +45,8 @@ class GroupStats:
     Attributes
     ----------
     groups
-        Group labels as strings, sorted by the original values.
+        Group labels as strings, in :class:`~faircompare.stats.groups.GroupCounts`' order: sorted
+        by the original values.
     privileged_index
         Position of the privileged group in ``groups``.
     counts
@@ -91,28 +92,16 @@ class GroupStats:
         GroupStats
             The statistics every measure is computed from.
         """
-        y_true = binary_labels(y_true, "y_true")
-        y_pred = binary_labels(y_pred, "y_pred")
-        codes, values = pd.factorize(_one_dimensional(sensitive_features), sort=True)
-        if not len(y_true) == len(y_pred) == len(codes):
-            raise ValueError(
-                f"y_true, y_pred and sensitive_features must have one entry per row; got lengths "
-                f"{len(y_true)}, {len(y_pred)} and {len(codes)}"
-            )
-        labels = [value.item() if isinstance(value, np.generic) else value for value in values]
-        check_choice(privileged, labels, what="privileged group")
-        cells = np.bincount(4 * codes + 2 * y_true + y_pred, minlength=4 * len(labels))
-        if scores is not None:
-            scores = np.asarray(scores, dtype=float)
-            if scores.shape != y_true.shape or not np.isfinite(scores).all():
-                raise ValueError("scores must be finite, with one score per row")
+        counted = GroupCounts.from_predictions(y_true, y_pred, sensitive_features, scores=scores)
+        check_choice(privileged, counted.names, what="privileged group")
+        kept = counted.scores is not None  # AUC needs the rows themselves
         return cls(
-            groups=tuple(str(label) for label in labels),
-            privileged_index=labels.index(privileged),
-            counts=cells.reshape(len(labels), 4),
-            scores=scores,
-            y_true=y_true if scores is not None else None,
-            codes=codes if scores is not None else None,
+            groups=tuple(str(name) for name in counted.names),
+            privileged_index=counted.names.index(privileged),
+            counts=counted.counts,
+            scores=counted.scores,
+            y_true=counted.y_true if kept else None,
+            codes=counted.codes if kept else None,
         )
 
     @property
@@ -269,8 +258,3 @@ def _lookup(table: tuple[np.ndarray, np.ndarray], rate: str, measure: str, names
     for g in np.flatnonzero(bottom[:, j] == 0):
         warn_undefined(measure, names[g], RATES[rate][2])
     return values[:, j]
-
-
-def _one_dimensional(values: Any) -> Any:
-    """Return a pandas Series as it is (its categories kept), anything else as an array."""
-    return values if isinstance(values, pd.Series) else np.asarray(values)

@@ -14,11 +14,13 @@ datasets, runs or the results store, and the package imports nothing else from f
 - The individual-fairness test (Maity et al. 2021): :func:`sensitive_subspace_metric`, the
   gradient-flow attack :func:`gradient_flow_attack`, and :func:`individual_fairness_test`.
 - Multiple-testing corrections: :func:`holm`, :func:`benjamini_hochberg`.
-- The confusion rates every measure and test shares: :data:`RATES`.
+- The rows counted per group, the one path every measure and test starts from:
+  :class:`GroupCounts`; the confusion rates they share: :data:`RATES`.
 """
 
 from faircompare.stats.correlation import correlation_test
 from faircompare.stats.fliptest import FlipTestResult, TransportMap, fliptest, transport
+from faircompare.stats.groups import GroupCounts
 from faircompare.stats.individual import (
     ErrorRatioResult,
     FairMetric,
@@ -52,6 +54,7 @@ __all__ = [
     "FairMetric",
     "FlipTestResult",
     "GroupComparison",
+    "GroupCounts",
     "IndividualFairnessResult",
     "LossOracle",
     "LossRatioResult",

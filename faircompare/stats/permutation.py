@@ -34,12 +34,12 @@ from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 from scipy.special import betaincinv
 
 from faircompare.stats._validation import check_choice, renamed_arguments
 from faircompare.stats.auc_null import GroupAUC
-from faircompare.stats.rates import ALIASES, FN, FP, RATES, TN, TP, binary_labels
+from faircompare.stats.groups import GroupCounts
+from faircompare.stats.rates import ALIASES, FN, FP, RATES, TN, TP
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -301,26 +301,16 @@ def _test(
 def _two_groups(
     y_true: Any, y_pred: Any, sensitive_features: Any, group_a: Any, group_b: Any, scores: Any
 ) -> _Groups:
-    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
-    codes, values = pd.factorize(
-        sensitive_features
-        if isinstance(sensitive_features, pd.Series)
-        else np.asarray(sensitive_features)
-    )
-    if not len(y) == len(yhat) == len(codes):
-        raise ValueError("y_true, y_pred and sensitive_features must have one entry per row")
-    present = [v.item() if isinstance(v, np.generic) else v for v in values]
-    code_a = present.index(check_choice(group_a, present, what="group"))
-    if group_b is None:
-        keep, name_b = None, "rest"
-    else:
-        code_b = present.index(check_choice(group_b, present, what="group"))
-        keep, name_b = (codes == code_a) | (codes == code_b), str(group_b)
-    in_a = codes == code_a
-    s = None if scores is None else np.asarray(scores, dtype=float)
-    if keep is not None:
+    counted = GroupCounts.from_predictions(y_true, y_pred, sensitive_features, scores=scores)
+    code_a = counted.position(group_a)
+    in_a = counted.codes == code_a
+    y, yhat, s = counted.y_true, counted.y_pred, counted.scores
+    name_b = "rest"
+    if group_b is not None:
+        keep = in_a | (counted.codes == counted.position(group_b))
         y, yhat, in_a = y[keep], yhat[keep], in_a[keep]
         s = None if s is None else s[keep]
+        name_b = str(group_b)
     if in_a.all() or not in_a.any():
         raise ValueError("both groups need at least one row")
     return _Groups(y, yhat, in_a, (str(group_a), name_b), s)
@@ -671,15 +661,11 @@ def compare_groups(
         for a group where the metric is undefined (TPR in a group without positives).
     """
     rng = np.random.default_rng(rng)
-    y, yhat = binary_labels(y_true, "y_true"), binary_labels(y_pred, "y_pred")
-    groups = np.asarray(sensitive_features)
-    names = list(dict.fromkeys(groups.tolist()))
-    check_choice(privileged, names, what="privileged group")
+    counted = GroupCounts.from_predictions(y_true, y_pred, sensitive_features)
+    first = counted.position(privileged, what="privileged group")
     check_choice(metric, PROPORTIONS, what="metric")
-    order = [privileged] + [g for g in names if g != privileged]
-    counts = np.array(
-        [np.bincount(2 * y[groups == g] + yhat[groups == g], minlength=4) for g in order]
-    )
+    order = [first] + [g for g in range(len(counted.names)) if g != first]
+    counts = counted.counts[order]
     drawn = _draw_all_groups(counts, within_outcome, permutations, rng)  # (B, groups, 4)
     observed, statistics = _proportion_statistic(counts[0], counts[1:], metric, variance)
     _, null = _proportion_statistic(drawn[:, :1], drawn[:, 1:], metric, variance)
@@ -689,9 +675,8 @@ def compare_groups(
     adjusted = (1 + (null.max(1)[:, None] >= size).sum(0)) / (permutations + 1)
     undefined = np.isnan(statistics)  # the metric's denominator is empty in the group
     raw, adjusted = np.where(undefined, np.nan, raw), np.where(undefined, np.nan, adjusted)
-    return GroupComparison(
-        metric, str(privileged), tuple(map(str, order[1:])), observed, statistics, raw, adjusted
-    )
+    others = tuple(str(counted.names[g]) for g in order[1:])
+    return GroupComparison(metric, str(privileged), others, observed, statistics, raw, adjusted)
 
 
 def _draw_all_groups(counts: np.ndarray, within_outcome: bool, b: int, rng) -> np.ndarray:

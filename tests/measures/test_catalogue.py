@@ -194,9 +194,12 @@ def test_unknown_measure_lists_the_valid_ones():
             {"y_pred": [2] * 12},
             "y_pred must hold 1 \\(positive\\) and 0 \\(other\\) only; found \\[2\\]",
         ),
-        ({"groups": ["W"] * 11}, "one entry per row; got lengths 12, 12 and 11"),
+        (
+            {"groups": ["W"] * 11},
+            "one entry per row; got lengths y_true 12, y_pred 12, sensitive_features 11",
+        ),
         ({"privileged": "X"}, "unknown privileged group 'X'; valid choices: B, H, W"),
-        ({"scores": [0.5] * 11}, "one score per row"),
+        ({"scores": [0.5] * 11}, "one entry per row; got lengths .* scores 11"),
     ],
 )
 def test_bad_inputs_are_named(kwargs, message):
