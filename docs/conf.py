@@ -5,7 +5,8 @@ Build it from the repository root with warnings as errors::
     python -m sphinx -W -b html docs docs/_build/html
 
 The gallery (``docs/gallery``) is executed at every build and needs the paper's datasets: from
-``$FAIRCOMPARE_DATA_MIRROR`` where it is set, else from ``../shared/data`` beside the repository
+``$FAIRCOMPARE_MIRROR`` where it is set (or its former name ``$FAIRCOMPARE_DATA_MIRROR``), else
+from ``../shared/data`` beside the repository
 where that folder exists (the tests' convention), else downloaded from their pinned URLs. The API
 reference is written from ``docs/api/public_names.txt``, the public names the test suite holds
 the packages' ``__all__`` to.
@@ -29,9 +30,9 @@ sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure 
 
 from api_pages import write_api_pages  # noqa: E402
 
-_MIRROR = ROOT.parent / "shared" / "data"
-if "FAIRCOMPARE_DATA_MIRROR" not in os.environ and _MIRROR.is_dir():
-    os.environ["FAIRCOMPARE_DATA_MIRROR"] = str(_MIRROR)
+_MIRROR = os.environ.get("FAIRCOMPARE_DATA_MIRROR") or ROOT.parent / "shared" / "data"  # former
+if "FAIRCOMPARE_MIRROR" not in os.environ and Path(_MIRROR).is_dir():
+    os.environ["FAIRCOMPARE_MIRROR"] = str(_MIRROR)
 
 project = "faircompare"
 author = "The faircompare developers"

@@ -15,6 +15,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from faircompare.stats._validation import RenamedAttribute as RenamedAttribute
+
 REMOVED_IN = "0.3.0"
 
 _STATS = "faircompare.stats"
@@ -157,31 +159,3 @@ class _CallableModule(types.ModuleType):
         home = MOVED_FUNCTIONS[self.__name__]
         deprecated(f"{package}.{function}()", f"{home}.{function}()")
         return getattr(importlib.import_module(home), function)(*args, **kwargs)
-
-
-class RenamedAttribute:
-    """A former attribute name that reads the present one, with a warning, until it is removed.
-
-    Assigned in a class body under the former name: ``s_test =
-    RenamedAttribute("sensitive_features_test")``.
-
-    Parameters
-    ----------
-    new
-        The attribute's present name.
-    """
-
-    def __init__(self, new: str) -> None:
-        self.new = new
-        self.old = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.old = name
-        self.__doc__ = f"Deprecated name of :attr:`{self.new}` (until {REMOVED_IN})."
-
-    def __get__(self, instance: object, owner: type | None = None) -> Any:
-        if instance is None:
-            return self
-        kind = type(instance).__name__
-        deprecated(f"{kind}.{self.old}", f"{kind}.{self.new}")
-        return getattr(instance, self.new)

@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import click
 import pandas as pd
 
 from faircompare import __version__
+from faircompare._deprecations import REMOVED_IN
 from faircompare.algorithms.base import FAMILIES
 from faircompare.algorithms.contract import Check, check_contract
 from faircompare.analysis.report import write_report
@@ -35,6 +37,7 @@ from faircompare.config import (
     load_config,
 )
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec, removed_text
+from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
 from faircompare.records import RunSpec
@@ -59,19 +62,51 @@ _RESULTS = click.option(
     show_default=True,
     help="Results folder (a SQLite database inside).",
 )
-_DATA_DIR = click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="FAIRCOMPARE_DATA_MIRROR",
-    help="Local mirror of the raw data files, tried before downloading "
-    "[env: FAIRCOMPARE_DATA_MIRROR].",
+_FOLDER = click.Path(file_okay=False, path_type=Path)
+_MIRROR = click.option(
+    "--mirror",
+    type=_FOLDER,
+    envvar=MIRROR_ENV,
+    help=f"Local mirror of the raw data files, tried before downloading [env: {MIRROR_ENV}].",
 )
-_CACHE_DIR = click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="FAIRCOMPARE_DATA",
-    help="Where verified raw files are cached [env: FAIRCOMPARE_DATA; default: user cache dir].",
+_CACHE = click.option(
+    "--cache",
+    type=_FOLDER,
+    envvar=CACHE_ENV,
+    help=f"Where verified raw files are kept [env: {CACHE_ENV}; default: user cache dir].",
 )
+# Their former names, hidden from the help and warned about until 0.3.0.
+_FORMER_FLAGS = {"--data-dir": "--mirror", "--cache-dir": "--cache"}
+
+
+def _former_flag(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value is not None:
+        old = param.opts[0]
+        click.echo(
+            f"warning: {old} has been renamed {_FORMER_FLAGS[old]}; the old name works until "
+            f"{REMOVED_IN}",
+            err=True,
+        )
+    return value
+
+
+def _data_locations(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command ``--mirror`` and ``--cache``, their former names merged in."""
+
+    @functools.wraps(command)
+    def merged(*args: Any, **kwargs: Any) -> None:
+        given = click.get_current_context().get_parameter_source
+        for name in ("mirror", "cache"):
+            former = kwargs.pop(f"former_{name}")
+            if former is not None and given(name) != click.core.ParameterSource.COMMANDLINE:
+                kwargs[name] = former  # a flag on the command line beats the environment
+        command(*args, **kwargs)
+
+    for flag, name in (("--data-dir", "former_mirror"), ("--cache-dir", "former_cache")):
+        merged = click.option(flag, name, type=_FOLDER, hidden=True, callback=_former_flag)(merged)
+    return _CACHE(_MIRROR(merged))
+
+
 _DATASETS = click.option(
     "--dataset",
     "datasets",
@@ -98,6 +133,13 @@ _SPECS = click.option(
 @click.version_option(__version__, prog_name="faircompare")
 def cli() -> None:
     """Compare fairness interventions on the same data, splits and measures."""
+    for name, former in FORMER_ENV.items():
+        if former in os.environ and name not in os.environ:
+            click.echo(
+                f"warning: ${former} has been renamed ${name}; the old name works until "
+                f"{REMOVED_IN}",
+                err=True,
+            )
 
 
 @cli.group(name="list")
@@ -108,15 +150,13 @@ def list_() -> None:
 @list_.command(name="datasets")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_SPECS
-@_DATA_DIR
-@_CACHE_DIR
+@_data_locations
 def list_datasets(
-    as_json: bool, specs: tuple[Path, ...], data_dir: Path | None, cache_dir: Path | None
+    as_json: bool, specs: tuple[Path, ...], mirror: Path | None, cache: Path | None
 ) -> None:
     """List the datasets: rows, label, sensitive attributes and privileged values."""
     loaded = [
-        load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_say)
-        for spec in _selected((), specs)
+        load_dataset(spec, cache=cache, mirror=mirror, say=_say) for spec in _selected((), specs)
     ]
     described = [dataset.describe() for dataset in loaded]
     if as_json:
@@ -297,12 +337,11 @@ _REPEATED = ("datasets", "specs", "algorithms")
 
 @cli.command(name="fetch-data")
 @_DATASETS
-@_DATA_DIR
-@_CACHE_DIR
-def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path | None) -> None:
+@_data_locations
+def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | None) -> None:
     """Fetch and verify the raw files of the built-in datasets, so later runs need no network."""
     for spec in _selected(datasets, ()):
-        dataset = load_dataset(spec, cache=cache_dir, mirror=data_dir, report=_say)
+        dataset = load_dataset(spec, cache=cache, mirror=mirror, say=_say)
         click.echo(f"{spec.name}: verified, {len(dataset.frame):,} rows after cleaning")
 
 
@@ -371,8 +410,7 @@ def fetch_data(datasets: tuple[str, ...], data_dir: Path | None, cache_dir: Path
     help="Print the plan's runs and expected CPU-hours per dataset and algorithm; run nothing.",
 )
 @_PLUGINS
-@_DATA_DIR
-@_CACHE_DIR
+@_data_locations
 def run(
     profile: str | None,
     config_path: Path | None,
@@ -384,8 +422,8 @@ def run(
     retry_failed: bool,
     report: bool,
     dry_run: bool,
-    data_dir: Path | None,
-    cache_dir: Path | None,
+    mirror: Path | None,
+    cache: Path | None,
     **overrides: Any,
 ) -> None:
     """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
@@ -401,7 +439,7 @@ def run(
         click.echo(f"warning: {warning.message}", err=True)
     config = _configuration(profile, config_path, overrides)
     if dry_run:
-        study = plan_study(config, data_dir=data_dir, cache_dir=cache_dir, fetch=False, say=_say)
+        study = plan_study(config, mirror=mirror, cache=cache, fetch=False, say=_say)
         workers = worker_count(jobs, len(study.runs), backend, scheduler)
         click.echo(_dry_run(study.runs, study.costs, workers))
         return
@@ -414,8 +452,8 @@ def run(
         force=force,
         retry_failed=retry_failed,
         report=report,
-        data_dir=data_dir,
-        cache_dir=cache_dir,
+        mirror=mirror,
+        cache=cache,
         say=_say,
         progress=progress_printer(),
     )
@@ -470,7 +508,7 @@ def status(results: Path) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
-    click.echo(write_report(results, _output(out, results, "report"), progress=_say))
+    click.echo(write_report(results, _output(out, results, "report"), say=_say))
 
 
 @cli.command(name="export")

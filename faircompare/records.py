@@ -8,7 +8,8 @@
 Vocabulary, the same everywhere: ``sensitive_attribute`` names the column, ``sensitive_features``
 are its per-row values, a *group* is one of those values, and an audit row's *scope* says whom a
 result concerns (``"rest"``: everyone outside the privileged group; ``"unprivileged"``;
-``"all"``).
+``"all"``). A run's *setting* is its parameters; the store's frames name the default ones
+:data:`DEFAULTS`, and the analyses name the runs they choose :data:`TUNED` or :data:`POOLED`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,17 @@ import numpy as np
 
 from faircompare.preprocessing import split_seed
 
+#: The setting of a run with its algorithm's default parameters.
+DEFAULTS = "defaults"
+#: The setting of the runs chosen per split by their validation accuracy.
+TUNED = "tuned for accuracy"
+#: The setting of an algorithm's grid runs taken together.
+POOLED = "all grid values"
+
 __all__ = [
+    "DEFAULTS",
+    "POOLED",
+    "TUNED",
     "AuditRow",
     "MeasureRow",
     "Predictions",

@@ -17,7 +17,7 @@ in the same run: up to 10^5 rows, the fits of the models whose sparse path is ne
 regression, naive Bayes, Kamishima) are repeated on the dense frame and on the sparse one, with
 the ratios of time and of the memory the fit added.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data python perf/acs_scale.py [--rows 10000 100000 1600000]
+    FAIRCOMPARE_MIRROR=../shared/data python perf/acs_scale.py [--rows 10000 100000 1600000]
 """
 
 import argparse

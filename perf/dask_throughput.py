@@ -5,7 +5,7 @@ The plan is the ``extended`` profile's part for one dataset and the first ``--sp
 tuning runs and audits). Each backend runs it into its own store; the script prints runs per
 second, the speed-up of 2 workers over 1, and whether every stored measure is the same.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw \
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw \
         python perf/dask_throughput.py [--dataset ricci] [--splits 1]
 """
 

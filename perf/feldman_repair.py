@@ -11,7 +11,7 @@ columns). Then the benchmark's individual audit of ``feldman-logistic-regression
 and ``feldman-svm`` with either repair. Every output must be identical; prints CPU times and
 ratios (one thread).
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/feldman_repair.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/feldman_repair.py
 """
 
 import argparse
@@ -84,7 +84,7 @@ def audit(model: Any, split: Any, setup: Any) -> Any:
         sensitive_features=split.sensitive_features_test[setup.rows],
         mean=setup.mean,
         scale=setup.scale,
-        directions=SMOOTHING_PAIRS,
+        pairs=SMOOTHING_PAIRS,
         rng=split.seed,
     )
     y = split.y_test[setup.rows]

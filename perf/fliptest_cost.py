@@ -6,7 +6,7 @@ OCCP and POBP; RAC1P, Asian against White) and Adult (race). Prints both times,
 their ratio, and whether the matrices are equal bit for bit (they must be: the maps, and so
 every stored FlipTest result, are unchanged).
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data python perf/fliptest_cost.py
+    FAIRCOMPARE_MIRROR=../shared/data python perf/fliptest_cost.py
 """
 
 import numpy as np

@@ -11,7 +11,7 @@ audit does) and a logistic regression's test predictions:
 2. the audit's whole per-split setup (``split_transport``) at 10^4 and all ~82,000 test rows,
    and on the numerical variant's nine race groups (a map per group).
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data python perf/fliptest_scaling.py
+    FAIRCOMPARE_MIRROR=../shared/data python perf/fliptest_scaling.py
 """
 
 import time

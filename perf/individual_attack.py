@@ -14,7 +14,7 @@ F.4's (lam 50, T = 500 steps of 0.01) in coordinates standardised over the test 
    the baseline network, Project, Reductions (exponentiated gradient, equalized odds, eps 0.03)
    and SenSR.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/individual_attack.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/individual_attack.py
 """
 
 import argparse

@@ -14,7 +14,7 @@ keeps each cell's seconds per run for the runner's cost model. One run per cell 
 estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number of strata (up to 6)
 times each once.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw \
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw \
         python perf/paper_estimate.py [--datasets ricci german] [--algorithms svm] [--sample 1]
 """
 

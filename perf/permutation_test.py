@@ -5,7 +5,7 @@
    accuracy, AUC) with B = 1000, best of five, and the AUC test's null distribution as the
    previous implementation drew it (each permutation's labels shuffled by ``rng.permuted``,
    placements from per-row cumulative sums), kept here as the baseline. Needs the data set
-   (``FAIRCOMPARE_DATA_MIRROR`` or the internet); ``--no-adult`` skips it.
+   (``FAIRCOMPARE_MIRROR`` or the internet); ``--no-adult`` skips it.
 2. Synthetic data, n = 10^3 ... 10^6: the naive loop shuffles the group labels of the rows and
    recomputes the metric with pandas for every permutation (for AUC, scikit-learn's
    roc_auc_score per group); for AUC also the previous implementation. Where either would take

@@ -5,7 +5,7 @@ AIF360's ``RejectOptionClassification.fit`` builds its metric objects for each o
 Logistic regression's training scores (split 0, first sensitive attribute, numerical+binary),
 for each dataset and each metric AIF360 offers; the chosen settings are compared. One thread.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/reject_option.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/reject_option.py
 """
 
 import argparse

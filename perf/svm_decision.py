@@ -4,7 +4,7 @@ The RBF SVM of the benchmark on Adult (split 0, race, numerical+binary): decisio
 10,054 test rows by ``SVC.decision_function`` (libsvm, one row at a time) and by the support
 vectors in BLAS blocks (``faircompare.algorithms.baselines.SVM``), with the largest difference.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_decision.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_decision.py
 """
 
 import argparse

@@ -11,7 +11,7 @@ the largest difference of decision values; then the time of the decision values 
 at the batch the individual-fairness attack evaluates at every step (800 rows), the previous
 evaluation (scikit-learn's ``rbf_kernel`` on the standardised rows) against ours. One thread.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_fit.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_fit.py
 """
 
 import argparse

@@ -9,7 +9,7 @@ its ratio, the share of test predictions on which they agree and the largest dif
 decision values. faircompare does not use intelex: it is not installed by the project, so this
 script needs ``pip install scikit-learn-intelex`` and says so otherwise.
 
-    FAIRCOMPARE_DATA_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_solvers.py
+    FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/svm_solvers.py
 """
 
 import argparse

@@ -2,8 +2,8 @@
 
 The mirror defaults to ``../shared/data`` beside the repository (this workplace's offline copies,
 the paper's files in one folder of it and the modern datasets' in another); set
-``FAIRCOMPARE_DATA_MIRROR`` to use another. Without a mirror, data tests download the pinned
-files.
+``FAIRCOMPARE_MIRROR`` (or its former name, ``FAIRCOMPARE_DATA_MIRROR``) to use another. Without
+a mirror, data tests download the pinned files.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 
 from faircompare.datasets import Dataset, DatasetSpec, load_dataset
 from faircompare.datasets.clean import clean
+from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -25,17 +26,26 @@ def _existing(path: str | Path | None) -> Path | None:
     return Path(path) if path and Path(path).is_dir() else None
 
 
-MIRROR = _existing(os.environ.get("FAIRCOMPARE_DATA_MIRROR")) or _existing(SHARED)
+MIRROR = (
+    _existing(os.environ.get(MIRROR_ENV))
+    or _existing(os.environ.get(FORMER_ENV[MIRROR_ENV]))
+    or _existing(SHARED)
+)
 PEER_FRAMES = _existing(SHARED / "fairness-comparison-preprocessed")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory):
-    """Point the data cache and mirror at test locations, never at the user's own cache."""
-    saved = {key: os.environ.get(key) for key in ("FAIRCOMPARE_DATA", "FAIRCOMPARE_DATA_MIRROR")}
-    os.environ["FAIRCOMPARE_DATA"] = str(tmp_path_factory.mktemp("cache"))
+    """Point the data cache and mirror at test locations, never at the user's own cache.
+
+    The variables' former names are set aside for the session, so that no command the tests
+    run warns about them.
+    """
+    keys = (CACHE_ENV, MIRROR_ENV, *FORMER_ENV.values())
+    saved = {key: os.environ.pop(key, None) for key in keys}
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cache"))
     if MIRROR:
-        os.environ["FAIRCOMPARE_DATA_MIRROR"] = str(MIRROR)
+        os.environ[MIRROR_ENV] = str(MIRROR)
     yield
     for key, value in saved.items():
         if value is None:

@@ -106,12 +106,28 @@ def test_a_bad_user_dataset_is_an_error_message_not_a_traceback(tmp_path):
 
 
 def test_fetch_data_reports_each_verified_dataset(tmp_path):
-    if "FAIRCOMPARE_DATA_MIRROR" not in os.environ:
+    if "FAIRCOMPARE_MIRROR" not in os.environ:
         pytest.skip("needs a local mirror: this test must not download")
-    result = run("faircompare", "fetch-data", "--dataset", "ricci", "--cache-dir", str(tmp_path))
+    result = run("faircompare", "fetch-data", "--dataset", "ricci", "--cache", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "fetched ricci.csv from" in result.stderr
     assert "ricci: verified, 118 rows after cleaning" in result.stdout
+    assert (tmp_path / "ricci.csv").is_file()
+
+
+def test_the_former_names_of_the_data_options_work_with_a_warning(tmp_path):
+    if "FAIRCOMPARE_MIRROR" not in os.environ:
+        pytest.skip("needs a local mirror: this test must not download")
+    mirror = os.environ["FAIRCOMPARE_MIRROR"]
+    result = run(
+        "faircompare", "fetch-data", "--dataset", "ricci", "--cache-dir", str(tmp_path),
+        "--data-dir", mirror,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "warning: --cache-dir has been renamed --cache; the old name works until 0.3.0" in (
+        result.stderr
+    )
+    assert "warning: --data-dir has been renamed --mirror" in result.stderr
     assert (tmp_path / "ricci.csv").is_file()
 
 

@@ -50,5 +50,30 @@ def test_the_former_attribute_names_of_splits_read_the_new_ones_with_a_warning(t
         (split, "s_train", "sensitive_features_train"),
         (split, "s_test", "sensitive_features_test"),
     ]:
-        with pytest.warns(DeprecationWarning, match=f"{type(kind).__name__}.{old} has moved to"):
+        with pytest.warns(
+            DeprecationWarning, match=f"{type(kind).__name__}.{old} has been renamed"
+        ):
             assert getattr(kind, old) is getattr(kind, new)
+
+
+def test_the_former_keywords_of_the_data_and_progress_callbacks_work_with_a_warning(tmp_path):
+    from faircompare.benchmark import plan_study
+    from faircompare.config import PROFILES
+    from faircompare.datasets import load_dataset
+
+    said = []
+    with pytest.warns(DeprecationWarning, match="report= is deprecated.*use say="):
+        load_dataset("ricci", cache=tmp_path, report=said.append)
+    assert said and said[0].startswith("fetched ricci.csv")
+    quick = PROFILES["quick"].overridden(datasets=("ricci",))
+    with pytest.warns(DeprecationWarning, match="cache_dir= is deprecated.*use cache="):
+        assert plan_study(quick, cache_dir=tmp_path, fetch=False).runs
+
+
+def test_the_former_environment_variables_are_read_with_a_warning(tmp_path, monkeypatch):
+    from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, cache_dir
+
+    monkeypatch.delenv(CACHE_ENV)
+    monkeypatch.setenv(FORMER_ENV[CACHE_ENV], str(tmp_path))
+    with pytest.warns(DeprecationWarning, match=r"\$FAIRCOMPARE_DATA has been renamed"):
+        assert cache_dir() == tmp_path

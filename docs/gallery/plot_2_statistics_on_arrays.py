@@ -50,7 +50,7 @@ def model(rows):
 pairs = transport(women, men, rng=0)
 flips = fliptest(women, men, model(women), model(men), pairs, features=["x0", "x1", "x2"])
 print("|F+|, |F-| =", flips.sizes)
-figure = plot_transparency_report(flips.report, flipset="F-")
+figure = plot_transparency_report(flips.transparency, flipset="F-")
 figure.axes[0].set_title("Transparency report: the feature that flips the decisions")
 
 # %%

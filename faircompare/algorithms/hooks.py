@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from scipy.special import expit
 
+from faircompare._validation import renamed_arguments
 from faircompare.stats.individual import (
     LossOracle,
     clipped_log_loss,
@@ -117,6 +118,7 @@ def gradient_kind(model: object) -> str | None:
     return kind
 
 
+@renamed_arguments(directions="pairs")
 def model_oracle(
     model: Any,
     *,
@@ -124,7 +126,7 @@ def model_oracle(
     mean: Any = 0.0,
     scale: Any = 1.0,
     smoothing: float = 0.1,
-    directions: int = 8,
+    pairs: int = 8,
     rng: np.random.Generator | int | None = None,
 ) -> LossOracle:
     """Build the loss oracle of a fitted classifier.
@@ -135,8 +137,9 @@ def model_oracle(
     sensitive_features=...)`` give their gradient (its kind is the model's ``gradient_kind``,
     default ``"analytic"``; None when this instance has none). Others get the gradient of their
     Gaussian-smoothed loss, E[l(z + smoothing * u)] with u ~ N(0, I), estimated from
-    ``directions`` antithetic pairs per point and step (Nesterov & Spokoiny 2017): it exists
-    for piecewise-constant models such as trees, whose exact gradient is zero almost everywhere.
+    ``pairs`` antithetic pairs of random directions per point and step (Nesterov & Spokoiny
+    2017): it exists for piecewise-constant models such as trees, whose exact gradient is zero
+    almost everywhere.
 
     Models with ``logit_coefficients()`` (log-odds x'w + b, the same for everyone) get the
     exact :func:`~faircompare.stats.individual.logistic_oracle`, which the attack runs in a
@@ -156,8 +159,9 @@ def model_oracle(
         The standardisation: the model sees ``mean + scale * z``.
     smoothing
         The Gaussian smoothing's standard deviation, in standardised units.
-    directions
-        Antithetic pairs of random directions per point and step of the smoothed gradient.
+    pairs
+        Antithetic pairs of random directions per point and step of the smoothed gradient
+        (formerly ``directions=``, which still works with a :class:`DeprecationWarning`).
     rng
         Seed or generator of the random directions.
 
@@ -184,7 +188,7 @@ def model_oracle(
             return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
 
         return LossOracle(loss, analytic_gradient, kind)
-    gradient = smoothed_gradient(loss, s, smoothing, directions, np.random.default_rng(rng))
+    gradient = smoothed_gradient(loss, s, smoothing, pairs, np.random.default_rng(rng))
     return LossOracle(loss, gradient, "derivative-free")
 
 

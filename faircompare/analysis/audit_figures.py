@@ -23,10 +23,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare._validation import renamed_arguments
+from faircompare.analysis.style import PALETTE, new_figure
 from faircompare.stats.permutation import permutation_test
-
-# Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
-PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
 
 
 @renamed_arguments(groups="sensitive_features")
@@ -136,12 +134,17 @@ def plot_flipset_marginal(
     return figure
 
 
+@renamed_arguments(report="transparency")
 def plot_transparency_report(
-    report: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: Axes | None = None
+    transparency: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: Axes | None = None
 ) -> Figure:
-    """Bar chart of a flipset's leading features: mean difference x - G(x), ranked."""
+    """Bar chart of a flipset's leading features: mean difference x - G(x), ranked.
+
+    ``transparency`` is a :class:`~faircompare.stats.FlipTestResult`'s (formerly ``report=``,
+    which still works with a :class:`DeprecationWarning`).
+    """
     figure, ax = _axes(ax)
-    rows = report[report["flipset"] == flipset].nsmallest(top, "rank_difference")[::-1]
+    rows = transparency[transparency["flipset"] == flipset].nsmallest(top, "rank_difference")[::-1]
     colours = np.where(rows["mean_difference"] > 0, "#4477AA", "#EE6677")
     ax.barh(rows["feature"], rows["mean_difference"], color=colours)
     ax.axvline(0, color="black", linewidth=0.8)
@@ -196,24 +199,3 @@ def _axes(ax: Axes | None) -> tuple[Figure, Axes]:
         assert isinstance(figure, Figure)
         return figure, ax
     return new_figure((5, 3.5))
-
-
-def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
-    """Return a figure of ``size`` inches with one axes, outside pyplot's global state.
-
-    A :class:`~matplotlib.figure.Figure` made directly needs no backend and is never kept by
-    pyplot, so plotting never switches a notebook's backend nor leaks figures; Jupyter still
-    shows it, and :meth:`~matplotlib.figure.Figure.savefig` writes it.
-
-    Parameters
-    ----------
-    size
-        Width and height in inches.
-
-    Returns
-    -------
-    tuple of Figure and Axes
-        The figure (constrained layout) and its axes.
-    """
-    figure = Figure(figsize=size, layout="constrained")
-    return figure, figure.subplots()

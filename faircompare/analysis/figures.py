@@ -7,24 +7,31 @@ one name. Algorithms keep the same colour and marker in every figure of a report
 
 from __future__ import annotations
 
-import itertools
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import seaborn as sns
-from matplotlib import colormaps
 from matplotlib.axes import Axes
-from matplotlib.colors import SymLogNorm, to_hex
+from matplotlib.colors import SymLogNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
 from faircompare.algorithms.base import FAMILIES
-from faircompare.analysis.audit_figures import PALETTE, new_figure
 from faircompare.analysis.compare import FriedmanTest
+from faircompare.analysis.style import (
+    LEGEND_COLUMN,
+    PALETTE,
+    Style,
+    algorithm_styles,
+    legend_columns,
+    legend_outside,
+    new_figure,
+)
 from faircompare.analysis.tidy import individual_statistics
 from faircompare.safe_write import replaced
 
@@ -49,86 +56,6 @@ __all__ = [
 
 #: The formats every figure is saved in.
 FORMATS = ("pdf", "svg", "png")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X")
-HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
-BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression", "gradient-boosting")
-# One hue per family of algorithms (shades within it); other families take the spare colour maps,
-# and an algorithm alone in its family a qualitative colour (Paul Tol's, the blue and green last
-# since the Feldman pipelines and the reductions are blues and greens).
-FAMILY_COLOURMAPS = {"feldman": "Blues", "reductions": "Greens", "zafar": "Oranges",
-                     "baselines": "Greys", "aif360": "Purples"}  # fmt: skip
-SPARE_COLOURMAPS = ("RdPu", "YlOrBr", "BuGn", "PuBu")
-SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
-_VARIANT_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
-Style = dict[str, str]
-
-
-def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
-    """Give every algorithm a distinct colour and marker pair (a hatch for areas).
-
-    Families share a hue in different shades: the four ``feldman-*`` pipelines are blues,
-    ``reductions-*`` greens, the baselines greys, and so on; an algorithm alone in its family
-    gets a qualitative colour. Markers then make every (colour, marker) pair distinct. The
-    tuned and pooled names of an algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take
-    its style, since a figure shows one of them.
-
-    Parameters
-    ----------
-    algorithms
-        The names to style, tuned and pooled names included.
-
-    Returns
-    -------
-    dict
-        ``{name: {"color": ..., "marker": ..., "hatch": ...}}``.
-    """
-    names = sorted(set(algorithms))
-    bases = sorted({_base(name) for name in names})
-    families: dict[str, list[str]] = {}
-    for base in bases:
-        families.setdefault(_family(base, bases), []).append(base)
-    colours: dict[str, str] = {}
-    spare = itertools.cycle(SPARE_COLOURMAPS)
-    alone = []
-    for family, members in families.items():
-        if len(members) == 1:
-            alone.append(members[0])
-            continue
-        cmap = FAMILY_COLOURMAPS.get(family) or next(spare)
-        shades = colormaps[cmap](np.linspace(0.45, 0.9, len(members)))
-        colours.update({m: to_hex(shade) for m, shade in zip(members, shades, strict=True)})
-    colours.update({base: SINGLE_COLOURS[i % len(SINGLE_COLOURS)] for i, base in enumerate(alone)})
-    used: set[tuple[str, int]] = set()
-    markers: dict[str, int] = {}
-    for i, base in enumerate(bases):
-        kind = next(
-            (i + k) % len(MARKERS)
-            for k in range(len(MARKERS) + 1)
-            if k == len(MARKERS) or (colours[base], (i + k) % len(MARKERS)) not in used
-        )
-        used.add((colours[base], kind))
-        markers[base] = kind
-    return {
-        name: {
-            "color": colours[_base(name)],
-            "marker": MARKERS[markers[_base(name)]],
-            "hatch": HATCHES[markers[_base(name)]],
-        }
-        for name in names
-    }
-
-
-def _base(name: str) -> str:
-    for suffix in _VARIANT_SUFFIXES:
-        name = name.removesuffix(suffix)
-    return name
-
-
-def _family(base: str, bases: Sequence[str]) -> str:
-    if base in BASELINES:
-        return "baselines"
-    prefix = base.split("-")[0]
-    return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
 
 
 def save(
@@ -201,50 +128,6 @@ def _cluster_order(matrix: pd.DataFrame) -> np.ndarray:
     distance = (distance + distance.T) / 2
     condensed = squareform(distance.clip(min=0), checks=False)
     return leaves_list(linkage(condensed, "average", optimal_ordering=True))
-
-
-LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)
-LEGEND_COLUMN = 2.6  # inches a column of algorithm names takes
-
-
-def legend_columns(entries: int) -> int:
-    """Return the columns a legend of ``entries`` takes beside the axes (one per 30 names).
-
-    Parameters
-    ----------
-    entries
-        The legend's entries.
-
-    Returns
-    -------
-    int
-        At least 1; a figure widens by :data:`LEGEND_COLUMN` inches for each.
-    """
-    return max(1, -(-entries // LEGEND_ROWS))
-
-
-def legend_outside(figure: Figure, *axes: Axes) -> None:
-    """Put the axes' legend beside them, in the space the layout makes for it.
-
-    A legend anchored outside the axes by hand is not seen by the constrained layout, which
-    then lets it run over the data and the title; the figure's own legend, placed "outside",
-    is. Past :data:`LEGEND_ROWS` entries the legend takes more columns.
-
-    Parameters
-    ----------
-    figure
-        The figure (constrained layout).
-    *axes
-        The axes whose labelled artists the legend lists, in order.
-    """
-    handles, labels = [], []
-    for ax in axes:
-        more_handles, more_labels = ax.get_legend_handles_labels()
-        handles += more_handles
-        labels += more_labels
-    columns = legend_columns(len(labels))
-    figure.legend(handles, labels, loc="outside right center", fontsize=7, frameon=False,
-                  ncols=columns)  # fmt: skip
 
 
 def plot_runs(
@@ -636,7 +519,7 @@ INDIVIDUAL_FLOOR = 0.1  # statistics below are drawn at the bottom edge of the l
 
 
 def plot_individual_statistics(
-    audits: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
+    statistics: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
 ) -> Figure:
     """Plot each run's individual-fairness statistic, a panel per dataset (Maity et al. §3).
 
@@ -650,9 +533,10 @@ def plot_individual_statistics(
 
     Parameters
     ----------
-    audits
-        The individual audit's rows (:func:`~.tidy.individual_statistics`): a run's dataset,
-        algorithm, statistic, kind and whether it rejects.
+    statistics
+        One row per run (:func:`~.tidy.individual_statistics`): its dataset, algorithm,
+        statistic, kind and whether it rejects. The store's audit rows themselves, which this
+        function took until 0.2.0, are still tidied here, with a :class:`DeprecationWarning`.
     styles
         Each algorithm's colour and marker (:func:`algorithm_styles`).
     title
@@ -663,7 +547,15 @@ def plot_individual_statistics(
     matplotlib.figure.Figure
         The figure.
     """
-    runs = individual_statistics(audits)
+    runs = statistics
+    if "kind" not in statistics.columns:  # the store's audit rows, as before 0.2.0
+        warnings.warn(
+            "plot_individual_statistics() takes tidy.individual_statistics(audits), not the "
+            "audit rows themselves; the rows work until 0.3.0",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        runs = individual_statistics(statistics)
     algorithms = sorted(runs["algorithm"].unique())
     datasets = sorted(runs["dataset"].unique())
     top = max(10.0, 3 * runs["statistic"].max())

@@ -15,7 +15,6 @@ Names are ``<kind>-<dataset>-<attribute>-<variant>`` (lower case, other characte
 from __future__ import annotations
 
 import base64
-import html
 import itertools
 import json
 from collections.abc import Callable
@@ -24,11 +23,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import numpy as np
 import pandas as pd
+from markupsafe import Markup
 from matplotlib.figure import Figure
 
 from faircompare import registry
+from faircompare._validation import renamed_arguments
 from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis import compare, figures, tables, tidy
 from faircompare.analysis.audit_figures import (
@@ -39,6 +41,7 @@ from faircompare.analysis.audit_figures import (
 )
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
+from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
 
@@ -61,8 +64,10 @@ SWEEP_VARIANT = "numerical+binary"
 
 @dataclass
 class _Section:
+    """One section of the page: its title and its parts (texts, figures, tables) in order."""
+
     title: str
-    parts: list[str] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -71,7 +76,7 @@ class _Writer:
 
     out: Path
     root: Path  # the folder the user named: nothing under it is written through a link
-    progress: Callable[[str], None] | None = None
+    say: Callable[[str], None] | None = None
     sections: list[_Section] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
 
@@ -87,24 +92,22 @@ class _Writer:
             raise
         except Exception as error:  # any part may fail on unusual results; the rest stands
             self.failures.append((what, f"{type(error).__name__}: {error}"))
-            if self.progress is not None:
-                self.progress(f"report: {what} failed ({type(error).__name__}: {error})")
+            if self.say is not None:
+                self.say(f"report: {what} failed ({type(error).__name__}: {error})")
 
     def section(self, title: str) -> None:
-        if self.progress is not None:
-            self.progress(f"report: {title}")
+        if self.say is not None:
+            self.say(f"report: {title}")
         self.sections.append(_Section(title))
 
     def text(self, text: str) -> None:
-        self.sections[-1].parts.append(f"<p>{html.escape(text)}</p>")
+        self.sections[-1].parts.append({"kind": "text", "text": text})
 
     def figure(self, figure: Figure, name: str, caption: str) -> None:
         paths = figures.save(figure, self.out / "figures", name, root=self.root)
         png = base64.b64encode(paths[-1].read_bytes()).decode()
         self.sections[-1].parts.append(
-            f'<figure><img src="data:image/png;base64,{png}" alt="{html.escape(caption)}">'
-            f"<figcaption>{html.escape(caption)} (<code>figures/{name}.pdf|svg|png</code>)"
-            "</figcaption></figure>"
+            {"kind": "figure", "png": png, "caption": caption, "name": name}
         )
 
     def table(
@@ -113,18 +116,18 @@ class _Writer:
         tables.write_table(
             table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
         )
+        html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
         self.sections[-1].parts.append(
-            f"<h3>{html.escape(caption)}</h3>"
-            + table.to_html(na_rep="", float_format="{:.3f}".format, border=0)
-            + f"<p class=files><code>tables/{name}.csv|tex</code></p>"
+            {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
         )
 
 
+@renamed_arguments(progress="say")
 def write_report(
     results: str | Path,
     out: str | Path | None = None,
     *,
-    progress: Callable[[str], None] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path:
     """Write the report of a results folder; return the path of ``report.html``.
 
@@ -134,8 +137,9 @@ def write_report(
         The results folder (holding ``results.sqlite``).
     out
         Where to write; default ``results/report``.
-    progress
-        Called with a line as each section starts (the command line prints them).
+    say
+        Called with a line as each section starts (the command line prints them; formerly
+        ``progress=``, which still works with a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -152,7 +156,7 @@ def write_report(
     writer = _Writer(
         Path(out) if out is not None else results / "report",
         Path(out) if out is not None else results,
-        progress,
+        say,
     )
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
@@ -173,9 +177,9 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     writer.section("Summary")
     writer.attempt("summary", _summary, runs, family)
     if len(measures):
-        # One style per name across the report, tuned and pooled variants included.
+        # One style per name across the report, tuned and pooled settings included.
         names = measures["algorithm"].unique()
-        settings = (tidy.DEFAULTS, tidy.TUNED, tidy.POOLED)
+        settings = (DEFAULTS, TUNED, POOLED)
         styles = figures.algorithm_styles([tidy.label(n, s) for n in names for s in settings])
         representatives = []
         for (dataset, attribute, variant), part in measures.groupby(
@@ -526,7 +530,9 @@ def _audit_figures(
     writer.section("Audits")
     if (audits["audit"] == "individual").any():
         title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
-        figure = figures.plot_individual_statistics(audits, styles, title=title)
+        figure = figures.plot_individual_statistics(
+            tidy.individual_statistics(audits), styles, title=title
+        )
         caption = (
             "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
             "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
@@ -614,30 +620,18 @@ def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) 
         return
 
 
-_STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem;
-       color: #222; }
-h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ccc; margin-top: 2.5rem; }
-table { border-collapse: collapse; font-size: 0.8rem; margin: 0.5rem 0; }
-th, td { padding: 0.2rem 0.6rem; text-align: right; border-bottom: 1px solid #eee; }
-figure { margin: 1rem 0; } img { max-width: 100%; } figcaption { font-size: 0.85rem; }
-nav li { font-size: 0.9rem; } .files { font-size: 0.75rem; color: #666; }
-"""
-
-
 def _page(sections: list[_Section], results: Path) -> str:
+    """Render the page from its template (``templates/report.html``), escaping every text."""
     anchors = [slug(s.title) or f"section-{i}" for i, s in enumerate(sections)]
-    contents = "".join(
-        f'<li><a href="#{a}">{html.escape(s.title)}</a></li>'
-        for a, s in zip(anchors, sections, strict=True)
-    )
-    body = "".join(
-        f'<section id="{a}"><h2>{html.escape(s.title)}</h2>{"".join(s.parts)}</section>'
-        for a, s in zip(anchors, sections, strict=True)
-    )
-    title = f"faircompare report: {html.escape(str(results))}"
-    return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f"<style>{_STYLE}</style></head><body><h1>{title}</h1>"
-        f"<nav><ul>{contents}</ul></nav>{body}</body></html>\n"
-    )
+    shown = [
+        {"anchor": anchor, "title": s.title, "parts": s.parts}
+        for anchor, s in zip(anchors, sections, strict=True)
+    ]
+    return _TEMPLATES.get_template("report.html").render(results=str(results), sections=shown)
+
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("faircompare.analysis", "templates"),
+    autoescape=True,
+    keep_trailing_newline=True,
+)

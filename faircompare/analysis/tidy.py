@@ -19,8 +19,8 @@ from scipy import stats
 
 from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
+from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore, audit_details
-from faircompare.results.store import DEFAULTS
 from faircompare.stats.individual import NEAR_CERTAIN_SHARE
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
 ]
 
 CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
-TUNED, POOLED = "tuned for accuracy", "all grid values"  # the settings representative adds
 RUN = ["key", *CONFIGURATION, "split_id"]
 
 

@@ -131,7 +131,7 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
             sensitive_features=run.split.sensitive_features_test[setup.rows],
             mean=setup.mean,
             scale=setup.scale,
-            directions=SMOOTHING_PAIRS,
+            pairs=SMOOTHING_PAIRS,
             rng=run.seed,
         )
         result = individual_fairness_test(

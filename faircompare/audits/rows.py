@@ -155,7 +155,7 @@ def fliptest_rows(
     """
     rows = []
     for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
-        report: pd.DataFrame = result.report[result.report["flipset"] == name]
+        report: pd.DataFrame = result.transparency[result.transparency["flipset"] == name]
         leading = report.nsmallest(top, "rank_difference")
         details = {
             "size": size,

@@ -23,7 +23,7 @@ from typing import Any
 
 import joblib
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, renamed_arguments
 from faircompare.benchmark.execute import Options
 from faircompare.benchmark.workers import BACKENDS, records
 from faircompare.exceptions import FaircompareError
@@ -112,6 +112,7 @@ class Summary:
         return elapsed * max(self.expected - self.expected_finished, 0.0) / self.expected_finished
 
 
+@renamed_arguments(report="progress")
 def run_plan(
     runs: tuple[RunSpec, ...],
     store: ResultStore,
@@ -122,7 +123,7 @@ def run_plan(
     scheduler: str | None = None,
     force: bool = False,
     retry_failed: bool = False,
-    report: Callable[[RunRecord, Summary], None] | None = None,
+    progress: Callable[[RunRecord, Summary], None] | None = None,
     costs: Mapping[str, float] | None = None,
     cleaning: Mapping[str, dict[str, int]] | None = None,
 ) -> Summary:
@@ -149,8 +150,9 @@ def run_plan(
         Address of a running Dask scheduler; a local cluster is started when None.
     force, retry_failed
         Redo every run, or the failed ones.
-    report
-        Called after each stored run (progress display).
+    progress
+        Called after each stored run (a progress display; formerly ``report=``, which still
+        works with a :class:`DeprecationWarning`).
     costs
         Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
         the longest runs start first, so the last minutes do not run on one worker while the
@@ -196,8 +198,8 @@ def run_plan(
                 ):
                     store.write(record)
                     summary.add(record, cost[record.key])
-                    if report:
-                        report(record, summary)
+                    if progress:
+                        progress(record, summary)
         except KeyboardInterrupt:
             summary.interrupted = True
     return summary

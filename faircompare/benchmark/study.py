@@ -26,6 +26,7 @@ from pathlib import Path
 
 import joblib
 
+from faircompare._validation import renamed_arguments
 from faircompare.benchmark.costs import cost_model
 from faircompare.benchmark.execute import Options
 from faircompare.benchmark.plan import make_plan
@@ -60,11 +61,12 @@ class Study:
     options: Options
 
 
+@renamed_arguments(data_dir="mirror", cache_dir="cache")
 def plan_study(
     config: BenchmarkConfig,
     *,
-    data_dir: str | Path | None = None,
-    cache_dir: str | Path | None = None,
+    mirror: str | Path | None = None,
+    cache: str | Path | None = None,
     fetch: bool = True,
     say: Say | None = None,
 ) -> Study:
@@ -74,9 +76,10 @@ def plan_study(
     ----------
     config
         What to run.
-    data_dir, cache_dir
+    mirror, cache
         The local mirror of the raw files and the cache of verified ones (None: the defaults,
-        ``$FAIRCOMPARE_DATA_MIRROR`` and ``$FAIRCOMPARE_DATA``).
+        ``$FAIRCOMPARE_MIRROR`` and ``$FAIRCOMPARE_CACHE``); formerly ``data_dir=`` and
+        ``cache_dir=``, which still work with a :class:`DeprecationWarning`.
     fetch
         Fetch every planned dataset; with False, only those the cost table lacks (for their
         rows), as a dry run does.
@@ -93,7 +96,7 @@ def plan_study(
     plan = make_plan(config)
     for algorithm in plan.unavailable:
         say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
-    options = Options.from_config(config, cache=cache_dir, mirror=data_dir)
+    options = Options.from_config(config, cache=cache, mirror=mirror)
     model = cost_model()
     datasets = {(s.dataset, s.dataset_file) for s in plan.runs}
     if not fetch:
@@ -101,7 +104,7 @@ def plan_study(
     cleaning, rows = {}, {}
     for name, spec_path in sorted(datasets, key=str):
         spec = read_spec(spec_path) if spec_path else name
-        loaded = load_dataset(spec, cache=options.cache, mirror=options.mirror, report=say)
+        loaded = load_dataset(spec, cache=options.cache, mirror=options.mirror, say=say)
         cleaning[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
         if loaded.removed:
             say(f"{loaded.name}: cleaning removed {removed_text(loaded.removed)}")
@@ -111,6 +114,7 @@ def plan_study(
     return Study(plan.runs, model.plan_seconds(plan.runs, rows), cleaning, options)
 
 
+@renamed_arguments(data_dir="mirror", cache_dir="cache")
 def run_benchmark(
     config: BenchmarkConfig,
     results: str | Path,
@@ -121,8 +125,8 @@ def run_benchmark(
     force: bool = False,
     retry_failed: bool = False,
     report: bool = True,
-    data_dir: str | Path | None = None,
-    cache_dir: str | Path | None = None,
+    mirror: str | Path | None = None,
+    cache: str | Path | None = None,
     say: Say | None = None,
     progress: Callable[[RunRecord, Summary], None] | None = None,
 ) -> Summary:
@@ -149,8 +153,10 @@ def run_benchmark(
         Redo every planned run, or the failed ones.
     report
         Write the report of the results folder at the end (not when interrupted).
-    data_dir, cache_dir
-        The local mirror of the raw files and the data cache (None: the defaults).
+    mirror, cache
+        The local mirror of the raw files and the cache of verified ones (None: the defaults);
+        formerly ``data_dir=`` and ``cache_dir=``, which still work with a
+        :class:`DeprecationWarning`.
     say
         Called with a line for each note on the way: algorithms and runs left out, cleaning,
         downloads, the runs planned and pending, the report's sections.
@@ -172,7 +178,7 @@ def run_benchmark(
     """
     say = say or _silent
     backend = backend_name(backend)
-    study = plan_study(config, data_dir=data_dir, cache_dir=cache_dir, say=say)
+    study = plan_study(config, mirror=mirror, cache=cache, say=say)
     with ResultStore(results) as store:
         stored = store.statuses()
         pending = sum(s.key not in stored for s in study.runs)
@@ -189,7 +195,7 @@ def run_benchmark(
             scheduler=scheduler,
             force=force,
             retry_failed=retry_failed,
-            report=progress,
+            progress=progress,
             costs=study.costs,
             cleaning=study.cleaning,
         )
@@ -198,7 +204,7 @@ def run_benchmark(
         # imported here: workers import this package, and never draw
         from faircompare.analysis.report import write_report
 
-        summary = replace(summary, report=write_report(results, progress=say))
+        summary = replace(summary, report=write_report(results, say=say))
     return summary
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, renamed_arguments
 from faircompare.datasets.builtin import BUILTIN, PAPER_DATASETS
 from faircompare.datasets.clean import Dataset, clean, read_raw, removed_text
 from faircompare.datasets.fetch import cache_dir, fetch_file, mirror_dir, sha256_of
@@ -59,12 +59,13 @@ def get_spec(name: str) -> DatasetSpec:
     return BUILTIN[check_choice(name, BUILTIN, what="dataset")]
 
 
+@renamed_arguments(report="say")
 def fetch_raw(
     spec: DatasetSpec,
     *,
     cache: str | Path | None = None,
     mirror: str | Path | None = None,
-    report: Callable[[str], None] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path:
     """Return the path of a dataset's verified raw file, fetching it when it has a URL.
 
@@ -77,8 +78,9 @@ def fetch_raw(
         The dataset's specification.
     cache, mirror
         The cache and the local mirror (see :func:`load_dataset`).
-    report
-        Called with a line for each file copied or downloaded.
+    say
+        Called with a line for each file copied or downloaded (formerly ``report=``, which
+        still works with a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -87,9 +89,7 @@ def fetch_raw(
     """
     if spec.url is not None:
         assert spec.sha256 is not None  # a spec with a url has its checksum (DatasetSpec checks)
-        return fetch_file(
-            spec.file, spec.sha256, spec.url, cache=cache, mirror=mirror, report=report
-        )
+        return fetch_file(spec.file, spec.sha256, spec.url, cache=cache, mirror=mirror, say=say)
     path = _local_file(spec)
     if spec.sha256 is not None and (actual := sha256_of(path)) != spec.sha256:
         raise SpecError(
@@ -132,12 +132,13 @@ def _local_file(spec: DatasetSpec) -> Path:
     return path
 
 
+@renamed_arguments(report="say")
 def load_dataset(
     dataset: str | DatasetSpec,
     *,
     cache: str | Path | None = None,
     mirror: str | Path | None = None,
-    report: Callable[[str], None] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Dataset:
     """Fetch (when needed), read and clean a dataset.
 
@@ -146,12 +147,13 @@ def load_dataset(
     dataset
         A built-in dataset's name or a :class:`DatasetSpec` (for example from :func:`read_spec`).
     cache
-        Cache directory; defaults to ``$FAIRCOMPARE_DATA``, else the user cache directory.
+        Cache directory; defaults to ``$FAIRCOMPARE_CACHE``, else the user cache directory.
     mirror
         Local mirror of the raw files, tried before the network; defaults to
-        ``$FAIRCOMPARE_DATA_MIRROR``.
-    report
-        Called with a line for each file copied or downloaded.
+        ``$FAIRCOMPARE_MIRROR``.
+    say
+        Called with a line for each file copied or downloaded (formerly ``report=``, which
+        still works with a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -159,7 +161,7 @@ def load_dataset(
         The cleaned dataset, with the fingerprint of the bytes it was read from.
     """
     spec = get_spec(dataset) if isinstance(dataset, str) else dataset
-    path = fetch_raw(spec, cache=cache, mirror=mirror, report=report)
+    path = fetch_raw(spec, cache=cache, mirror=mirror, say=say)
     content = path.read_bytes()  # read once: the digest is that of the bytes parsed
     digest = hashlib.sha256(content).hexdigest()
     if spec.sha256 is not None and digest != spec.sha256:

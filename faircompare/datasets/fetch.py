@@ -24,11 +24,41 @@ from pathlib import Path
 
 import platformdirs
 
+from faircompare._deprecations import REMOVED_IN
+from faircompare._validation import renamed_arguments
 from faircompare.exceptions import DataFetchError
 
-DATA_ENV = "FAIRCOMPARE_DATA"
-MIRROR_ENV = "FAIRCOMPARE_DATA_MIRROR"
+CACHE_ENV = "FAIRCOMPARE_CACHE"
+MIRROR_ENV = "FAIRCOMPARE_MIRROR"
+#: Each variable's former name, still read where the variable is unset, with a warning.
+FORMER_ENV = {CACHE_ENV: "FAIRCOMPARE_DATA", MIRROR_ENV: "FAIRCOMPARE_DATA_MIRROR"}
 _CHUNK = 1 << 20
+
+
+def environment(name: str) -> str | None:
+    """Return an environment variable of faircompare's, or its former name's value, or None.
+
+    Parameters
+    ----------
+    name
+        :data:`CACHE_ENV` or :data:`MIRROR_ENV`.
+
+    Returns
+    -------
+    str or None
+        The variable's value; else its former name's (:data:`FORMER_ENV`), with a
+        :class:`DeprecationWarning`; else None.
+    """
+    if value := os.environ.get(name):
+        return value
+    if value := os.environ.get(FORMER_ENV[name]):
+        warnings.warn(
+            f"${FORMER_ENV[name]} has been renamed ${name}; the old name works until {REMOVED_IN}",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return value
+    return None
 
 
 def cache_dir(path: str | Path | None = None) -> Path:
@@ -37,20 +67,20 @@ def cache_dir(path: str | Path | None = None) -> Path:
     Parameters
     ----------
     path
-        Explicit directory; defaults to ``$FAIRCOMPARE_DATA``, else the user cache directory.
+        Explicit directory; defaults to ``$FAIRCOMPARE_CACHE``, else the user cache directory.
 
     Returns
     -------
     Path
         The cache directory.
     """
-    home = Path(path or os.environ.get(DATA_ENV) or platformdirs.user_cache_dir("faircompare"))
+    home = Path(path or environment(CACHE_ENV) or platformdirs.user_cache_dir("faircompare"))
     home.mkdir(parents=True, exist_ok=True)
     return home
 
 
 def mirror_dir(path: str | Path | None = None) -> Path | None:
-    """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_DATA_MIRROR``, else None.
+    """Return the local mirror directory: ``path``, else ``$FAIRCOMPARE_MIRROR``, else None.
 
     Parameters
     ----------
@@ -62,7 +92,7 @@ def mirror_dir(path: str | Path | None = None) -> Path | None:
     Path or None
         The mirror, or None when there is none.
     """
-    path = path or os.environ.get(MIRROR_ENV)
+    path = path or environment(MIRROR_ENV)
     return Path(path) if path else None
 
 
@@ -142,6 +172,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+@renamed_arguments(report="say")
 def fetch_file(
     name: str,
     sha256: str,
@@ -150,7 +181,7 @@ def fetch_file(
     cache: str | Path | None = None,
     mirror: str | Path | None = None,
     timeout: float = 30.0,
-    report: Callable[[str], None] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path:
     """Return the path of a verified local copy of a raw data file.
 
@@ -168,8 +199,9 @@ def fetch_file(
         Local mirror directory (see :func:`mirror_dir`).
     timeout
         Seconds to wait for a network connection.
-    report
-        Called with one line per file actually copied or downloaded (progress).
+    say
+        Called with one line per file actually copied or downloaded (formerly ``report=``,
+        which still works with a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -201,14 +233,14 @@ def fetch_file(
         except (OSError, ValueError) as error:
             failures.append(f"  - {source}: {error}")
             continue
-        if report:
-            report(f"fetched {name} from {source}")
+        if say:
+            say(f"fetched {name} from {source}")
         return target
 
     tried = "\n".join(failures) or "  - (no source: no mirror directory and no URL)"
     raise DataFetchError(
         f"could not obtain {name!r} (sha256 {sha256}). Tried:\n{tried}\n"
-        f"To fix: put the file in a directory and set {MIRROR_ENV}=DIR (or pass --data-dir DIR), "
+        f"To fix: put the file in a directory and set {MIRROR_ENV}=DIR (or pass --mirror DIR), "
         f"or connect to the internet; or copy the file to {target} yourself."
     )
 

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError
-from faircompare.records import Predictions, RunRecord, RunSpec
+from faircompare.records import DEFAULTS, Predictions, RunRecord, RunSpec
 from faircompare.safe_write import disk_state, make_folder, refuse_links, write_error
 
 SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
@@ -576,9 +576,6 @@ class ResultStore:
         if "params" in frame.columns:
             frame.insert(frame.columns.get_loc("params") + 1, "setting", setting(frame["params"]))
         return frame
-
-
-DEFAULTS = "defaults"
 
 
 def setting(params: pd.Series) -> pd.Series:

@@ -110,3 +110,35 @@ def renamed_arguments(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[
         return accepting_old_names  # type: ignore[return-value]
 
     return decorate
+
+
+class RenamedAttribute:
+    """A former attribute name that reads the present one, with a warning, for one release.
+
+    Assigned in a class body under the former name: ``report = RenamedAttribute("transparency")``.
+
+    Parameters
+    ----------
+    new
+        The attribute's present name.
+    """
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+        self.old = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old = name
+        self.__doc__ = f"Deprecated name of :attr:`{self.new}`, until the next release."
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        kind = type(instance).__name__
+        warnings.warn(
+            f"{kind}.{self.old} has been renamed {kind}.{self.new}; the old name will be removed "
+            "in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(instance, self.new)

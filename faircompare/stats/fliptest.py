@@ -21,7 +21,7 @@ import numpy as np
 import ot
 import pandas as pd
 
-from faircompare.stats._validation import check_choice
+from faircompare.stats._validation import RenamedAttribute, check_choice
 
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
 MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
@@ -231,14 +231,17 @@ class FlipTestResult:
     positive, negative
         Masks over the mapped source rows (all, or the sample of a large group): F+ (h(x) = 1,
         h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
-    report
+    transparency
         The transparency report: one row per (flipset, feature) with ``mean_difference`` (of
-        x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset.
+        x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset
+        (formerly ``report``, which still reads it with a :class:`DeprecationWarning`).
     """
 
     positive: np.ndarray
     negative: np.ndarray
-    report: pd.DataFrame
+    transparency: pd.DataFrame
+
+    report = RenamedAttribute("transparency")
 
     @property
     def sizes(self) -> tuple[int, int]:
@@ -320,7 +323,7 @@ def flipsets(
     report = pd.concat(
         [_report(difference[mask], names, label) for label, mask in masks], ignore_index=True
     )
-    return FlipTestResult(positive=positive, negative=negative, report=report)
+    return FlipTestResult(positive=positive, negative=negative, transparency=report)
 
 
 def _report(difference: np.ndarray, names: list[str], flipset: str) -> pd.DataFrame:

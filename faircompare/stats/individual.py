@@ -291,15 +291,15 @@ def smoothed_gradient(
     loss: Callable[..., np.ndarray],
     s: np.ndarray | None,
     smoothing: float,
-    directions: int,
+    pairs: int,
     rng: np.random.Generator,
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """Return an antithetic Gaussian-smoothing estimate of a loss's gradient in its input.
 
     The gradient of the smoothed loss E[l(z + smoothing * u)], u ~ N(0, I), estimated from
-    ``directions`` antithetic pairs per point and call, all points in one batch (Nesterov &
-    Spokoiny 2017): it exists for piecewise-constant models such as trees, whose exact gradient
-    is zero almost everywhere.
+    ``pairs`` antithetic pairs of random directions per point and call, all points in one batch
+    (Nesterov & Spokoiny 2017): it exists for piecewise-constant models such as trees, whose
+    exact gradient is zero almost everywhere.
 
     Parameters
     ----------
@@ -309,8 +309,8 @@ def smoothed_gradient(
         Each row's sensitive feature, or None.
     smoothing
         The standard deviation of the Gaussian perturbation.
-    directions
-        Antithetic pairs per point.
+    pairs
+        Antithetic pairs of random directions per point.
     rng
         The random generator of the perturbations.
 
@@ -322,12 +322,12 @@ def smoothed_gradient(
 
     def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
         n, d = Z.shape
-        u = rng.standard_normal((directions, n, d))
+        u = rng.standard_normal((pairs, n, d))
         shifted = np.concatenate([Z + smoothing * u, Z - smoothing * u]).reshape(-1, d)
-        copies = None if s is None else np.tile(s, 2 * directions)
-        values = loss(shifted, np.tile(y, 2 * directions), copies).reshape(2, directions, n)
+        copies = None if s is None else np.tile(s, 2 * pairs)
+        values = loss(shifted, np.tile(y, 2 * pairs), copies).reshape(2, pairs, n)
         slope = (values[0] - values[1]) / (2 * smoothing)
-        return np.einsum("kn,knd->nd", slope, u) / directions
+        return np.einsum("kn,knd->nd", slope, u) / pairs
 
     return gradient
 

@@ -93,7 +93,7 @@ class PermutationTestResult:
     within_outcome: bool
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments(groups="sensitive_features", n_bootstrap="resamples")
 def permutation_test(
     y_true: Any,
     y_pred: Any,
@@ -107,7 +107,7 @@ def permutation_test(
     within_outcome: bool = False,
     alternative: Alternative = "two-sided",
     permutations: int = 1000,
-    n_bootstrap: int = 100,
+    resamples: int = 100,
     variance: Literal["pooled", "unpooled"] = "pooled",
     rng: np.random.Generator | int | None = None,
 ) -> PermutationTestResult:
@@ -138,8 +138,9 @@ def permutation_test(
         ``"two-sided"``, ``"greater"`` (metric(A) > metric(B)) or ``"less"``.
     permutations
         Number of permutations B.
-    n_bootstrap
-        Bootstrap resamples per variance estimate (user metrics only).
+    resamples
+        Bootstrap resamples per variance estimate (user metrics only; formerly
+        ``n_bootstrap=``, which still works with a :class:`DeprecationWarning`).
     variance
         Standard error of proportion metrics: ``"pooled"`` or ``"unpooled"`` (see the module
         notes).
@@ -150,9 +151,7 @@ def permutation_test(
     -------
     PermutationTestResult
     """
-    settings = _Settings(
-        studentize, within_outcome, alternative, permutations, n_bootstrap, variance
-    )
+    settings = _Settings(studentize, within_outcome, alternative, permutations, resamples, variance)
     groups = _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores)
     return _test(groups, metric, settings, np.random.default_rng(rng))
 
@@ -220,7 +219,7 @@ class _Settings:
     within_outcome: bool
     alternative: str
     permutations: int
-    n_bootstrap: int
+    resamples: int
     variance: str
 
     def __post_init__(self) -> None:
@@ -263,7 +262,7 @@ def _test(
     if callable(metric):
         observed, statistic, null = _algorithm_1(
             metric, y, yhat, s, in_a, settings.studentize, within_outcome, b,
-            settings.n_bootstrap, rng,
+            settings.resamples, rng,
         )  # fmt: skip
         name = getattr(metric, "__name__", "metric")
     elif check_choice(metric, METRICS, what="metric") == "AUC":
@@ -474,7 +473,7 @@ def _value(metric: Callable[..., float], y, yhat, s, rows: np.ndarray) -> float:
     return metric(y[rows], yhat[rows], None if s is None else s[rows])
 
 
-def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, n_bootstrap, rng):
+def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, resamples, rng):
     """DiCiccio et al. Algorithm 1: permute, and studentize each statistic by eq. (1)."""
 
     def difference(member: np.ndarray, rows_a=None, rows_b=None) -> float:
@@ -490,7 +489,7 @@ def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, n_boot
         n_a, n_b = member.sum(), (~member).sum()
         boot = [
             difference(member, rng.integers(0, n_a, n_a), rng.integers(0, n_b, n_b))
-            for _ in range(n_bootstrap)
+            for _ in range(resamples)
         ]
         variance = np.mean((np.asarray(boot) - value) ** 2)
         return value, float(_ratio(np.asarray(value), np.sqrt(np.asarray(variance))))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from matplotlib.colors import SymLogNorm, to_rgb
 from matplotlib.patches import Rectangle
 
@@ -44,10 +45,24 @@ def test_each_run_shows_the_statistic_defined_for_it():
     assert chosen["kind"].value_counts().to_dict() == {"loss ratio": 3, "error ratio": 1}
 
 
+def test_individual_statistics_still_take_the_audit_rows_with_a_warning():
+    # until 0.2.0 the plot tidied the store's audit rows itself
+    rows = individual_rows()
+    styles = figures.algorithm_styles(rows["algorithm"])
+    with pytest.warns(DeprecationWarning, match="takes tidy.individual_statistics"):
+        figure = figures.plot_individual_statistics(rows, styles, title="four runs")
+    assert [ax.get_title() for ax in figure.axes] == [
+        "d1: 2 runs",
+        "d2: 2 runs; 1 at the bottom edge (< 0.1)",
+    ]
+
+
 def test_individual_statistics_are_a_panel_per_dataset_on_a_readable_scale():
     rows = individual_rows()
     styles = figures.algorithm_styles(rows["algorithm"])
-    figure = figures.plot_individual_statistics(rows, styles, title="four runs")
+    figure = figures.plot_individual_statistics(
+        tidy.individual_statistics(rows), styles, title="four runs"
+    )
     d1, d2 = figure.axes
     assert d1.get_yscale() == d2.get_yscale() == "log"
     # the tree is a square at T~_n = 1.4, not a circle at 1.4e6; the noisy T_n sits at the

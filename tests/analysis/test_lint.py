@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 
 from faircompare.algorithms.base import FAMILIES
-from faircompare.analysis.audit_figures import new_figure
 from faircompare.analysis.lint import lint_figure
+from faircompare.analysis.style import new_figure
 from faircompare.registry import families
 
 

@@ -37,7 +37,7 @@ def test_a_figure_that_fails_is_listed_and_the_rest_is_written(one_split, tmp_pa
 
     monkeypatch.setattr(figures, "plot_tradeoff", broken)
     lines = []
-    page = report.write_report(one_split, tmp_path, progress=lines.append).read_text()
+    page = report.write_report(one_split, tmp_path, say=lines.append).read_text()
     assert "Parts of this report that failed" in page
     assert "tradeoff: ricci, Race, numerical+binary" in page
     assert "RuntimeError: drawn on purpose to fail" in page

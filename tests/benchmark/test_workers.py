@@ -261,7 +261,7 @@ def test_a_worker_killed_at_random_costs_at_most_its_run_and_a_rerun_completes(t
 
     options = Options(permutations=50)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, jobs=2, report=kill_one)
+        summary = run_plan(specs, store, options, jobs=2, progress=kill_one)
         assert killed
         statuses = store.statuses()
         assert len(statuses) == len(specs)  # every run is stored, done or failed
@@ -281,7 +281,7 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
         time.sleep(0.2)  # let it die before the next group is sent to it
 
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(audits=False), report=kill_after_each)
+        summary = run_plan(specs, store, Options(audits=False), progress=kill_after_each)
     assert (summary.done, summary.failed) == (3, 0)
 
 

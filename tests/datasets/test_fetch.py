@@ -42,7 +42,7 @@ def leftovers(cache: Path) -> list[str]:
 
 def test_copies_from_the_mirror_into_the_cache(cache, mirror):
     lines = []
-    path = fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror, report=lines.append)
+    path = fetch_file("data.csv", DIGEST, None, cache=cache, mirror=mirror, say=lines.append)
     assert path == cache / "data.csv"
     assert path.read_bytes() == CONTENT
     assert lines == [f"fetched data.csv from {mirror / 'data.csv'}"]
@@ -97,7 +97,7 @@ def test_when_every_source_fails_one_error_lists_them_and_the_fix(cache, tmp_pat
     assert f"could not obtain 'data.csv' (sha256 {DIGEST})" in message
     assert f"{missing_mirror / 'data.csv'}: not found" in message
     assert f"{url}: " in message
-    assert "FAIRCOMPARE_DATA_MIRROR" in message and "--data-dir" in message
+    assert "FAIRCOMPARE_MIRROR" in message and "--mirror" in message
     assert isinstance(raised.value, OSError)
 
 

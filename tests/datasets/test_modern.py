@@ -96,10 +96,10 @@ def test_each_downloads_from_its_url_and_checks_its_checksum(name, server, tmp_p
     folder, base = server
     spec = MODERN[name]
     shutil.copy(MIRROR / "fairground" / spec.file, folder / spec.file)
-    monkeypatch.delenv("FAIRCOMPARE_DATA_MIRROR", raising=False)
+    monkeypatch.delenv("FAIRCOMPARE_MIRROR", raising=False)
     fetched = []
     dataset = load_dataset(
-        replace(spec, url=base + spec.file), cache=tmp_path / "cache", report=fetched.append
+        replace(spec, url=base + spec.file), cache=tmp_path / "cache", say=fetched.append
     )
     assert len(dataset.frame) == ROWS[name]
     assert fetched and base in fetched[0]  # downloaded, not copied from a mirror

@@ -71,7 +71,7 @@ def test_transparency_report_by_hand():
     counterpart = target[transport.counterparts]
     result = fliptest(source, target, [1, 1, 0], [0, 0, 1], transport, features=["a", "b"])
     assert result.sizes == (2, 1)
-    f_plus = result.report.query("flipset == 'F+'").set_index("feature")
+    f_plus = result.transparency.query("flipset == 'F+'").set_index("feature")
     difference = (source - counterpart)[:2]
     np.testing.assert_allclose(f_plus["mean_difference"], difference.mean(0))
     np.testing.assert_allclose(f_plus["mean_sign"], np.sign(difference).mean(0))
@@ -145,7 +145,7 @@ def check_case_study(n_audit):
     # Nearly equal hiring rates (demographic parity), yet large flipsets in both directions.
     assert abs(women_rate - men_rate) < 0.05
     assert min(result.rates) > 0.1
-    top = result.report.query("rank_difference == 1").set_index("flipset")
+    top = result.transparency.query("rank_difference == 1").set_index("flipset")
     # Hired women whose male counterparts were not: longer hair (the model's proxy for gender).
     assert top.loc["F+", "feature"] == "hair_length" and top.loc["F+", "mean_difference"] > 1
     # Rejected women whose counterparts were hired: less work experience.
@@ -184,7 +184,7 @@ def test_fliptest_figures_render(tmp_path):
     hair = audit[audit.gender == "woman"]["hair_length"]
     for name, figure in (
         ("marginal", plot_flipset_marginal(hair, result.positive, "hair_length")),
-        ("report", plot_transparency_report(result.report, "F-")),
+        ("report", plot_transparency_report(result.transparency, "F-")),
     ):
         path = tmp_path / f"{name}.png"
         figure.savefig(path)

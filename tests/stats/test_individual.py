@@ -131,7 +131,7 @@ def test_derivative_free_gradient_estimates_the_smooth_gradient():
     model = LogisticRegressionBaseline().fit(X, y)
     exact = model_oracle(model).gradient(X, y)
     model_without = type("Opaque", (), {"predict_proba": model.predict_proba})()
-    estimate = model_oracle(model_without, smoothing=0.02, directions=200, rng=0)
+    estimate = model_oracle(model_without, smoothing=0.02, pairs=200, rng=0)
     assert estimate.kind == "derivative-free"
     g = estimate.gradient(X, y)
     cosine = (g * exact).sum(1) / (np.linalg.norm(g, axis=1) * np.linalg.norm(exact, axis=1))

@@ -223,7 +223,7 @@ def test_user_metric_by_algorithm_1_agrees_with_the_closed_form():
         return y_pred.mean()
 
     user = permutation_test(
-        y, yhat, groups, metric=positive_rate, group_a="a", permutations=200, n_bootstrap=50, rng=1
+        y, yhat, groups, metric=positive_rate, group_a="a", permutations=200, resamples=50, rng=1
     )
     builtin = permutation_test(
         y, yhat, groups, group_a="a", variance="unpooled", permutations=200, rng=1

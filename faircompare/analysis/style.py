@@ -1,0 +1,172 @@
+"""The look every figure shares: the palette, each algorithm's colour and marker, the legends.
+
+Figures are :class:`~matplotlib.figure.Figure` objects made outside pyplot's global state
+(:func:`new_figure`). An algorithm keeps one colour and marker pair across every figure
+(:func:`algorithm_styles`); a *hue group* (the baselines, or the algorithms whose names share a
+prefix, as the ``feldman-*`` pipelines do) shares a hue. A hue group is not a *family*: a family
+is where an intervention acts (pre-processing, in-processing, post-processing, baseline), as
+:data:`faircompare.algorithms.base.FAMILIES` names them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.axes import Axes
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+
+# Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
+PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
+BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression", "gradient-boosting")
+# One hue per hue group (shades within it); other groups take the spare colour maps, and an
+# algorithm alone in its group a qualitative colour (Paul Tol's, the blue and green last
+# since the Feldman pipelines and the reductions are blues and greens).
+HUE_COLOURMAPS = {"feldman": "Blues", "reductions": "Greens", "zafar": "Oranges",
+                     "baselines": "Greys", "aif360": "Purples"}  # fmt: skip
+SPARE_COLOURMAPS = ("RdPu", "YlOrBr", "BuGn", "PuBu")
+SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
+_SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
+Style = dict[str, str]
+
+
+def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
+    """Give every algorithm a distinct colour and marker pair (a hatch for areas).
+
+    A hue group (the baselines, or the algorithms whose names share a prefix) shares a hue in
+    different shades: the four ``feldman-*`` pipelines are blues, ``reductions-*`` greens, the
+    baselines greys, and so on; an algorithm alone in its group gets a qualitative colour.
+    Markers then make every (colour, marker) pair distinct. The tuned and pooled names of an
+    algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take its style, since a figure
+    shows one of them.
+
+    Parameters
+    ----------
+    algorithms
+        The names to style, tuned and pooled names included.
+
+    Returns
+    -------
+    dict
+        ``{name: {"color": ..., "marker": ..., "hatch": ...}}``.
+    """
+    names = sorted(set(algorithms))
+    bases = sorted({_base(name) for name in names})
+    hue_groups: dict[str, list[str]] = {}
+    for base in bases:
+        hue_groups.setdefault(_hue_group(base, bases), []).append(base)
+    colours: dict[str, str] = {}
+    spare = itertools.cycle(SPARE_COLOURMAPS)
+    alone = []
+    for group, members in hue_groups.items():
+        if len(members) == 1:
+            alone.append(members[0])
+            continue
+        cmap = HUE_COLOURMAPS.get(group) or next(spare)
+        shades = colormaps[cmap](np.linspace(0.45, 0.9, len(members)))
+        colours.update({m: to_hex(shade) for m, shade in zip(members, shades, strict=True)})
+    colours.update({base: SINGLE_COLOURS[i % len(SINGLE_COLOURS)] for i, base in enumerate(alone)})
+    used: set[tuple[str, int]] = set()
+    markers: dict[str, int] = {}
+    for i, base in enumerate(bases):
+        kind = next(
+            (i + k) % len(MARKERS)
+            for k in range(len(MARKERS) + 1)
+            if k == len(MARKERS) or (colours[base], (i + k) % len(MARKERS)) not in used
+        )
+        used.add((colours[base], kind))
+        markers[base] = kind
+    return {
+        name: {
+            "color": colours[_base(name)],
+            "marker": MARKERS[markers[_base(name)]],
+            "hatch": HATCHES[markers[_base(name)]],
+        }
+        for name in names
+    }
+
+
+def _base(name: str) -> str:
+    for suffix in _SETTING_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name
+
+
+def _hue_group(base: str, bases: Sequence[str]) -> str:
+    """Return the hue group of an algorithm: the baselines, or the prefix its name shares."""
+    if base in BASELINES:
+        return "baselines"
+    prefix = base.split("-")[0]
+    return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
+
+
+LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)
+LEGEND_COLUMN = 2.6  # inches a column of algorithm names takes
+
+
+def legend_columns(entries: int) -> int:
+    """Return the columns a legend of ``entries`` takes beside the axes (one per 30 names).
+
+    Parameters
+    ----------
+    entries
+        The legend's entries.
+
+    Returns
+    -------
+    int
+        At least 1; a figure widens by :data:`LEGEND_COLUMN` inches for each.
+    """
+    return max(1, -(-entries // LEGEND_ROWS))
+
+
+def legend_outside(figure: Figure, *axes: Axes) -> None:
+    """Put the axes' legend beside them, in the space the layout makes for it.
+
+    A legend anchored outside the axes by hand is not seen by the constrained layout, which
+    then lets it run over the data and the title; the figure's own legend, placed "outside",
+    is. Past :data:`LEGEND_ROWS` entries the legend takes more columns.
+
+    Parameters
+    ----------
+    figure
+        The figure (constrained layout).
+    *axes
+        The axes whose labelled artists the legend lists, in order.
+    """
+    handles, labels = [], []
+    for ax in axes:
+        more_handles, more_labels = ax.get_legend_handles_labels()
+        handles += more_handles
+        labels += more_labels
+    columns = legend_columns(len(labels))
+    figure.legend(handles, labels, loc="outside right center", fontsize=7, frameon=False,
+                  ncols=columns)  # fmt: skip
+
+
+def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """Return a figure of ``size`` inches with one axes, outside pyplot's global state.
+
+    A :class:`~matplotlib.figure.Figure` made directly needs no backend and is never kept by
+    pyplot, so plotting never switches a notebook's backend nor leaks figures; Jupyter still
+    shows it, and :meth:`~matplotlib.figure.Figure.savefig` writes it.
+
+    Parameters
+    ----------
+    size
+        Width and height in inches.
+
+    Returns
+    -------
+    tuple of Figure and Axes
+        The figure (constrained layout) and its axes.
+    """
+    figure = Figure(figsize=size, layout="constrained")
+    return figure, figure.subplots()
