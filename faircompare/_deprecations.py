@@ -15,8 +15,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from faircompare.stats._validation import RenamedAttribute as RenamedAttribute
-
 REMOVED_IN = "0.3.0"
 
 _STATS = "faircompare.stats"

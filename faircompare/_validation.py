@@ -4,6 +4,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from faircompare.exceptions import ChoiceError
+from faircompare.stats._validation import RenamedAttribute as RenamedAttribute
 from faircompare.stats._validation import check_choice as _check_choice
 from faircompare.stats._validation import renamed_arguments as renamed_arguments
 

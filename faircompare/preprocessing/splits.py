@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from faircompare._deprecations import RenamedAttribute
+from faircompare._validation import RenamedAttribute
 from faircompare.preprocessing.variants import Prepared, is_sparse_frame, sparse_matrix
 
 TRAIN_FRACTION = 2 / 3

@@ -23,8 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from faircompare._deprecations import RenamedAttribute
-from faircompare._validation import check_choice
+from faircompare._validation import RenamedAttribute, check_choice
 from faircompare.datasets import Dataset
 
 #: The preprocessing variants, in the paper's order: ``original``, ``numerical`` and
