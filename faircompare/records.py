@@ -119,6 +119,10 @@ class RunSpec:
     fit_uses_attribute
         Whether the algorithm's fit reads the sensitive attribute; when it does not, the fit
         is the same for every attribute and numeric variant (:attr:`fit_key`).
+    refit_params
+        The algorithm's parameters that only the last step of its fit reads
+        (:attr:`~faircompare.algorithms.base.FairEstimator.refit_params`): runs that differ
+        only in them share one fit (:attr:`fit_key`).
     inputs
         What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
         dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
@@ -138,6 +142,7 @@ class RunSpec:
     tune: bool = False
     inputs: tuple[tuple[str, str], ...] = ()
     fit_uses_attribute: bool = True
+    refit_params: tuple[str, ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -167,14 +172,18 @@ class RunSpec:
     def fit_key(self) -> str:
         """What identifies the fitted model, so that runs sharing it share one fit.
 
-        The run key; for a fit that never reads the sensitive attribute, the key without the
-        attribute and with both numeric variants as one (their features are the same).
+        The run key; without the parameters in :attr:`refit_params`; and for a fit that never
+        reads the sensitive attribute, without the attribute and with both numeric variants as
+        one (their features are the same).
         """
-        if self.fit_uses_attribute:
+        if self.fit_uses_attribute and not self.refit_params:
             return self.key
-        features = "original" if self.variant == "original" else "numeric"
-        identity = [self.dataset, features, self.algorithm, [list(pair) for pair in self.params],
-                    self.split_id, self.base_seed]  # fmt: skip
+        params = [list(pair) for pair in self.params if pair[0] not in self.refit_params]
+        if self.fit_uses_attribute:
+            where = [self.dataset, self.sensitive_attribute, self.variant]
+        else:
+            where = [self.dataset, "original" if self.variant == "original" else "numeric"]
+        identity = [*where, self.algorithm, params, self.split_id, self.base_seed]
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
 
     @property

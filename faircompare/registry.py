@@ -31,6 +31,7 @@ from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction, GridSearchReduction
 from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
+from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
@@ -153,13 +154,17 @@ def _builtin() -> dict[str, Callable[[], FairEstimator]]:
         for short, cls in (("eg", ExponentiatedGradientReduction), ("gs", GridSearchReduction))
         for tag, constraint in (("dp", "demographic_parity"), ("eo", "equalized_odds"))
     }
+    unprocessed = {
+        f"unprocessed-{name}": (lambda make=make: UnprocessedClassifier(estimator=make()))
+        for name, make in UNPROCESSED_BASELINES.items()
+    }
     paper = {
         "kamishima": PrejudiceRemover,
         "calders": TwoNaiveBayes,
         "zafar-fairness": ZafarFairness,
         "zafar-accuracy": ZafarAccuracy,
     }
-    return baselines | feldman | paper | reductions
+    return baselines | feldman | paper | reductions | unprocessed
 
 
 @contextmanager

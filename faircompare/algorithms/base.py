@@ -64,6 +64,13 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         Whether the model fits and predicts from a sparse matrix: a frame of pandas sparse
         columns (a wide one-hot encoding) then reaches it as a SciPy CSR matrix, while other
         algorithms receive it densified (:func:`dense_features`).
+    always_planned
+        Parameter settings the benchmark plans beside the defaults (or the grid), whether or
+        not it sweeps grids: the points of one result that mean little alone, such as the
+        tolerances of a frontier.
+    refit_params
+        Parameters that only the last, cheap step of ``fit`` reads: runs that differ only in
+        them share one fit of the rest, each taking its own settings through :meth:`refitted`.
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
@@ -75,6 +82,8 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     library: ClassVar[str] = "faircompare"
     in_default_profile: ClassVar[bool] = True
     sparse_input: ClassVar[bool] = False
+    always_planned: ClassVar[tuple[dict[str, Any], ...]] = ()
+    refit_params: ClassVar[frozenset[str]] = frozenset()
 
     # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
     # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``
@@ -95,6 +104,23 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             The limit, or None.
         """
         return None
+
+    def refitted(self, **params: Any) -> FairEstimator:
+        """Return a copy of this fitted estimator with other :attr:`refit_params`, refitted.
+
+        Only the step that reads those parameters is fitted again; the rest is shared.
+
+        Parameters
+        ----------
+        **params
+            Values of :attr:`refit_params`; one not given takes its default.
+
+        Returns
+        -------
+        FairEstimator
+            A new fitted estimator; this one is unchanged.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no parameters to refit")
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
         """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute.

@@ -68,10 +68,10 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         s = check_sensitive(sensitive_features, features.shape[0])
         self.scorer_ = LogisticRegressionBaseline().fit(features, labels)
         scores = self._scores(features)
-        self.groups_, both = _groups_with_both_labels(s, labels)
+        self.groups_, both = groups_with_both_labels(s, labels)
         self.constrained_groups_ = self.groups_[both]
         if not both.all():
-            _warn_unconstrained(self.groups_[~both], "a single label in training")
+            warn_unconstrained(self.groups_[~both], "a single label in training")
         rows = np.isin(s, self.constrained_groups_)
         self.model_ = (
             ThresholdOptimizer(
@@ -108,7 +108,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
             positive[rows] = pmf[:, 1]
         unseen = np.setdiff1d(s, self.groups_)
         if unseen.size:
-            _warn_unconstrained(unseen, "no training rows")
+            warn_unconstrained(unseen, "no training rows")
         return self._labels(row_uniform(features, self.random_state) < positive)
 
 
@@ -116,20 +116,49 @@ class UnconstrainedGroupWarning(UserWarning):
     """Groups without thresholds of their own get the regression's decision, unconstrained."""
 
 
-def _groups_with_both_labels(s: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the groups of ``s`` and, for each, whether its rows have both 0/1 labels."""
+def groups_with_both_labels(s: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the groups of ``s`` and, for each, whether its rows have both 0/1 labels.
+
+    Parameters
+    ----------
+    s
+        Each row's group.
+    labels
+        Each row's 0/1 label.
+
+    Returns
+    -------
+    groups : numpy.ndarray
+        The groups, sorted.
+    both : numpy.ndarray
+        Whether each group has rows of both labels.
+    """
     groups, group_of_row = np.unique(s, return_inverse=True)
     labels_per_group = np.zeros((len(groups), 2), dtype=bool)
     labels_per_group[group_of_row, labels] = True
     return groups, np.all(labels_per_group, axis=1)
 
 
-def _warn_unconstrained(groups: np.ndarray, reason: str) -> None:
-    """Warn that ``groups`` (with ``reason``) keep the regression's own decision."""
+def warn_unconstrained(
+    groups: np.ndarray,
+    reason: str,
+    algorithm: str = "threshold-optimizer",
+    model: str = "the logistic regression",
+) -> None:
+    """Warn that ``groups`` keep an unconstrained model's decision, and say why.
+
+    Parameters
+    ----------
+    groups
+        The groups without thresholds of their own.
+    reason
+        Why they have none.
+    algorithm, model
+        The post-processing algorithm, and the model whose decision those groups get.
+    """
     warnings.warn(
-        f"threshold-optimizer: group(s) {', '.join(map(repr, groups.tolist()))} have {reason}, "
-        "so no thresholds of their own; their rows get the logistic regression's decision, "
-        "unconstrained",
+        f"{algorithm}: group(s) {', '.join(map(repr, groups.tolist()))} have {reason}, "
+        f"so no thresholds of their own; their rows get {model}'s decision, unconstrained",
         UnconstrainedGroupWarning,
         stacklevel=3,
     )

@@ -23,6 +23,7 @@ from scipy.spatial.distance import squareform
 
 from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.compare import FriedmanTest
+from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES, frontier_accuracy
 from faircompare.analysis.style import (
     LEGEND_COLUMN,
     PALETTE,
@@ -43,6 +44,7 @@ __all__ = [
     "plot_audit_shares",
     "plot_correlations",
     "plot_critical_difference",
+    "plot_equal_fairness",
     "plot_individual_statistics",
     "plot_intervals",
     "plot_measure_pairs",
@@ -289,6 +291,65 @@ def plot_tradeoff(
         ax.set_ylabel("accuracy\n(filled: parity test significant after Holm)", fontsize=8)
     figure.suptitle(title, fontsize=10, wrap=True)
     legend_outside(figure, *axes[: len(groups)])
+    return figure
+
+
+def plot_equal_fairness(
+    points: pd.DataFrame,
+    runs: pd.DataFrame,
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+) -> Figure:
+    """Plot the post-processed frontier and every other run, a panel per constraint.
+
+    Each split's frontier (:func:`~faircompare.analysis.equal_fairness.frontier_accuracy`) is a
+    thin grey line, their mean over splits a black one; each other run is a point in its
+    algorithm's style at its violation of the panel's constraint and its accuracy. A point above
+    the lines beats the post-processed model at its own level of unfairness (Cruz & Hardt 2024).
+
+    Parameters
+    ----------
+    points
+        The yardstick frontier's points of one dataset, attribute and variant
+        (:func:`~faircompare.analysis.equal_fairness.frontier_points`).
+    runs
+        The other runs: ``algorithm`` (their label), ``constraint``, ``violation`` and
+        ``accuracy`` (:func:`~faircompare.analysis.equal_fairness.equal_fairness`).
+    styles
+        Each algorithm's colour and marker (:func:`algorithm_styles`).
+    title
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
+    entries = runs["algorithm"].nunique() + 2
+    width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
+    figure = Figure(figsize=(width, 4.2), layout="constrained")
+    axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
+    for ax, constraint in zip(axes, constraints, strict=True):
+        mine = points[points["constraint"] == constraint]
+        largest = np.nanmax([mine["violation"].max(), runs["violation"].max()])
+        grid = np.linspace(0.0, largest if largest > 0 else 1.0, 101)
+        curves = []
+        for _, split in mine.groupby("split_id"):
+            curves.append(frontier_accuracy(split, grid))
+            ax.plot(grid, curves[-1], color="#BBBBBB", linewidth=0.7, zorder=1,
+                    label="frontier, per split" if len(curves) == 1 else None)  # fmt: skip
+        ax.plot(grid, np.mean(curves, axis=0), color="black", linewidth=1.6, zorder=2,
+                label="frontier, mean over splits")  # fmt: skip
+        _scatter_runs(ax, runs[runs["constraint"] == constraint], "violation", "accuracy",
+                      styles, None)  # fmt: skip
+        ax.set_xlabel(f"{CONSTRAINT_MEASURES[constraint]}\n(test)", fontsize=8)
+        ax.set_title(constraint.replace("_", " "), fontsize=9)
+    axes[0].set_ylabel("accuracy (test)", fontsize=8)
+    frontier = points["frontier"].iloc[0] if len(points) else ""
+    figure.suptitle(f"{title}\nyardstick: {frontier}", fontsize=10, wrap=True)
+    legend_outside(figure, axes[0])  # every panel shows the same runs and lines
     return figure
 
 

@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 from faircompare import registry
 from faircompare._validation import renamed_arguments
 from faircompare.algorithms.base import FAMILIES
-from faircompare.analysis import compare, figures, tables, tidy
+from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
     plot_threshold_curve,
@@ -196,6 +196,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
             for what, step in _CONFIGURATION_PARTS.items():
                 writer.attempt(f"{what}: {c.label}", step, c)
         writer.attempt("rankings", _rankings, pd.concat(representatives))
+        _at_equal_fairness(writer, measures, validation, styles)
         writer.attempt("correlations", _correlations, measures, balanced)
         writer.attempt("measure pairs", _measure_pairs, pd.concat(representatives), family, styles)
         writer.attempt("preprocessing", _preprocessing, measures, styles)
@@ -417,6 +418,95 @@ def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
         )
 
 
+def _at_equal_fairness(
+    writer: _Writer,
+    measures: pd.DataFrame,
+    validation: pd.DataFrame,
+    styles: dict[str, figures.Style],
+) -> None:
+    """Every intervention against the post-processed best model at its own unfairness.
+
+    A figure and a table per dataset, attribute and variant with a frontier
+    (:mod:`~faircompare.analysis.equal_fairness`), then how many algorithms beat it.
+    """
+    points = equal_fairness.frontier_points(measures)
+    if points.empty:
+        return
+    writer.section("At equal fairness (Cruz & Hardt 2024)")
+    writer.text(
+        "Each intervention against the frontier of the most accurate unconstrained model "
+        "(unprocessed-*), post-processed by group thresholds fitted on validation data at each "
+        "tolerance of demographic parity and of equalized odds: the difference is the "
+        "intervention's test accuracy minus the frontier's at the intervention's own test "
+        "violation of the constraint. Positive: it beats the post-processed model at its "
+        "level of unfairness. Small groups and a frontier fitted on a small validation part "
+        "make the frontier noisy; read the per-split lines."
+    )
+    found: list[pd.DataFrame] = []
+    where = ["dataset", "sensitive_attribute", "variant"]
+    for configuration, part in measures.groupby(where):
+        mine = points[(points[where] == pd.Series(configuration, index=where)).all(axis=1)]
+        if mine.empty:
+            continue
+        tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
+        label = ", ".join(configuration)
+        writer.attempt(
+            f"equal fairness: {label}", _equal_fairness_part, configuration, part, mine,
+            tuning, styles, found,
+        )  # fmt: skip
+    if found:
+        summary = equal_fairness.equal_fairness_summary(pd.concat(found, ignore_index=True))
+        writer.table(
+            summary,
+            "equal-fairness-summary",
+            "Algorithms significantly above, on and below the post-processed frontier "
+            "(corrected t-test, Holm over each table's algorithms, p < 0.05), per constraint",
+        )
+
+
+def _equal_fairness_part(
+    writer: _Writer,
+    configuration: tuple[str, str, str],
+    measures: pd.DataFrame,
+    points: pd.DataFrame,
+    validation: pd.DataFrame | None,
+    styles: dict[str, figures.Style],
+    found: list[pd.DataFrame],
+) -> None:
+    """Write one dataset, attribute and variant's figure and table; add the table to ``found``."""
+    name, label = slug("equal-fairness", *configuration), ", ".join(configuration)
+    table = equal_fairness.equal_fairness_table(measures, validation)
+    if table.empty:
+        writer.text(f"No other algorithm to compare with the frontier: {label}.")
+        return
+    runs = equal_fairness.equal_fairness(measures)
+    shown = runs.assign(
+        algorithm=[
+            tidy.label(a, DEFAULTS if s == DEFAULTS else POOLED)
+            for a, s in zip(runs["algorithm"], runs["setting"], strict=True)
+        ]
+    )
+    frontier = table["frontier"].iloc[0]
+    figure = figures.plot_equal_fairness(
+        points[points["frontier"] == frontier], shown, styles, title=label
+    )
+    writer.figure(
+        figure,
+        name,
+        f"At equal fairness: the frontier of {frontier} (a thin line per split, their mean "
+        f"black) and every other run (grid values pooled): {label}",
+    )
+    writer.table(
+        table.set_index(["constraint", "algorithm"]),
+        name,
+        f"Accuracy minus the frontier's at equal fairness, mean over splits with corrected 95% "
+        f"intervals; share of splits above the frontier; verdict after Holm: {label}",
+        numbers=table,
+    )
+    found.append(table.assign(**dict(zip(("dataset", "sensitive_attribute", "variant"),
+                                          configuration, strict=True))))  # fmt: skip
+
+
 def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFrame) -> None:
     writer.section("Measure correlations (§6.3)")
     frames = []
@@ -483,7 +573,12 @@ def _preprocessing(
 
 
 def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
-    sweep = tidy.parameter_sweep(measures[measures["variant"] == SWEEP_VARIANT])
+    """Fig. 8: each algorithm over its grid (a frontier's tolerances have their own section)."""
+    swept = measures[
+        (measures["variant"] == SWEEP_VARIANT)
+        & ~measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
+    ]
+    sweep = tidy.parameter_sweep(swept)
     if sweep.empty:
         return
     writer.section("Parameter sweeps (§7.2)")

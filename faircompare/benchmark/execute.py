@@ -268,10 +268,19 @@ def _fit_and_score(spec: RunSpec, options: Options, fits: Fits) -> RunRecord:
 
 
 def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any, float]:
-    """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted."""
+    """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted.
+
+    A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
+    refit_params` (only their step of the fit, which is timed).
+    """
     key = (spec.fit_key, split.holdout)
     if key in fits:
-        return fits[key][0], 0.0
+        model = fits[key][0]
+        if not spec.refit_params:
+            return model, 0.0
+        start = time.perf_counter()
+        own = {name: value for name, value in spec.params if name in spec.refit_params}
+        return model.refitted(**own), time.perf_counter() - start
     model = _algorithm(spec.algorithm, options.plugins).create(**spec.parameters)
     if "random_state" in model.get_params() and "random_state" not in spec.parameters:
         model.set_params(random_state=spec.fit_seed % 2**31)

@@ -150,6 +150,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             tune=tune,
             inputs=_inputs(data[spec.name], versions[algorithm.name], audits, tune),
             fit_uses_attribute=algorithm.estimator_class.uses_sensitive_at_fit,
+            refit_params=tuple(sorted(algorithm.estimator_class.refit_params)),
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -158,7 +159,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         for variant in _variants(algorithm, config)
         for grid in [_grid(algorithm, config)]
         for tune in [config.tune and len(grid) > 1]
-        for params in grid
+        for params in grid + _always_planned(algorithm)
     ]
     if not runs:
         raise ConfigError(
@@ -239,3 +240,9 @@ def _grid(algorithm: Algorithm, config: BenchmarkConfig) -> list[tuple[tuple[str
         tuple(zip(names, values, strict=True))
         for values in itertools.product(*(grid[n] for n in names))
     ]
+
+
+def _always_planned(algorithm: Algorithm) -> list[tuple[tuple[str, Any], ...]]:
+    """Return the settings planned whatever the grid (:attr:`FairEstimator.always_planned`)."""
+    settings = algorithm.estimator_class.always_planned
+    return [tuple(sorted(setting.items())) for setting in settings]

@@ -169,3 +169,32 @@ def test_reused_fits_store_the_numbers_refitting_stores(tmp_path):
     pd.testing.assert_frame_equal(measures, refit_measures)
     pd.testing.assert_frame_equal(audits, refit_audits)
     assert (refit_fitted > 0).all() and (fitted == 0).sum() == len(runs) - 2  # 2 fits made
+
+
+def test_a_frontiers_runs_share_one_fit_of_their_baseline_per_split():
+    config = BenchmarkConfig(datasets=("german",), splits=2,
+                             algorithms=("unprocessed-gradient-boosting", "kamishima"))  # fmt: skip
+    runs = make_plan(config).runs
+    frontier = [g for g in shared_fits(runs) if g[0].algorithm.startswith("unprocessed")]
+    assert [len(g) for g in frontier] == [13, 13]  # unconstrained, 2 constraints x 6 tolerances
+    assert [len({r.key for r in g}) for g in frontier] == [13, 13]
+    assert frontier[0][0].split_id != frontier[1][0].split_id
+
+
+@pytest.mark.data
+def test_refitted_frontier_runs_store_the_numbers_fitting_each_alone_stores(tmp_path):
+    config = BenchmarkConfig(datasets=("german",), algorithms=("unprocessed-logistic-regression",),
+                             splits=1, audits=False)  # fmt: skip
+    runs = make_plan(config).runs
+    frames = []
+    for reuse in (True, False):
+        with ResultStore(tmp_path / str(reuse)) as store:
+            if reuse:
+                run_plan(runs, store, Options(audits=False))
+            else:
+                for run in runs:
+                    store.write(execute_run(run, Options(audits=False)))
+            frames.append(store.measures().sort_values(["key", "measure", "group"],
+                                                       ignore_index=True))  # fmt: skip
+    pd.testing.assert_frame_equal(*frames)
+    assert frames[0]["key"].nunique() == 13

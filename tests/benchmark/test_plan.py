@@ -121,3 +121,27 @@ def test_algorithms_above_their_row_limit_are_left_out_with_the_reason():
         "feldman-svm on ricci: 163,782 training rows, more than the 50,000 it fits in "
         "reasonable time (2 runs left out)",
     )
+
+
+def test_a_frontiers_points_are_planned_with_or_without_the_grid_and_never_tuned():
+    # unprocessed-*: its defaults (no constraint) and 2 constraints x 6 tolerances, always
+    for grid in (False, True):
+        config = BenchmarkConfig(datasets=("german",), algorithms=("unprocessed-logistic-regression",),
+                                 grid=grid, tune=True, splits=2)  # fmt: skip
+        runs = make_plan(config).runs
+        assert len(runs) == 2 * (1 + 2 * 6)
+        assert {run.params for run in runs} == {()} | {
+            (("constraint", c), ("tolerance", t))
+            for c in ("demographic_parity", "equalized_odds")
+            for t in (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
+        }
+        assert not any(run.tune for run in runs)
+        assert {run.refit_params for run in runs} == {("constraint", "tolerance")}
+
+
+def test_the_frontiers_join_the_default_modern_and_extended_profiles_not_the_papers():
+    frontiers = {"unprocessed-gradient-boosting", "unprocessed-logistic-regression"}
+    for profile in ("default", "modern", "extended"):
+        planned = make_plan(PROFILES[profile].overridden(splits=1)).runs
+        assert frontiers <= {run.algorithm for run in planned}
+    assert not frontiers & set(PAPER_ALGORITHMS)

@@ -1,0 +1,266 @@
+"""Interventions compared with the post-processed best model at their own level of unfairness.
+
+Cruz & Hardt ("Unprocessing seven years of algorithmic fairness", ICLR 2024, §4) compare each
+fairness intervention with the frontier that the most accurate unconstrained model traces when
+post-processed by group thresholds relaxed to each tolerance, at the intervention's own
+constraint violation. The frontier is the ``unprocessed-<baseline>`` runs
+(:mod:`faircompare.algorithms.unprocessed`); here, per dataset, attribute, variant, split and
+constraint:
+
+- the frontier's points are its runs' test (violation, accuracy), the violation being the
+  constraint's own measure (``demographic_parity_difference`` or ``equalized_odds_difference``),
+  the unconstrained run the end of both constraints' frontiers;
+- they are joined by straight lines in order of their violation (the order of the tolerances
+  wherever the test rows keep it: on the validation rows both grow with the tolerance), and the
+  frontier is flat beyond its ends (:func:`frontier_accuracy`);
+- every other run's *difference at equal fairness* is its accuracy minus the frontier's at its
+  own violation (:func:`equal_fairness`): above 0, the intervention beats the post-processed
+  model at its level of unfairness.
+
+The differences are averaged over the shared splits with Nadeau & Bengio's corrected resampled
+t interval (:func:`~faircompare.analysis.compare.corrected_ttest`), per algorithm as the report
+shows it (:func:`~faircompare.analysis.tidy.representative`), Holm-adjusted over the algorithms
+of one table (:func:`equal_fairness_table`).
+
+The yardstick is the frontier of the best model: of the ``unprocessed-*`` algorithms run, the
+one whose unconstrained runs are the most accurate on average (:func:`best_frontier`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from faircompare.analysis.compare import corrected_ttest
+from faircompare.analysis.tidy import RUN, label, representative, runs_wide
+from faircompare.records import DEFAULTS
+from faircompare.stats.multitest import holm
+
+__all__ = [
+    "CONSTRAINT_MEASURES",
+    "FRONTIER_PREFIX",
+    "best_frontier",
+    "equal_fairness",
+    "equal_fairness_summary",
+    "equal_fairness_table",
+    "frontier_accuracy",
+    "frontier_points",
+]
+
+#: Each constraint the frontier is traced for, and the measure of its violation.
+CONSTRAINT_MEASURES = {
+    "demographic_parity": "demographic_parity_difference",
+    "equalized_odds": "equalized_odds_difference",
+}
+#: The name shared by the frontier algorithms: ``unprocessed-<baseline>``.
+FRONTIER_PREFIX = "unprocessed-"
+_WHERE = ["dataset", "sensitive_attribute", "variant"]
+_ALPHA = 0.05
+
+
+def frontier_points(measures: pd.DataFrame) -> pd.DataFrame:
+    """Return the frontier algorithms' runs as points, one row per run and constraint.
+
+    Parameters
+    ----------
+    measures
+        The store's test measures (long form), of any datasets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset``, ``sensitive_attribute``, ``variant``, ``split_id``, ``frontier`` (the
+        algorithm), ``constraint``, ``tolerance`` (infinite for the unconstrained run, which
+        stands in both constraints' frontiers), ``violation`` (the constraint's measure) and
+        ``accuracy``.
+    """
+    wide = runs_wide(measures[measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
+    columns = [*_WHERE, "split_id", "frontier", "constraint", "tolerance", "violation", "accuracy"]
+    if wide.empty:
+        return pd.DataFrame(columns=columns)
+    params = [{} if s == DEFAULTS else json.loads(s) for s in wide["setting"]]
+    wide = wide.assign(
+        frontier=wide["algorithm"],
+        constraint=[p.get("constraint") for p in params],
+        tolerance=[p.get("tolerance", np.inf) for p in params],
+    )
+    parts = []
+    for constraint, measure in CONSTRAINT_MEASURES.items():
+        own = wide[wide["constraint"].isna() | (wide["constraint"] == constraint)]
+        parts.append(own.assign(constraint=constraint, violation=own[measure]))
+    return pd.concat(parts, ignore_index=True)[columns]
+
+
+def frontier_accuracy(points: pd.DataFrame, violation: np.ndarray | float) -> np.ndarray:
+    """Return the frontier's accuracy at each violation: its points joined by straight lines.
+
+    The points are joined in order of their violation, points of equal violation by their mean
+    accuracy; beyond the least and the largest violation the frontier is flat.
+
+    Parameters
+    ----------
+    points
+        One frontier's points on one split: ``violation`` and ``accuracy`` (rows of
+        :func:`frontier_points`).
+    violation
+        Where to read it.
+
+    Returns
+    -------
+    numpy.ndarray
+        The frontier's accuracy at each violation (NaN where the violation is NaN).
+    """
+    curve = points.groupby("violation")["accuracy"].mean()
+    x = np.asarray(violation, dtype=float)
+    return np.where(np.isnan(x), np.nan, np.interp(x, curve.index, curve.to_numpy()))
+
+
+def best_frontier(points: pd.DataFrame) -> str:
+    """Return the frontier algorithm whose unconstrained runs are the most accurate on average.
+
+    Parameters
+    ----------
+    points
+        :func:`frontier_points` of one dataset, attribute and variant.
+
+    Returns
+    -------
+    str
+        The algorithm's name.
+    """
+    unconstrained = points[np.isinf(points["tolerance"])]
+    return str(unconstrained.groupby("frontier")["accuracy"].mean().idxmax())
+
+
+def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:
+    """Return every other run's accuracy minus the best frontier's at the run's own violation.
+
+    Parameters
+    ----------
+    measures
+        Test measures (long form), with the ``unprocessed-*`` runs of each dataset, attribute
+        and variant to compare.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run of an algorithm other than the frontiers and per constraint: the run's
+        identifying columns, ``frontier``, ``constraint``, ``violation``, ``accuracy``,
+        ``frontier_accuracy`` and ``difference``. Configurations without a frontier are left
+        out.
+    """
+    points = frontier_points(measures)
+    others = runs_wide(measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
+    rows = []
+    for where, mine in points.groupby(_WHERE):
+        frontier = best_frontier(mine)
+        mine = mine[mine["frontier"] == frontier]
+        runs = others[(others[_WHERE] == pd.Series(where, index=_WHERE)).all(axis=1)]
+        for (split, constraint), curve in mine.groupby(["split_id", "constraint"]):
+            compared = runs[runs["split_id"] == split]
+            if compared.empty:
+                continue
+            violation = compared[CONSTRAINT_MEASURES[constraint]].to_numpy(dtype=float)
+            at_equal = frontier_accuracy(curve, violation)
+            rows.append(
+                compared[RUN].assign(
+                    frontier=frontier,
+                    constraint=constraint,
+                    violation=violation,
+                    accuracy=compared["accuracy"].to_numpy(),
+                    frontier_accuracy=at_equal,
+                    difference=compared["accuracy"].to_numpy() - at_equal,
+                )
+            )
+    columns = [*RUN, "frontier", "constraint", "violation", "accuracy", "frontier_accuracy",
+               "difference"]  # fmt: skip
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=columns)
+
+
+def equal_fairness_table(
+    measures: pd.DataFrame, validation: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Return each algorithm's mean difference at equal fairness, with its corrected interval.
+
+    An algorithm is taken as the report shows it (its defaults, tuned for accuracy, or its
+    grid pooled: :func:`~faircompare.analysis.tidy.representative`); its runs' differences
+    are averaged per split, then over splits.
+
+    Parameters
+    ----------
+    measures
+        Test measures (long form) of one dataset, attribute and variant, frontier runs included.
+    validation
+        Validation measures of tuned runs, or None.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm (its label) and constraint: ``frontier``, ``splits``,
+        ``difference`` (the mean), ``ci_low`` and ``ci_high`` (95%, NaN with one split),
+        ``pvalue`` (corrected resampled t-test of a zero mean), ``holm`` (adjusted over the
+        table's algorithms, per constraint), ``above`` (the share of splits above the
+        frontier) and ``verdict``: ``above``, ``below`` (Holm-adjusted p < 0.05) or ``on``.
+    """
+    differences = equal_fairness(measures)
+    columns = ["algorithm", "constraint", "frontier", "splits", "difference", "ci_low",
+               "ci_high", "pvalue", "holm", "above", "verdict"]  # fmt: skip
+    if differences.empty:
+        return pd.DataFrame(columns=columns)
+    chosen = representative(
+        measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)], validation
+    ).drop_duplicates("key")[["key", "setting"]]
+    chosen_differences = differences.drop(columns="setting").merge(chosen, on="key")
+    by_split = chosen_differences.groupby(
+        ["algorithm", "setting", "constraint", "frontier", "split_id"]
+    )["difference"].mean()
+    rows = []
+    for (algorithm, setting, constraint, frontier), values in by_split.groupby(level=[0, 1, 2, 3]):
+        d = values.dropna().to_numpy()
+        test = corrected_ttest(d) if len(d) > 1 else None
+        rows.append({
+            "algorithm": label(algorithm, setting),
+            "constraint": constraint,
+            "frontier": frontier,
+            "splits": len(d),
+            "difference": float(d.mean()) if len(d) else np.nan,
+            "ci_low": test.interval[0] if test else np.nan,
+            "ci_high": test.interval[1] if test else np.nan,
+            "pvalue": test.pvalue if test else np.nan,
+            "above": float(np.mean(d > 0)) if len(d) else np.nan,
+        })  # fmt: skip
+    table = pd.DataFrame(rows)
+    table["holm"] = np.nan
+    for _, part in table.groupby("constraint"):
+        tested = part["pvalue"].notna()
+        table.loc[part.index[tested], "holm"] = holm(part.loc[tested, "pvalue"])
+    significant = table["holm"] < _ALPHA
+    table["verdict"] = np.where(
+        significant & (table["difference"] > 0),
+        "above",
+        np.where(significant & (table["difference"] < 0), "below", "on"),
+    )
+    return table[columns].sort_values(["constraint", "difference"], ascending=[True, False])
+
+
+def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
+    """Count, per constraint and configuration, the algorithms above, on and below the frontier.
+
+    Parameters
+    ----------
+    tables
+        :func:`equal_fairness_table` rows of several configurations, with their ``dataset``,
+        ``sensitive_attribute`` and ``variant``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by constraint and configuration: ``algorithms`` compared, and how many are
+        ``above`` (significantly, after Holm), ``on`` and ``below`` the frontier.
+    """
+    counts = pd.crosstab(
+        [tables["constraint"], *(tables[c] for c in _WHERE)], tables["verdict"]
+    ).reindex(columns=["above", "on", "below"], fill_value=0)
+    return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", "above", "on", "below"]]

@@ -1,0 +1,141 @@
+"""At equal fairness: the frontier read by hand, the differences, the table, the report section."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircompare.analysis import equal_fairness as ef
+from faircompare.analysis.figures import algorithm_styles, plot_equal_fairness
+from faircompare.analysis.lint import lint_figure
+from faircompare.analysis.report import write_report
+from faircompare.analysis.tidy import label
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.config import BenchmarkConfig
+from faircompare.records import DEFAULTS
+from faircompare.results import ResultStore
+
+
+def long_frame(runs):
+    """The store's long measures frame from (algorithm, setting, split, {measure: value}) rows."""
+    rows = []
+    for i, (algorithm, setting, split, values) in enumerate(runs):
+        for measure, value in values.items():
+            rows.append({
+                "key": f"run{i}", "dataset": "d", "sensitive_attribute": "s", "variant": "v",
+                "algorithm": algorithm, "params": "{}" if setting == DEFAULTS else setting,
+                "setting": setting, "split_id": split, "measure": measure, "group": "",
+                "value": value,
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def frontier_runs(split, points):
+    """A frontier's runs: the unconstrained one, then (constraint, tolerance) -> (dp, eo, acc)."""
+    runs = []
+    for (constraint, tolerance), (dp, eo, accuracy) in points.items():
+        setting = (
+            DEFAULTS
+            if constraint is None
+            else json.dumps({"constraint": constraint, "tolerance": tolerance})
+        )
+        values = {"accuracy": accuracy, "demographic_parity_difference": dp,
+                  "equalized_odds_difference": eo}  # fmt: skip
+        runs.append(("unprocessed-b", setting, split, values))
+    return runs
+
+
+FRONTIER = {  # on the split: dp, eo, accuracy
+    (None, None): (0.30, 0.40, 0.85),
+    ("demographic_parity", 0.0): (0.00, 0.20, 0.70),
+    ("demographic_parity", 0.1): (0.10, 0.30, 0.80),
+    ("equalized_odds", 0.0): (0.10, 0.00, 0.75),
+    ("equalized_odds", 0.1): (0.20, 0.10, 0.81),
+}
+
+
+def test_the_frontier_is_its_points_joined_by_straight_lines_and_flat_beyond_them():
+    points = ef.frontier_points(long_frame(frontier_runs(0, FRONTIER)))
+    dp = points[points["constraint"] == "demographic_parity"]
+    # by hand: (0, .70) - (.1, .80) - (.3, .85); the unconstrained run ends both frontiers
+    corners = sorted(zip(dp["violation"], dp["accuracy"], strict=True))
+    assert corners == [(0.0, 0.7), (0.1, 0.8), (0.3, 0.85)]
+    assert np.isinf(dp.loc[dp["accuracy"] == 0.85, "tolerance"]).all()
+    np.testing.assert_allclose(
+        ef.frontier_accuracy(dp, np.array([0.05, 0.2, 0.5, np.nan])), [0.75, 0.825, 0.85, np.nan]
+    )
+    tied = pd.DataFrame({"violation": [0.1, 0.1, 0.0], "accuracy": [0.8, 0.82, 0.7]})
+    assert ef.frontier_accuracy(tied, 0.1) == pytest.approx(0.81)  # equal violations: the mean
+
+
+def test_every_run_is_compared_at_its_own_violation_and_the_frontier_against_itself_is_zero():
+    other = {"accuracy": 0.83, "demographic_parity_difference": 0.2,
+             "equalized_odds_difference": 0.05}  # fmt: skip
+    runs = frontier_runs(0, FRONTIER) + [("kamishima", DEFAULTS, 0, other)]
+    # the frontier's own runs under another name: each sits on a point of the frontier
+    runs += [
+        ("copy", setting, split, values) for _, setting, split, values in frontier_runs(0, FRONTIER)
+    ]
+    differences = ef.equal_fairness(long_frame(runs)).set_index(["algorithm", "constraint"])
+    kamishima = differences.loc["kamishima"]
+    # dp 0.2: halfway from (.1, .80) to (.3, .85) -> 0.825; eo 0.05: halfway (0, .75)-(.1, .81)
+    assert kamishima.loc["demographic_parity", "frontier_accuracy"] == pytest.approx(0.825)
+    assert kamishima.loc["demographic_parity", "difference"] == pytest.approx(0.005)
+    assert kamishima.loc["equalized_odds", "difference"] == pytest.approx(0.83 - 0.78)
+    copy = differences.loc["copy"]
+    # each copied run sits on a point of its own constraint's frontier; a run of the other
+    # constraint is compared like any run (the unconstrained one is on both frontiers)
+    own = copy[[s == DEFAULTS or json.loads(s)["constraint"] == c for c, s in
+                zip(copy.index, copy["setting"], strict=True)]]  # fmt: skip
+    assert len(own) == 6
+    assert (own["difference"] == 0).all()
+
+
+def test_the_table_averages_per_split_with_the_corrected_interval_by_hand():
+    runs = []
+    for split, gain in enumerate((0.02, 0.04, 0.06)):
+        runs += frontier_runs(split, FRONTIER)
+        values = {"accuracy": 0.80 + gain, "demographic_parity_difference": 0.1,
+                  "equalized_odds_difference": 0.1}  # fmt: skip
+        runs.append(("kamishima", DEFAULTS, split, values))
+    table = ef.equal_fairness_table(long_frame(runs)).set_index("constraint")
+    row = table.loc["demographic_parity"]
+    # differences .02, .04, .06 against the frontier's .80: mean .04, sd .02, corrected se
+    # .02 sqrt(1/3 + 1/2) = .018257, t(.975, 2) = 4.3027: half-width .078556
+    assert row["algorithm"] == label("kamishima", DEFAULTS)
+    assert row["difference"] == pytest.approx(0.04)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+        (0.04 - 0.078556, 0.04 + 0.078556), abs=1e-5
+    )
+    assert row["above"] == 1.0 and row["verdict"] == "on"  # three splits cannot tell
+    summary = ef.equal_fairness_summary(
+        table.reset_index().assign(dataset="d", sensitive_attribute="s", variant="v")
+    )
+    assert summary.loc[("demographic_parity", "d", "s", "v")].tolist() == [1, 0, 1, 0]
+
+
+@pytest.mark.data
+def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
+    config = BenchmarkConfig(
+        datasets=("german",), splits=2, audits=False,
+        algorithms=("unprocessed-logistic-regression", "logistic-regression", "kamishima"),
+    )  # fmt: skip
+    with ResultStore(tmp_path) as store:
+        assert run_plan(make_plan(config).runs, store, Options(audits=False)).failed == 0
+        measures = store.measures()
+    page = write_report(tmp_path).read_text()
+    assert "At equal fairness (Cruz &amp; Hardt 2024)" in page
+    name = "equal-fairness-german-sex-numerical-binary"
+    table = pd.read_csv(tmp_path / "report" / "tables" / f"{name}.csv")
+    assert set(table["algorithm"]) == {"logistic-regression", "kamishima"}
+    assert set(table["constraint"]) == {"demographic_parity", "equalized_odds"}
+    assert (table["splits"] == 2).all()
+    for suffix in ("png", "pdf", "svg"):
+        assert (tmp_path / "report" / "figures" / f"{name}.{suffix}").stat().st_size > 0
+    assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
+    points = ef.frontier_points(measures)
+    runs = ef.equal_fairness(measures)
+    figure = plot_equal_fairness(points, runs, algorithm_styles(runs["algorithm"].unique()),
+                                 title="german, sex, numerical+binary")  # fmt: skip
+    assert lint_figure(figure) == []
