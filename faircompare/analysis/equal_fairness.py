@@ -112,8 +112,10 @@ def frontier_accuracy(points: pd.DataFrame, violation: np.ndarray | float) -> np
     numpy.ndarray
         The frontier's accuracy at each violation (NaN where the violation is NaN).
     """
-    curve = points.groupby("violation")["accuracy"].mean()
+    curve = points.groupby("violation")["accuracy"].mean()  # a NaN violation is no point
     x = np.asarray(violation, dtype=float)
+    if curve.empty:
+        return np.full(x.shape, np.nan)
     return np.where(np.isnan(x), np.nan, np.interp(x, curve.index, curve.to_numpy()))
 
 
@@ -128,10 +130,12 @@ def best_frontier(points: pd.DataFrame) -> str:
     Returns
     -------
     str
-        The algorithm's name.
+        The algorithm's name (by all its points' accuracy where no unconstrained run is
+        stored).
     """
     unconstrained = points[np.isinf(points["tolerance"])]
-    return str(unconstrained.groupby("frontier")["accuracy"].mean().idxmax())
+    chosen = unconstrained if len(unconstrained) else points  # its unconstrained runs failed
+    return str(chosen.groupby("frontier")["accuracy"].mean().idxmax())
 
 
 def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:

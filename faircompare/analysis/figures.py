@@ -30,6 +30,7 @@ from faircompare.analysis.style import (
     Style,
     algorithm_styles,
     legend_columns,
+    legend_height,
     legend_outside,
     new_figure,
 )
@@ -199,10 +200,9 @@ def plot_measure_pairs(
     Figure
         The panels side by side, one legend beside them.
     """
-    columns = legend_columns(frame["algorithm"].nunique())
-    figure = Figure(
-        figsize=(0.8 + 3.6 * len(pairs) + LEGEND_COLUMN * columns, 4.2), layout="constrained"
-    )
+    entries = frame["algorithm"].nunique()
+    width = 0.8 + 3.6 * len(pairs) + LEGEND_COLUMN * legend_columns(entries)
+    figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(pairs), squeeze=False)[0]
     for ax, (x, y) in zip(axes, pairs, strict=True):
         _scatter_runs(ax, frame, x, y, styles, None)
@@ -329,7 +329,7 @@ def plot_equal_fairness(
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     entries = runs["algorithm"].nunique() + 2
     width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
-    figure = Figure(figsize=(width, 4.2), layout="constrained")
+    figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]

@@ -127,6 +127,27 @@ def legend_columns(entries: int) -> int:
     return max(1, -(-entries // LEGEND_ROWS))
 
 
+LEGEND_ENTRY = 0.15  # inches one legend entry takes at 7 points
+
+
+def legend_height(entries: int, least: float) -> float:
+    """Return a figure's height: ``least`` inches, or more where its legend needs them.
+
+    Parameters
+    ----------
+    entries
+        The legend's entries, in columns of :data:`LEGEND_ROWS`.
+    least
+        The height the axes need.
+
+    Returns
+    -------
+    float
+        Inches: the longest legend column, with room for the title, or ``least``.
+    """
+    return max(least, 0.6 + LEGEND_ENTRY * min(entries, LEGEND_ROWS))
+
+
 def legend_outside(figure: Figure, *axes: Axes) -> None:
     """Put the axes' legend beside them, in the space the layout makes for it.
 

@@ -9,11 +9,12 @@ from faircompare.registry import algorithms
 
 
 def test_quick_profile_plans_the_grid_by_hand():
-    # 2 datasets x 1 attribute x 2 splits x (1 + 1 + 21 + 17 + 1 + 10 + 5 settings): logistic
-    # regression, decision tree, Feldman (21 repair levels), Kamishima (17 etas), Calders (1),
-    # Zafar (10 bounds), grid search (5 weights); each on numerical+binary only.
+    # 2 datasets x 1 attribute x 2 splits x (1 + 1 + 21 + 17 + 1 + 10 + 5 + 13 settings):
+    # logistic regression, decision tree, Feldman (21 repair levels), Kamishima (17 etas),
+    # Calders (1), Zafar (10 bounds), grid search (5 weights), the logistic regression's
+    # frontier (13 points); each on numerical+binary only.
     plan = make_plan(PROFILES["quick"])
-    assert len(plan.runs) == 2 * 1 * 2 * (1 + 1 + 21 + 17 + 1 + 10 + 5)
+    assert len(plan.runs) == 2 * 1 * 2 * (1 + 1 + 21 + 17 + 1 + 10 + 5 + 13)
     assert len({run.key for run in plan.runs}) == len(plan.runs)
 
 
