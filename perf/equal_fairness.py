@@ -31,7 +31,7 @@ from faircompare.algorithms.thresholds import fit_group_thresholds
 from faircompare.algorithms.unprocessed import TOLERANCES
 from faircompare.analysis import equal_fairness
 from faircompare.datasets import get_spec, load_dataset
-from faircompare.measures import evaluate
+from faircompare.measures import MEASURES
 from faircompare.preprocessing import make_split, prepare
 from faircompare.registry import get_algorithm
 
@@ -70,7 +70,7 @@ def on_test(dataset: str, splits: int) -> pd.DataFrame:
                 refit = model.refitted(constraint=constraint, tolerance=tolerance)
                 s = split.sensitive_features_test
                 predicted = refit.predict(split.X_test, sensitive_features=s)
-                value = evaluate(measure, split.y_test, predicted, s, privileged=split.privileged)
+                value = MEASURES[measure](split.y_test, predicted, s, privileged=split.privileged)
                 accuracy = float(np.mean(predicted == split.y_test))
                 rows.append((split_id, constraint, tolerance, value, accuracy,
                              _resampled(refit, split, measure)))  # fmt: skip
@@ -98,7 +98,7 @@ def _resampled(model, split, measure: str, draws: int = 200) -> float:
                 rate = p[own & (labels == label)].mean() if (own & (labels == label)).any() else 0
                 rows = np.flatnonzero((s == group) & (y == label))
                 predicted[rows] = rng.uniform(size=len(rows)) < rate
-        values.append(evaluate(measure, y, predicted, s, privileged=split.privileged))
+        values.append(MEASURES[measure](y, predicted, s, privileged=split.privileged))
     return float(np.std(values))
 
 

@@ -116,7 +116,9 @@ def frontier_accuracy(points: pd.DataFrame, violation: np.ndarray | float) -> np
     x = np.asarray(violation, dtype=float)
     if curve.empty:
         return np.full(x.shape, np.nan)
-    return np.where(np.isnan(x), np.nan, np.interp(x, curve.index, curve.to_numpy()))
+    between = np.interp(x, curve.index, curve.to_numpy())
+    on_a_point = curve.reindex(np.atleast_1d(x)).to_numpy().reshape(x.shape)  # exact there
+    return np.where(np.isnan(x), np.nan, np.where(np.isnan(on_a_point), between, on_a_point))
 
 
 def best_frontier(points: pd.DataFrame) -> str:
