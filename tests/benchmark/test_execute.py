@@ -94,13 +94,16 @@ def test_failures_and_hangs_are_recorded_while_other_runs_complete(tmp_path):
     plugins.mkdir()
     (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
     specs = small_plan(algorithms=("decision-tree", "raises", "hangs"), plugins=str(plugins))
+    # No audits, and a limit of 5 s: the decision tree's runs take milliseconds, far from the
+    # limit on a loaded machine (audited, with a 2 s limit, they timed out at a load of 6).
+    options = Options(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(timeout=2, plugins=str(plugins)), jobs=2)
+        summary = run_plan(specs, store, options, jobs=2)
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (2, 4)
     assert set(runs.loc["decision-tree", "status"]) == {"done"}
     assert set(runs.loc["raises", "error"]) == {"RuntimeError: broken on purpose"}
-    assert set(runs.loc["hangs", "error"]) == {"RunTimeoutError: stopped at the time limit of 2 s"}
+    assert set(runs.loc["hangs", "error"]) == {"RunTimeoutError: stopped at the time limit of 5 s"}
     assert "Traceback" in runs.loc["raises", "traceback"].iloc[0]
 
 
