@@ -208,7 +208,9 @@ def equal_fairness_table(
         ``difference`` (the mean), ``ci_low`` and ``ci_high`` (95%, NaN with one split),
         ``pvalue`` (corrected resampled t-test of a zero mean), ``holm`` (adjusted over the
         table's algorithms, per constraint), ``above`` (the share of splits above the
-        frontier) and ``verdict``: ``above``, ``below`` (Holm-adjusted p < 0.05) or ``on``.
+        frontier) and ``verdict``: ``above``, ``below`` (Holm-adjusted p < 0.05), ``on``, or
+        ``untested`` where fewer than two splits give a difference (the constraint's measure
+        is undefined on test where a group lacks positives or negatives).
     """
     differences = equal_fairness(measures)
     columns = ["algorithm", "constraint", "frontier", "splits", "difference", "ci_low",
@@ -243,11 +245,12 @@ def equal_fairness_table(
         tested = part["pvalue"].notna()
         table.loc[part.index[tested], "holm"] = holm(part.loc[tested, "pvalue"])
     significant = table["holm"] < _ALPHA
-    table["verdict"] = np.where(
-        significant & (table["difference"] > 0),
-        "above",
-        np.where(significant & (table["difference"] < 0), "below", "on"),
-    )
+    table["verdict"] = np.select(
+        [significant & (table["difference"] > 0), significant & (table["difference"] < 0),
+         table["pvalue"].isna()],
+        ["above", "below", "untested"],
+        "on",
+    )  # fmt: skip
     return table[columns].sort_values(["constraint", "difference"], ascending=[True, False])
 
 
@@ -264,9 +267,11 @@ def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by constraint and configuration: ``algorithms`` compared, and how many are
-        ``above`` (significantly, after Holm), ``on`` and ``below`` the frontier.
+        ``above`` (significantly, after Holm), ``on`` and ``below`` the frontier, and how many
+        are ``untested`` (fewer than two splits with a difference).
     """
+    verdicts = ["above", "on", "below", "untested"]
     counts = pd.crosstab(
         [tables["constraint"], *(tables[c] for c in _WHERE)], tables["verdict"]
-    ).reindex(columns=["above", "on", "below"], fill_value=0)
-    return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", "above", "on", "below"]]
+    ).reindex(columns=verdicts, fill_value=0)
+    return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", *verdicts]]

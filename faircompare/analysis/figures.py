@@ -333,6 +333,11 @@ def plot_equal_fairness(
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]
+        ax.set_xlabel(f"{CONSTRAINT_MEASURES[constraint]}\n(test)", fontsize=8)
+        ax.set_title(constraint.replace("_", " "), fontsize=9)
+        if mine["violation"].isna().all():
+            _undefined(ax, CONSTRAINT_MEASURES[constraint])
+            continue
         largest = np.nanmax([mine["violation"].max(), runs["violation"].max()])
         grid = np.linspace(0.0, largest if largest > 0 else 1.0, 101)
         curves = []
@@ -344,13 +349,20 @@ def plot_equal_fairness(
                 label="frontier, mean over splits")  # fmt: skip
         _scatter_runs(ax, runs[runs["constraint"] == constraint], "violation", "accuracy",
                       styles, None)  # fmt: skip
-        ax.set_xlabel(f"{CONSTRAINT_MEASURES[constraint]}\n(test)", fontsize=8)
-        ax.set_title(constraint.replace("_", " "), fontsize=9)
     axes[0].set_ylabel("accuracy (test)", fontsize=8)
     frontier = points["frontier"].iloc[0] if len(points) else ""
     figure.suptitle(f"{title}\nyardstick: {frontier}", fontsize=10, wrap=True)
-    legend_outside(figure, axes[0])  # every panel shows the same runs and lines
+    drawn = [ax for ax in axes if ax.get_legend_handles_labels()[1]] or [axes[0]]
+    legend_outside(figure, drawn[0])  # every drawn panel shows the same runs and lines
     return figure
+
+
+def _undefined(ax: Axes, measure: str) -> None:
+    """Say in an empty panel that its measure was undefined on every split's test part."""
+    ax.text(0.5, 0.5, f"{measure}\nis undefined on every split:\na group has no positives\n"
+            "or no negatives in the test part", ha="center", va="center", fontsize=8,
+            transform=ax.transAxes)  # fmt: skip
+    ax.set_xticks([])
 
 
 def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> Figure:

@@ -460,7 +460,8 @@ def _at_equal_fairness(
             summary,
             "equal-fairness-summary",
             "Algorithms significantly above, on and below the post-processed frontier "
-            "(corrected t-test, Holm over each table's algorithms, p < 0.05), per constraint",
+            "(corrected t-test, Holm over each table's algorithms, p < 0.05), per constraint; "
+            "untested: fewer than two splits where the constraint's measure is defined",
         )
 
 

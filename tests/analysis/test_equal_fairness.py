@@ -112,7 +112,41 @@ def test_the_table_averages_per_split_with_the_corrected_interval_by_hand():
     summary = ef.equal_fairness_summary(
         table.reset_index().assign(dataset="d", sensitive_attribute="s", variant="v")
     )
-    assert summary.loc[("demographic_parity", "d", "s", "v")].tolist() == [1, 0, 1, 0]
+    assert summary.loc[("demographic_parity", "d", "s", "v")].tolist() == [1, 0, 1, 0, 0]
+
+
+def test_a_constraint_undefined_on_test_is_untested_not_on_and_its_panel_says_why():
+    # ACSIncome's 18 race-sex groups: some test group has no positives, so the equalized-odds
+    # difference is NaN on every split; on the main of issue #40 the table called that "on"
+    # and the figure left the panel empty.
+    undefined = {key: (dp, np.nan, accuracy) for key, (dp, _, accuracy) in FRONTIER.items()}
+    runs = []
+    for split, gain in enumerate((0.02, 0.04, 0.06)):
+        runs += frontier_runs(split, undefined)
+        values = {"accuracy": 0.80 + gain, "demographic_parity_difference": 0.1,
+                  "equalized_odds_difference": np.nan}  # fmt: skip
+        runs.append(("kamishima", DEFAULTS, split, values))
+    measures = long_frame(runs)
+    table = ef.equal_fairness_table(measures).set_index("constraint")
+    assert table.loc["equalized_odds", "verdict"] == "untested"
+    assert table.loc["equalized_odds", "splits"] == 0
+    assert table.loc["demographic_parity", "verdict"] == "on"
+    summary = ef.equal_fairness_summary(
+        table.reset_index().assign(dataset="d", sensitive_attribute="s", variant="v")
+    )
+    assert summary.loc[("equalized_odds", "d", "s", "v")].tolist() == [1, 0, 0, 0, 1]
+    runs = ef.equal_fairness(measures)
+    figure = plot_equal_fairness(ef.frontier_points(measures), runs,
+                                 algorithm_styles(["kamishima"]), title="d, s, v")  # fmt: skip
+    texts = [text.get_text() for text in figure.axes[1].texts]
+    assert texts == ["equalized_odds_difference\nis undefined on every split:\na group has no "
+                     "positives\nor no negatives in the test part"]  # fmt: skip
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == [
+        "frontier, per split",
+        "frontier, mean over splits",
+        "kamishima",
+    ]
+    assert lint_figure(figure) == []
 
 
 @pytest.mark.data
