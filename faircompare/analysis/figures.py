@@ -307,6 +307,10 @@ def plot_equal_fairness(
     thin grey line, their mean over splits a black one; each other run is a point in its
     algorithm's style at its violation of the panel's constraint and its accuracy. A point above
     the lines beats the post-processed model at its own level of unfairness (Cruz & Hardt 2024).
+    The accuracy axis shows the frontier and what lies near it (:func:`_accuracy_floor`): a run
+    far below, such as naive Bayes at 0.38 on credit default where the frontier is at 0.82,
+    would squeeze the rest into a line; it is drawn at the bottom edge and counted in the
+    panel's title.
 
     Parameters
     ----------
@@ -331,15 +335,22 @@ def plot_equal_fairness(
     width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
     figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
+    floor = _accuracy_floor(points, runs)
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]
+        shown = runs[runs["constraint"] == constraint]
+        below = int((shown["accuracy"] < floor).sum())
+        runs_below = f"{below} run{'s' if below > 1 else ''} below {floor:.2f}"
+        edge = f"\n{runs_below}, at the bottom edge" if below else ""
         ax.set_xlabel(f"{CONSTRAINT_MEASURES[constraint]}\n(test)", fontsize=8)
-        ax.set_title(constraint.replace("_", " "), fontsize=9)
+        ax.set_title(constraint.replace("_", " ") + edge, fontsize=9)
         if mine["violation"].isna().all():
             _undefined(ax, CONSTRAINT_MEASURES[constraint])
             continue
         largest = np.nanmax([mine["violation"].max(), runs["violation"].max()])
-        grid = np.linspace(0.0, largest if largest > 0 else 1.0, 101)
+        # every split's corners: each frontier and their mean are straight lines between them
+        end = largest if largest > 0 else 1.0
+        grid = np.unique([0.0, end, *mine["violation"].dropna()])
         curves = []
         for _, split in mine.groupby("split_id"):
             curves.append(frontier_accuracy(split, grid))
@@ -347,14 +358,34 @@ def plot_equal_fairness(
                     label="frontier, per split" if len(curves) == 1 else None)  # fmt: skip
         ax.plot(grid, np.mean(curves, axis=0), color="black", linewidth=1.6, zorder=2,
                 label="frontier, mean over splits")  # fmt: skip
-        _scatter_runs(ax, runs[runs["constraint"] == constraint], "violation", "accuracy",
-                      styles, None)  # fmt: skip
+        clipped = shown.assign(accuracy=shown["accuracy"].clip(lower=floor))
+        _scatter_runs(ax, clipped, "violation", "accuracy", styles, None)
+    top = np.nanmax([points["accuracy"].max(), runs["accuracy"].max(), floor])
+    margin = 0.04 * (top - floor) or 0.01
+    axes[0].set_ylim(floor - margin, top + margin)
     axes[0].set_ylabel("accuracy (test)", fontsize=8)
     frontier = points["frontier"].iloc[0] if len(points) else ""
     figure.suptitle(f"{title}\nyardstick: {frontier}", fontsize=10, wrap=True)
     drawn = [ax for ax in axes if ax.get_legend_handles_labels()[1]] or [axes[0]]
     legend_outside(figure, drawn[0])  # every drawn panel shows the same runs and lines
     return figure
+
+
+def _accuracy_floor(points: pd.DataFrame, runs: pd.DataFrame) -> float:
+    """Return the lowest accuracy an equal-fairness panel shows.
+
+    Twice the span from the frontier's lowest point to the highest accuracy drawn, below that
+    point (at least 0.04 below it): the frontier and the runs that compare with it fill the
+    axis. The lowest accuracy drawn sets the floor where it is higher.
+    """
+    frontier = points["accuracy"].dropna()
+    drawn = pd.concat([frontier, runs["accuracy"]]).dropna()
+    if drawn.empty:
+        return 0.0
+    if frontier.empty:
+        return float(drawn.min())
+    reach = frontier.min() - 2 * max(drawn.max() - frontier.min(), 0.02)
+    return float(max(reach, drawn.min()))
 
 
 def _undefined(ax: Axes, measure: str) -> None:
