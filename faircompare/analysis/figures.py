@@ -338,7 +338,7 @@ def plot_equal_fairness(
     floor = _accuracy_floor(points, runs)
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]
-        shown = runs[runs["constraint"] == constraint]
+        shown = runs[(runs["constraint"] == constraint) & runs["violation"].notna()]
         below = int((shown["accuracy"] < floor).sum())
         runs_below = f"{below} run{'s' if below > 1 else ''} below {floor:.2f}"
         edge = f"\n{runs_below}, at the bottom edge" if below else ""
