@@ -307,7 +307,7 @@ def plot_equal_fairness(
     thin grey line, their mean over splits a black one; each other run is a point in its
     algorithm's style at its violation of the panel's constraint and its accuracy. A point above
     the lines beats the post-processed model at its own level of unfairness (Cruz & Hardt 2024).
-    The accuracy axis shows the frontier and what lies near it (:func:`_accuracy_floor`): a run
+    The accuracy axis shows the frontier and what lies near it (:func:`_accuracy_limits`): a run
     far below, such as naive Bayes at 0.38 on credit default where the frontier is at 0.82,
     would squeeze the rest into a line; it is drawn at the bottom edge and counted in the
     panel's title.
@@ -335,7 +335,7 @@ def plot_equal_fairness(
     width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
     figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
-    floor = _accuracy_floor(points, runs)
+    floor, top = _accuracy_limits(points, runs)
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]
         shown = runs[(runs["constraint"] == constraint) & runs["violation"].notna()]
@@ -360,7 +360,6 @@ def plot_equal_fairness(
                 label="frontier, mean over splits")  # fmt: skip
         clipped = shown.assign(accuracy=shown["accuracy"].clip(lower=floor))
         _scatter_runs(ax, clipped, "violation", "accuracy", styles, None)
-    top = np.nanmax([points["accuracy"].max(), runs["accuracy"].max(), floor])
     margin = 0.04 * (top - floor) or 0.01
     axes[0].set_ylim(floor - margin, top + margin)
     axes[0].set_ylabel("accuracy (test)", fontsize=8)
@@ -371,21 +370,22 @@ def plot_equal_fairness(
     return figure
 
 
-def _accuracy_floor(points: pd.DataFrame, runs: pd.DataFrame) -> float:
-    """Return the lowest accuracy an equal-fairness panel shows.
+def _accuracy_limits(points: pd.DataFrame, runs: pd.DataFrame) -> tuple[float, float]:
+    """Return the lowest and highest accuracy an equal-fairness panel shows.
 
-    Twice the span from the frontier's lowest point to the highest accuracy drawn, below that
-    point (at least 0.04 below it): the frontier and the runs that compare with it fill the
-    axis. The lowest accuracy drawn sets the floor where it is higher.
+    The floor is twice the span from the frontier's lowest point to the highest accuracy, below
+    that point (at least 0.04 below it): the frontier and the runs that compare with it fill the
+    axis. The lowest accuracy sets the floor where it is higher.
     """
     frontier = points["accuracy"].dropna()
-    drawn = pd.concat([frontier, runs["accuracy"]]).dropna()
-    if drawn.empty:
-        return 0.0
+    accuracies = pd.concat([frontier, runs["accuracy"]]).dropna()
+    if accuracies.empty:
+        return 0.0, 0.0
+    lowest, top = float(accuracies.min()), float(accuracies.max())
     if frontier.empty:
-        return float(drawn.min())
-    reach = frontier.min() - 2 * max(drawn.max() - frontier.min(), 0.02)
-    return float(max(reach, drawn.min()))
+        return lowest, top
+    reach = frontier.min() - 2 * max(top - frontier.min(), 0.02)
+    return float(max(reach, lowest)), top
 
 
 def _undefined(ax: Axes, measure: str) -> None:
