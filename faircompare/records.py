@@ -98,6 +98,23 @@ class AuditRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+class SharedFit:
+    """The fit of another algorithm that a run's fit is (a repair at level 0: its classifier).
+
+    Attributes
+    ----------
+    algorithm, params
+        The algorithm whose fit it is, and its parameter settings.
+    uses_attribute
+        Whether that algorithm's fit reads the sensitive attribute.
+    """
+
+    algorithm: str
+    params: tuple[tuple[str, Any], ...] = ()
+    uses_attribute: bool = False
+
+
+@dataclass(frozen=True)
 class RunSpec:
     """Everything that identifies one run.
 
@@ -123,6 +140,10 @@ class RunSpec:
         The algorithm's parameters that only the last step of its fit reads
         (:attr:`~faircompare.algorithms.base.FairEstimator.refit_params`): runs that differ
         only in them share one fit (:attr:`fit_key`).
+    fit_as
+        Another algorithm's fit that this run's fit is, at its parameters
+        (:meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent`): the run takes
+        that fit, shared with that algorithm's runs (:attr:`fit_key`); None for its own.
     inputs
         What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
         dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
@@ -143,6 +164,7 @@ class RunSpec:
     inputs: tuple[tuple[str, str], ...] = ()
     fit_uses_attribute: bool = True
     refit_params: tuple[str, ...] = ()
+    fit_as: SharedFit | None = None
 
     @cached_property
     def key(self) -> str:
@@ -174,16 +196,23 @@ class RunSpec:
 
         The run key; without the parameters in :attr:`refit_params`; and for a fit that never
         reads the sensitive attribute, without the attribute and with both numeric variants as
-        one (their features are the same).
+        one (their features are the same). A run with :attr:`fit_as` has the fit key of that
+        algorithm's runs.
         """
-        if self.fit_uses_attribute and not self.refit_params:
+        shared = self.fit_as
+        if shared is None and self.fit_uses_attribute and not self.refit_params:
             return self.key
-        params = [list(pair) for pair in self.params if pair[0] not in self.refit_params]
-        if self.fit_uses_attribute:
+        algorithm, params, uses_attribute = (
+            (self.algorithm, self.params, self.fit_uses_attribute)
+            if shared is None
+            else (shared.algorithm, shared.params, shared.uses_attribute)
+        )
+        own = [list(pair) for pair in params if shared or pair[0] not in self.refit_params]
+        if uses_attribute:  # as the run key's identity, for the runs of that algorithm
             where = [self.dataset, self.sensitive_attribute, self.variant]
         else:
             where = [self.dataset, "original" if self.variant == "original" else "numeric"]
-        identity = [*where, self.algorithm, params, self.split_id, self.base_seed]
+        identity = [*where, algorithm, own, self.split_id, self.base_seed]
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
 
     @property

@@ -1,8 +1,9 @@
 """Estimate the CPU time of a whole profile (the paper's by default) from a sample of its runs.
 
 For every (dataset, algorithm) cell of the plan, ``--sample`` of its runs are executed here,
-part by part, on one thread: the fit, the predictions, the tuning fit (the training data less
-its validation part), and each audit; the per-split setups of the audits (the FlipTest map,
+part by part, on one thread: the split and the measures, the fit, the predictions, the tuning
+fit (the training data less its validation part) with its predictions, and each audit; the
+per-split setups of the audits (the FlipTest map,
 the fair metric) are timed apart, since a worker builds them once per split for every
 algorithm. The sample is drawn across the cell's sensitive attributes and variants, whose runs
 cost most differently; each part's mean over a stratum's timed runs is multiplied by the
@@ -10,9 +11,10 @@ stratum's number of runs (a stratum left out takes the sample's mean; setups cou
 split), and the script prints where the time goes and the costliest cells, so the estimate is a
 command, not a note. Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`)
 fit it once: the script prints the total with and without that reuse, and ``--write-costs``
-keeps each cell's seconds per run for the runner's cost model. One run per cell is a rough
-estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number of strata (up to 6)
-times each once.
+keeps each cell's seconds per run for the runner's cost model, by part (``run``: the run
+without audits; one column per audit), with each dataset's audit setups of one split. One run
+per cell is a rough estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number
+of strata (up to 6) times each once.
 
     FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw \
         python perf/paper_estimate.py [--datasets ricci german] [--algorithms svm] [--sample 1]
@@ -24,6 +26,7 @@ import argparse
 import time
 from collections import defaultdict
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -31,7 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
 from faircompare.benchmark import Options, RunSpec, execute, make_plan
-from faircompare.benchmark.costs import COSTS, write_costs
+from faircompare.benchmark.costs import COSTS, RUN, SETUP, TUNING, write_costs
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
@@ -72,17 +75,23 @@ def time_parts(
     spec: RunSpec, options: AuditOptions, parts: dict[str, float], setups: dict[str, float]
 ) -> None:
     """Fill ``parts`` and ``setups`` with the CPU seconds of one run's parts."""
-    split = make_split(
+    split, parts["measures"] = cpu(
+        make_split,
         prepared(spec.dataset, spec.variant, spec.sensitive_attribute),
         spec.split_id,
         base_seed=spec.base_seed,
     )
-    # the harness's own fit and predict, so the estimate times what a run does
+    # the harness's own fit, predict and measures, so the estimate times what a run does
     (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split, {})
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
+    parts["measures"] += cpu(execute._measure_rows, split, y_pred, scores)[1]
     if spec.tune:
         tuning = validation_split(split)
-        _, parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning, {})
+        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning, {})
+        predicted, parts["tuning predictions"] = cpu(
+            execute._predict, spec.algorithm, tuned, tuning
+        )
+        parts["tuning predictions"] += cpu(execute._measure_rows, tuning, *predicted)[1]
     run = AuditedRun(split, model, y_pred, scores, seed=spec.seed)
     for name, audit in registered_audits().items():
         if not audit.applies(run):
@@ -91,6 +100,25 @@ def time_parts(
             audit.setups.clear()
             _, setups[f"{name} setup (once per split)"] = cpu(audit.setups, run)
         _, parts[f"{name} audits"] = cpu(audit, run, options)
+
+
+RUN_PARTS = ("fits", "predictions", "measures", "failed runs")
+
+
+def cost_parts(seconds: dict[str, float], fitted: float, runs: int) -> dict[str, float]:
+    """A cell's seconds per run by part of the cost model: the run, its tuning, each audit.
+
+    ``fitted``: the share of the cell's fits made (runs sharing one fit make it once).
+    """
+    parts = {
+        RUN: sum(seconds.get(name, 0.0) for name in RUN_PARTS)
+        - seconds.get("fits", 0.0) * (1 - fitted),
+        TUNING: seconds.get("tuning fits", 0.0) * fitted + seconds.get("tuning predictions", 0.0),
+    }
+    for name, total in seconds.items():
+        if name.endswith(" audits"):
+            parts[name.removesuffix(" audits")] = total
+    return {part: round(total / runs, 4) for part, total in parts.items()}
 
 
 def estimate_cell(
@@ -155,8 +183,9 @@ def main() -> None:
     parser.add_argument(
         "--write-costs",
         action="store_true",
-        help=f"write each cell's CPU seconds per run to {COSTS} (the runner's cost model)",
+        help="write each cell's CPU seconds per run to --costs (the runner's cost model)",
     )
+    parser.add_argument("--costs", type=Path, default=COSTS, help=f"default {COSTS}")
     args = parser.parse_args()
     config = PROFILES[args.profile]
     if args.datasets:
@@ -173,6 +202,8 @@ def main() -> None:
     reused = 0.0  # CPU seconds of the fits that runs sharing one fit do not repeat
     setups_by_dataset: dict[tuple[str, str], float] = defaultdict(float)
     cells = []
+    table_rows: list[dict] = []
+    setup_per_split: dict[tuple[str, str], float] = defaultdict(float)
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
         seconds_by_part, setups_once = estimate_cell(part["spec"], options, args.sample, rng)
         cell = 0.0
@@ -183,12 +214,17 @@ def main() -> None:
         for name, seconds in setups_once.items():  # per split, whatever the algorithm
             key = (dataset, name)
             setups_by_dataset[key] = max(setups_by_dataset[key], seconds * len(splits))
+            setup_per_split[dataset, name] = max(setup_per_split[dataset, name], seconds)
         # runs sharing a fit (a baseline's attributes and numeric variants) fit it once
         fitted = len({run.fit_key for run in part["spec"]}) / len(part)
         fits = seconds_by_part.get("fits", 0.0) + seconds_by_part.get("tuning fits", 0.0)
         reused += fits * (1 - fitted)
         cell -= fits * (1 - fitted)  # what its runs cost as the runner runs them
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
+        table_rows.append(
+            {"dataset": dataset, "algorithm": algorithm, **cost_parts(seconds_by_part, fitted,
+             len(part))}
+        )  # fmt: skip
         rows[dataset] = len(load_dataset(dataset).frame)
         print(f"{dataset:30s} {algorithm:28s} {len(part):6,d} runs x "
               f"{cell / len(part):7.2f} s = {cell / 3600:7.2f} CPU-h", flush=True)  # fmt: skip
@@ -204,12 +240,15 @@ def main() -> None:
     for name, seconds in sorted(totals.items(), key=lambda item: -item[1]):
         print(f"{name:34s} {seconds / 3600:10.2f} {seconds / grand:6.0%}")
     if args.write_costs:
+        setups = defaultdict(dict)
+        for (dataset, name), seconds in setup_per_split.items():
+            setups[dataset][name.split(" setup")[0]] = round(seconds, 4)
         table = pd.DataFrame(
-            [(d, a, rows[d], round(each, 3)) for d, a, _, each, _ in cells],
-            columns=["dataset", "algorithm", "rows", "seconds"],
+            table_rows + [{"dataset": d, "algorithm": SETUP, **s} for d, s in setups.items()]
         )
-        write_costs(table)
-        print(f"\nwrote {COSTS} ({len(table)} cells)")
+        table.insert(2, "rows", table["dataset"].map(rows))
+        write_costs(table, args.costs)
+        print(f"\nwrote {args.costs} ({len(table)} cells)")
     print("\ncostliest cells:")
     for dataset, algorithm, runs, each, total in sorted(cells, key=lambda c: -c[4])[:8]:
         print(f"  {dataset} {algorithm}: {runs:,} runs x {each:.1f} s = {total / 3600:.2f} CPU-h")

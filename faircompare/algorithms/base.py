@@ -105,6 +105,20 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """
         return None
 
+    def fit_equivalent(self) -> FairEstimator | None:
+        """Return an estimator whose fit is this one's at its parameters, or None.
+
+        A setting under which the intervention leaves everything as it is (a repair at level
+        0) fits exactly its classifier: the benchmark then fits that classifier once for the
+        setting's runs and the classifier's own (their predictions are the same).
+
+        Returns
+        -------
+        FairEstimator or None
+            The estimator, unfitted; None when this setting's fit is its own (the default).
+        """
+        return None
+
     def refitted(self, **params: Any) -> FairEstimator:
         """Return a copy of this fitted estimator with other :attr:`refit_params`, refitted.
 

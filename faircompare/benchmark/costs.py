@@ -1,15 +1,32 @@
-"""What a run is expected to cost: the runner starts the longest first and weighs the time left.
+"""What a run is expected to cost: the dry run's total, the order of the runs, the time left.
 
-The table ``costs.csv`` beside this module holds the CPU seconds of one run of each (dataset,
-algorithm) cell as ``perf/paper_estimate.py --write-costs`` measured them (fit, tuning fit,
-predictions and audits, one thread), with the dataset's rows. A cell it lacks is scaled from the
-cells it has: the algorithm's seconds per row on the measured datasets (their median) times the
-dataset's rows, or, for an algorithm never measured (a plugin), the median over every algorithm.
-Scaling by rows is a rough guide, and is only used to order runs and to weigh the time left.
+The table ``costs.csv`` beside this module holds, for each (dataset, algorithm) cell, the CPU
+seconds of one run's parts as ``perf/paper_estimate.py --write-costs`` measured them (one
+thread, a fit shared by several runs counted once), with the dataset's rows:
+
+- ``run``: what a run costs without audits: the split, the fit, the predictions and the
+  measures;
+- ``tuning``: the fit on the training data less its validation part, with its predictions and
+  measures, for the runs that tune (a grid's);
+- one column per audit (``permutation`` at :data:`MEASURED_PERMUTATIONS` permutations,
+  ``fliptest``, ``individual``): its mean over the cell's runs, those it does not apply to
+  counting nothing.
+
+The rows whose algorithm is :data:`SETUP` hold each audit's setup of one split of the dataset
+(the FlipTest map, the fair metric), which a worker builds once for every run of the split.
+
+A run is priced by what will run (:class:`Pricing`): its ``run`` part, its tuning if it tunes,
+the audits enabled (none with ``--no-audits``), the permutation audit scaled to the permutations
+asked for, and its share of its split's setups. A cell the table lacks is scaled part by part
+from the cells it has: the algorithm's seconds per row on the measured datasets (their median)
+times the dataset's rows, or, for an algorithm never measured (a plugin), the median over every
+algorithm. The dry run, the longest-first order and the progress line's time left all use this
+one model.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -18,27 +35,88 @@ from statistics import median
 
 import pandas as pd
 
+from faircompare.audits import registered_audits
+from faircompare.benchmark.execute import Options
 from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")
+RUN = "run"  # the part of a run without audits and tuning
+TUNING = "tuning"  # the tuning fit, its predictions and measures
+SETUP = "(setup)"  # the algorithm of the rows that hold each audit's setup of one split
+MEASURED_PERMUTATIONS = 1000  # the permutations of the table's ``permutation`` column
+_SCALED = {"permutation"}  # parts whose cost grows with the permutations
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """What a planned run will execute, as far as its cost goes.
+
+    Attributes
+    ----------
+    audits
+        The audits enabled (empty with ``--no-audits``); one the table never measured (a
+        plugin's) costs nothing.
+    permutations
+        The permutation audit's permutations.
+    """
+
+    audits: tuple[str, ...] = ("permutation", "fliptest", "individual")
+    permutations: int = MEASURED_PERMUTATIONS
+
+    @classmethod
+    def of(cls, options: Options) -> Pricing:
+        """Return the pricing of runs executed with ``options``.
+
+        Parameters
+        ----------
+        options
+            The workers' options: audited or not (``--no-audits``), and the permutations.
+
+        Returns
+        -------
+        Pricing
+            The registered audits (none without audits) and the permutations.
+        """
+        audits = tuple(registered_audits()) if options.audits else ()
+        return cls(audits, options.permutations)
+
+    def weight(self, part: str) -> float:
+        """Return how many times a part's measured seconds a run spends on it."""
+        if part == RUN:
+            return 1.0
+        if part not in self.audits:
+            return 0.0
+        return self.permutations / MEASURED_PERMUTATIONS if part in _SCALED else 1.0
 
 
 @dataclass(frozen=True)
 class CostModel:
-    """Expected CPU seconds per run, measured per (dataset, algorithm) cell.
+    """Expected CPU seconds per run, measured per (dataset, algorithm) cell and part.
 
     Attributes
     ----------
     seconds
-        ``{(dataset, algorithm): CPU seconds of one run}``, as measured.
+        ``{(dataset, algorithm): {part: CPU seconds of one run}}``, as measured; the parts are
+        ``run``, ``tuning`` and one per audit.
     rows
         The measured datasets' rows.
+    setups
+        ``{dataset: {audit: CPU seconds of its setup of one split}}``.
     """
 
-    seconds: Mapping[tuple[str, str], float]
+    seconds: Mapping[tuple[str, str], Mapping[str, float]]
     rows: Mapping[str, int]
+    setups: Mapping[str, Mapping[str, float]] | None = None
 
-    def run_seconds(self, dataset: str, algorithm: str, rows: int | None = None) -> float:
+    def run_seconds(
+        self,
+        dataset: str,
+        algorithm: str,
+        rows: int | None = None,
+        pricing: Pricing = Pricing(),
+        *,
+        tune: bool = False,
+    ) -> float:
         """Return the expected CPU seconds of one run of ``algorithm`` on ``dataset``.
 
         Parameters
@@ -47,25 +125,62 @@ class CostModel:
             The cell.
         rows
             The dataset's rows, for a cell the table lacks (the measured rows when known).
+        pricing
+            What the run executes (the audits enabled, the permutations).
+        tune
+            Whether the run tunes (:attr:`RunSpec.tune`).
 
         Returns
         -------
         float
-            The measured seconds, or seconds per row scaled to the dataset's rows; 1 for every
-            run when nothing was measured.
+            The measured parts that will run, or each part's seconds per row scaled to the
+            dataset's rows; 1 for every run when nothing was measured. Its split's setups are
+            not included (:meth:`plan_seconds` shares them among the split's runs).
         """
         if not self.seconds:
             return 1.0
-        if (dataset, algorithm) in self.seconds:
-            return self.seconds[dataset, algorithm]
-        per_row = {cell: s / self.rows[cell[0]] for cell, s in self.seconds.items()}
-        own = [rate for (_, name), rate in per_row.items() if name == algorithm]
-        rate = median(own or list(per_row.values()) or [0.0])
-        size = rows or self.rows.get(dataset) or median(list(self.rows.values()) or [1])
-        return rate * size
+        parts = self.seconds.get((dataset, algorithm))
+        if parts is None:
+            parts = _scaled(self.seconds, self.rows, algorithm, self._size(dataset, rows))
+        return sum(
+            seconds * (tune if part == TUNING else pricing.weight(part))
+            for part, seconds in parts.items()
+        )
+
+    def setup_seconds(
+        self, dataset: str, rows: int | None = None, pricing: Pricing = Pricing()
+    ) -> float:
+        """Return the expected CPU seconds of the enabled audits' setups of one split.
+
+        Parameters
+        ----------
+        dataset
+            The split's dataset.
+        rows
+            The dataset's rows, for a dataset the table lacks.
+        pricing
+            What the runs execute.
+
+        Returns
+        -------
+        float
+            The measured setups, or scaled by rows from the measured datasets' (0 without
+            audits or measurements).
+        """
+        setups = self.setups or {}
+        if not setups or not pricing.audits:
+            return 0.0
+        parts = setups.get(dataset)
+        if parts is None:
+            cells = {(name, SETUP): seconds for name, seconds in setups.items()}
+            parts = _scaled(cells, self.rows, SETUP, self._size(dataset, rows))
+        return sum(seconds * pricing.weight(part) for part, seconds in parts.items())
 
     def plan_seconds(
-        self, runs: Iterable[RunSpec], rows: Mapping[str, int] | None = None
+        self,
+        runs: Iterable[RunSpec],
+        rows: Mapping[str, int] | None = None,
+        pricing: Pricing = Pricing(),
     ) -> dict[str, float]:
         """Return every run's expected CPU seconds, by key.
 
@@ -75,17 +190,54 @@ class CostModel:
             The planned runs.
         rows
             Rows of datasets the table lacks (user datasets), by name.
+        pricing
+            What the runs execute.
 
         Returns
         -------
         dict
-            Expected seconds by run key.
+            Expected seconds by run key, the audit setups of each split (dataset, variant,
+            attribute, split) shared among its runs (numeric variants only).
         """
         rows = rows or {}
-        return {
-            run.key: self.run_seconds(run.dataset, run.algorithm, rows.get(run.dataset))
+        runs = list(runs)
+        seconds = {
+            run.key: self.run_seconds(
+                run.dataset, run.algorithm, rows.get(run.dataset), pricing, tune=run.tune
+            )
             for run in runs
         }
+        by_split: dict[tuple, list[str]] = defaultdict(list)
+        for run in runs:
+            if run.variant != "original":  # the audits that need a setup move numeric features
+                split = (run.dataset, run.variant, run.sensitive_attribute, run.split_id,
+                         run.base_seed)  # fmt: skip
+                by_split[split].append(run.key)
+        for (dataset, *_), keys in by_split.items():
+            share = self.setup_seconds(dataset, rows.get(dataset), pricing) / len(keys)
+            for key in keys:
+                seconds[key] += share
+        return seconds
+
+    def _size(self, dataset: str, rows: int | None) -> float:
+        """Return a dataset's rows: given, measured, or the measured datasets' median."""
+        return rows or self.rows.get(dataset) or median(list(self.rows.values()) or [1])
+
+
+def _scaled(
+    cells: Mapping[tuple[str, str], Mapping[str, float]],
+    rows: Mapping[str, int],
+    algorithm: str,
+    size: float,
+) -> dict[str, float]:
+    """Each part's seconds per row (the algorithm's median, else every cell's) times ``size``."""
+    own = [(cell, parts) for cell, parts in cells.items() if cell[1] == algorithm]
+    chosen = own or list(cells.items())
+    names = {part for _, parts in chosen for part in parts}
+    return {
+        part: median(parts.get(part, 0.0) / rows[dataset] for (dataset, _), parts in chosen) * size
+        for part in names
+    }
 
 
 def plan_table(runs: Iterable[RunSpec], seconds: Mapping[str, float]) -> pd.DataFrame:
@@ -118,7 +270,8 @@ def cost_model(path: Path = COSTS) -> CostModel:
     Parameters
     ----------
     path
-        The table: ``dataset``, ``algorithm``, ``rows``, ``seconds``.
+        The table: ``dataset``, ``algorithm``, ``rows``, then ``run``, ``tuning`` and one column
+        per audit (rows of algorithm :data:`SETUP` hold a split's audit setups).
 
     Returns
     -------
@@ -128,9 +281,16 @@ def cost_model(path: Path = COSTS) -> CostModel:
     if not path.is_file():
         return CostModel({}, {})
     table = pd.read_csv(path)
-    seconds = {(d, a): float(s) for d, a, s in table[["dataset", "algorithm", "seconds"]].values}
+    parts = [column for column in table.columns if column not in ("dataset", "algorithm", "rows")]
+    seconds, setups = {}, {}
+    for record in table.to_dict("records"):
+        measured = {part: float(record[part]) for part in parts if pd.notna(record[part])}
+        if record["algorithm"] == SETUP:
+            setups[record["dataset"]] = measured
+        else:
+            seconds[record["dataset"], record["algorithm"]] = measured
     rows = dict(zip(table["dataset"], table["rows"].astype(int), strict=True))
-    return CostModel(seconds, rows)
+    return CostModel(seconds, rows, setups)
 
 
 def write_costs(measured: pd.DataFrame, path: Path = COSTS) -> None:
@@ -139,12 +299,16 @@ def write_costs(measured: pd.DataFrame, path: Path = COSTS) -> None:
     Parameters
     ----------
     measured
-        Columns ``dataset``, ``algorithm``, ``rows``, ``seconds``.
+        Columns ``dataset``, ``algorithm``, ``rows``, and the parts measured (``run``,
+        ``tuning`` and one per audit); rows of algorithm :data:`SETUP` hold a split's audit
+        setups.
     path
         The table to update.
     """
     cells = ["dataset", "algorithm"]
     table = pd.read_csv(path) if path.is_file() else measured.iloc[:0]
     table = pd.concat([table, measured]).drop_duplicates(cells, keep="last")
-    table.sort_values(cells).to_csv(path, index=False)
+    parts = sorted(set(table.columns) - {*cells, "rows", RUN, TUNING})
+    columns = [*cells, "rows", RUN, TUNING, *parts]
+    table.reindex(columns=columns).sort_values(cells).to_csv(path, index=False)
     cost_model.cache_clear()

@@ -271,18 +271,22 @@ def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any
     """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted.
 
     A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
-    refit_params` (only their step of the fit, which is timed).
+    refit_params` (only their step of the fit, which is timed). A run whose fit is another
+    algorithm's (:attr:`RunSpec.fit_as`) fits that algorithm.
     """
     key = (spec.fit_key, split.holdout)
     if key in fits:
         model = fits[key][0]
-        if not spec.refit_params:
+        if not spec.refit_params or spec.fit_as:
             return model, 0.0
         start = time.perf_counter()
         own = {name: value for name, value in spec.params if name in spec.refit_params}
         return model.refitted(**own), time.perf_counter() - start
-    model = _algorithm(spec.algorithm, options.plugins).create(**spec.parameters)
-    if "random_state" in model.get_params() and "random_state" not in spec.parameters:
+    name, params = spec.algorithm, spec.parameters
+    if spec.fit_as is not None:
+        name, params = spec.fit_as.algorithm, dict(spec.fit_as.params)
+    model = _algorithm(name, options.plugins).create(**params)
+    if "random_state" in model.get_params() and "random_state" not in params:
         model.set_params(random_state=spec.fit_seed % 2**31)
     start = time.perf_counter()
     model.fit(split.X_train, split.y_train, sensitive_features=split.sensitive_features_train)

@@ -29,7 +29,7 @@ from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.file_names import slug
 from faircompare.preprocessing import VARIANTS
 from faircompare.preprocessing.splits import TRAIN_FRACTION
-from faircompare.records import RunSpec
+from faircompare.records import RunSpec, SharedFit
 from faircompare.registry import Algorithm, algorithms
 
 
@@ -134,6 +134,11 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     _check_attributes([spec for spec, _ in datasets], config)
     data = {spec.name: fingerprint(spec) for spec, _ in datasets}
     versions = {algorithm.name: _algorithm_version(algorithm) for algorithm in chosen}
+    shared = {
+        (algorithm.name, params): _shared_fit(algorithm, params, registry)
+        for algorithm in chosen
+        for params in _grid(algorithm, config) + _always_planned(algorithm)
+    }
     audits = (
         f"on, {config.permutations} permutations, {audit_versions()}" if config.audits else "off"
     )
@@ -148,9 +153,16 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             base_seed=config.seed,
             dataset_file=spec_path,
             tune=tune,
-            inputs=_inputs(data[spec.name], versions[algorithm.name], audits, tune),
+            inputs=_inputs(
+                data[spec.name],
+                versions[algorithm.name],
+                audits,
+                tune,
+                shared[algorithm.name, params],
+            ),
             fit_uses_attribute=algorithm.estimator_class.uses_sensitive_at_fit,
             refit_params=tuple(sorted(algorithm.estimator_class.refit_params)),
+            fit_as=shared[algorithm.name, params],
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -176,14 +188,39 @@ def _row_limit(algorithm: Algorithm) -> int | None:
     return algorithm.make().training_row_limit()
 
 
-def _inputs(data: str, version: str, audits: str, tune: bool) -> tuple[tuple[str, str], ...]:
+def _inputs(
+    data: str, version: str, audits: str, tune: bool, fit_as: SharedFit | None
+) -> tuple[tuple[str, str], ...]:
+    shared = () if fit_as is None else (("fit", f"as {fit_as.algorithm}"),)
     return (
         ("algorithm", version),
         ("audits", audits),
         ("data", data),
         ("faircompare", __version__),
+        *shared,
         ("validation", "yes" if tune else "no"),
     )
+
+
+def _shared_fit(
+    algorithm: Algorithm, params: tuple[tuple[str, Any], ...], registry: Mapping[str, Algorithm]
+) -> SharedFit | None:
+    """Return the registered algorithm whose fit this setting's fit is, if there is one.
+
+    The setting's :meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent` is matched
+    with a registered algorithm of the same class and parameters that shares no fit itself.
+    """
+    assert algorithm.make is not None  # unavailable algorithms are never chosen
+    equivalent = algorithm.make().set_params(**dict(params)).fit_equivalent()
+    if equivalent is None:
+        return None
+    for candidate in registry.values():
+        cls = candidate.estimator_class if candidate.make is not None else None
+        if cls is type(equivalent) and not cls.refit_params and candidate.make is not None:
+            made = candidate.make()
+            if made.get_params() == equivalent.get_params() and made.fit_equivalent() is None:
+                return SharedFit(candidate.name, (), cls.uses_sensitive_at_fit)
+    return None
 
 
 def _algorithm_version(algorithm: Algorithm) -> str:

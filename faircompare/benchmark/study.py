@@ -27,7 +27,7 @@ from pathlib import Path
 import joblib
 
 from faircompare._validation import renamed_arguments
-from faircompare.benchmark.costs import cost_model
+from faircompare.benchmark.costs import Pricing, cost_model
 from faircompare.benchmark.execute import Options
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Summary, backend_name, run_plan
@@ -48,7 +48,8 @@ class Study:
     runs
         The planned runs, within the algorithms' row limits.
     costs
-        Each run's expected CPU seconds, by key.
+        Each run's expected CPU seconds, by key, priced by what will run (the audits enabled,
+        the permutations): the dry run's total and the progress line's time left.
     cleaning
         For each dataset loaded, the rows each cleaning step removed.
     options
@@ -111,7 +112,8 @@ def plan_study(
     plan = plan.within_row_limits({**model.rows, **rows})
     for reason in plan.too_large:
         say(f"skipping {reason}")
-    return Study(plan.runs, model.plan_seconds(plan.runs, rows), cleaning, options)
+    costs = model.plan_seconds(plan.runs, rows, Pricing.of(options))
+    return Study(plan.runs, costs, cleaning, options)
 
 
 @renamed_arguments(data_dir="mirror", cache_dir="cache")

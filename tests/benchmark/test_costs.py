@@ -3,22 +3,39 @@
 import io
 import json
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.costs import CostModel, cost_model, plan_table, write_costs
-from faircompare.benchmark.execute import execute_run
+from faircompare.benchmark import Options, make_plan, plan_study, run_plan
+from faircompare.benchmark.costs import (
+    SETUP,
+    CostModel,
+    Pricing,
+    cost_model,
+    plan_table,
+    write_costs,
+)
+from faircompare.benchmark.execute import execute_run, execute_runs
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import Summary, longest_first, shared_fits
-from faircompare.config import BenchmarkConfig
-from faircompare.records import RunRecord, RunSpec
+from faircompare.config import PROFILES, BenchmarkConfig
+from faircompare.records import RunRecord, RunSpec, SharedFit
 from faircompare.results import ResultStore
 
 MODEL = CostModel(
-    {("small", "svm"): 2.0, ("large", "svm"): 40.0, ("small", "tree"): 1.0},
+    {
+        ("small", "svm"): {"run": 2.0},
+        ("large", "svm"): {"run": 40.0},
+        ("small", "tree"): {"run": 1.0},
+    },
     {"small": 100, "large": 1000},
+)
+AUDITED = CostModel(
+    {("small", "svm"): {"run": 2.0, "permutation": 0.5, "individual": 3.0}},
+    {"small": 100},
+    {"small": {"individual": 0.8, "fliptest": 1.6}},
 )
 
 
@@ -40,6 +57,36 @@ def test_an_algorithm_never_measured_takes_the_median_of_every_cell():
 
 def test_without_measurements_every_run_counts_one():
     assert CostModel({}, {}).run_seconds("any", "svm", rows=10) == 1.0
+
+
+def test_a_run_is_priced_by_the_audits_enabled_and_the_permutations():
+    # run 2 + permutation 0.5 (1,000 permutations) + individual 3; fliptest not measured: 0
+    assert AUDITED.run_seconds("small", "svm") == pytest.approx(5.5)
+    assert AUDITED.run_seconds("small", "svm", pricing=Pricing(())) == pytest.approx(2.0)
+    # 200 permutations cost a fifth of the measured 1,000's: 2 + 0.1 + 3
+    assert AUDITED.run_seconds("small", "svm", pricing=Pricing(permutations=200)) == (
+        pytest.approx(5.1)
+    )
+    only = Pricing(("permutation", "my-plugin-audit"))  # an audit never measured costs nothing
+    assert AUDITED.run_seconds("small", "svm", pricing=only) == pytest.approx(2.5)
+
+
+def test_a_cell_not_measured_scales_each_part_by_rows():
+    # 300 rows: three times small's run 2, permutation 0.5 and individual 3
+    assert AUDITED.run_seconds("big", "svm", rows=300) == pytest.approx(16.5)
+    assert AUDITED.run_seconds("big", "svm", rows=300, pricing=Pricing(())) == pytest.approx(6.0)
+
+
+def test_a_splits_audit_setups_are_shared_among_its_numeric_runs():
+    numeric = [RunSpec("small", "s", v, "svm", (), 0, 0) for v in ("numerical", "numerical+binary")]
+    original = RunSpec("small", "s", "original", "svm", (), 0, 0)
+    seconds = AUDITED.plan_seconds([*numeric, original])
+    # each numeric variant is a split of its own: its setups (0.8 + 1.6) go to its one run
+    assert seconds[numeric[0].key] == pytest.approx(5.5 + 2.4)
+    assert seconds[original.key] == pytest.approx(5.5)
+    two = [RunSpec("small", "s", "numerical", "svm", (("C", c),), 0, 0) for c in (1, 2)]
+    assert [AUDITED.plan_seconds(two)[r.key] for r in two] == pytest.approx([6.7, 6.7])
+    assert AUDITED.plan_seconds(two, pricing=Pricing(()))[two[0].key] == pytest.approx(2.0)
 
 
 def spec(dataset: str, algorithm: str, split: int = 0) -> RunSpec:
@@ -117,12 +164,15 @@ def test_run_plan_starts_the_costliest_runs_first(tmp_path):
 
 def test_measured_costs_merge_into_the_table(tmp_path):
     path = tmp_path / "costs.csv"
-    first = pd.DataFrame({"dataset": ["a", "b"], "algorithm": ["svm"] * 2, "rows": [10, 20],
-                          "seconds": [1.0, 2.0]})  # fmt: skip
+    first = pd.DataFrame({"dataset": ["a", "b", "a"], "algorithm": ["svm", "svm", SETUP],
+                          "rows": [10, 20, 10], "run": [1.0, 2.0, None],
+                          "individual": [0.5, 0.5, 0.1]})  # fmt: skip
     write_costs(first, path)
-    write_costs(first.iloc[1:].assign(seconds=5.0), path)  # b remeasured
+    write_costs(first.iloc[1:2].assign(run=5.0), path)  # b remeasured
     model = cost_model(path)
-    assert dict(model.seconds) == {("a", "svm"): 1.0, ("b", "svm"): 5.0}
+    assert dict(model.seconds) == {("a", "svm"): {"run": 1.0, "individual": 0.5},
+                                   ("b", "svm"): {"run": 5.0, "individual": 0.5}}  # fmt: skip
+    assert dict(model.setups) == {"a": {"individual": 0.1}}
     assert dict(model.rows) == {"a": 10, "b": 20}
 
 
@@ -198,3 +248,70 @@ def test_refitted_frontier_runs_store_the_numbers_fitting_each_alone_stores(tmp_
                                                        ignore_index=True))  # fmt: skip
     pd.testing.assert_frame_equal(*frames)
     assert frames[0]["key"].nunique() == 13
+
+
+def test_a_dry_run_prices_the_audits_only_when_they_run():
+    config = PROFILES["paper"].overridden(splits=1, datasets=("german", "ricci"))
+    audited = plan_study(config, fetch=False)
+    bare = plan_study(replace(config, audits=False), fetch=False)
+    model = cost_model()
+    runs = audited.runs
+    # without audits: each run's measured ``run`` part and, where it tunes, its tuning
+    assert sum(bare.costs.values()) == pytest.approx(
+        sum(
+            model.seconds[r.dataset, r.algorithm]["run"]
+            + r.tune * model.seconds[r.dataset, r.algorithm].get("tuning", 0.0)
+            for r in runs
+        )
+    )
+    splits = {(r.dataset, r.variant, r.sensitive_attribute, r.split_id) for r in runs
+              if r.variant != "original"}  # fmt: skip
+    audits = sum(
+        seconds
+        for r in runs
+        for part, seconds in model.seconds[r.dataset, r.algorithm].items()
+        if part not in ("run", "tuning")
+    ) + sum(sum(model.setups[split[0]].values()) for split in splits)
+    assert sum(audited.costs.values()) == pytest.approx(sum(bare.costs.values()) + audits)
+
+
+def test_a_repair_at_level_zero_shares_its_classifiers_fit():
+    config = BenchmarkConfig(datasets=("german",), algorithms=("feldman-svm", "svm"), grid=True,
+                             sensitive_attributes="all", variants="supported", splits=1)  # fmt: skip
+    runs = make_plan(config).runs
+    feldman = [r for r in runs if r.algorithm == "feldman-svm"]
+    level0 = [r for r in feldman if r.parameters["repair_level"] == 0]
+    # German: 3 attributes x 2 numeric variants; the other 20 levels fit their own
+    assert len(level0) == 6 and {r.fit_as for r in level0} == {SharedFit("svm")}
+    assert all(r.fit_as is None for r in feldman if r not in level0)
+    svm = [r for r in runs if r.algorithm == "svm"]
+    assert {r.fit_key for r in level0} == {r.fit_key for r in svm} and len(svm) == 6
+    assert sorted(len(group) for group in shared_fits(runs))[-1] == 12
+    # only these runs' inputs say so: stored runs of the other levels stay valid
+    assert dict(level0[0].inputs)["fit"] == "as svm"
+    assert all("fit" not in dict(r.inputs) for r in feldman if r not in level0)
+
+
+@pytest.mark.data
+@pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
+def test_a_repair_at_level_zero_stores_what_fitting_the_repair_stored():
+    # logistic regression fits deterministically: the repair at level 0 fitted as before #41
+    # (the repair, then its classifier on the unchanged values) gives the shared fit's numbers
+    config = BenchmarkConfig(
+        datasets=("german",), algorithms=("feldman-logistic-regression", "logistic-regression"),
+        splits=1, audits=False, grid=True,
+    )  # fmt: skip
+    runs = [r for r in make_plan(config).runs if r.parameters.get("repair_level", 0) in (0, 0.5)]
+    options = Options(audits=False)
+    together = {
+        rec.spec.key: rec for group in shared_fits(runs) for rec in execute_runs(group, options)
+    }
+    alone = {r.key: execute_run(replace(r, fit_as=None), options) for r in runs}
+    assert len(together) == len(alone) == 3
+    for key, record in together.items():
+        assert record.status == alone[key].status == "done"
+        values = [(m.measure, m.group, m.part, m.value) for m in record.measures]
+        assert values == [(m.measure, m.group, m.part, m.value) for m in alone[key].measures]
+    level0 = next(r for r in runs if r.fit_as is not None)
+    shared = [together[r.key].timings["fit"] for r in runs if r.fit_key == level0.fit_key]
+    assert len(shared) == 2 and sorted(shared)[0] == 0.0 < sorted(shared)[1]  # fitted once

@@ -10,6 +10,7 @@ from faircompare.algorithms.baselines import DecisionTree, LogisticRegressionBas
 from faircompare.algorithms.hooks import model_oracle
 from faircompare.datasets.synthetic import maity_two_groups
 from faircompare.stats.individual import (
+    LossOracle,
     _intercept,
     coefficient_grid,
     error_ratio_test,
@@ -230,3 +231,38 @@ def test_a_step_that_makes_euler_diverge_is_refused_with_the_largest_stable_one(
         gradient_flow_attack(
             logistic_oracle([1.0, 0.0], 0.0), X, y, explicit_metric([0, 1]), lam=50, step_size=0.05
         )
+
+
+def test_a_held_gradient_is_evaluated_every_kth_step_and_the_metric_at_every_step():
+    # By hand, in one free coordinate (metric weight 0) with gradient -x: forward Euler moves
+    # x by a factor (1 - eps) per step; with the gradient held for two steps, x_2 = x_0 (1 - 2
+    # eps) and x_4 = x_0 (1 - 2 eps)^2. The charged coordinate (weight 1, lam 10, eps 0.01)
+    # shrinks by (1 - 2 lam eps) at every step whatever the gradient does.
+    calls = []
+
+    def gradient(X, y):
+        calls.append(1)
+        return -X * np.array([1.0, 0.0], dtype=X.dtype)
+
+    oracle = LossOracle(lambda X, y: np.zeros(len(X)), gradient, "derivative-free")
+    metric = explicit_metric([0.0, 1.0])
+    start = np.array([[1.0, 0.0]])
+    eps, lam = 0.01, 10.0
+    every = gradient_flow_attack(oracle, start, [1], metric, lam=lam, steps=4, step_size=eps)
+    assert len(calls) == 4 and every[0, 0] == pytest.approx((1 - eps) ** 4, rel=1e-6)
+    calls.clear()
+    held = gradient_flow_attack(
+        oracle, start, [1], metric, lam=lam, steps=4, step_size=eps, gradient_every=2
+    )
+    assert len(calls) == 2 and held[0, 0] == pytest.approx((1 - 2 * eps) ** 2, rel=1e-6)
+    # a constant push g = 1 along the charged coordinate: e_{t+1} = (1 - 2 lam eps) e_t + eps,
+    # so e_4 = eps (1 + 0.8 + 0.64 + 0.512) = 0.02952, held or not
+    push = LossOracle(lambda X, y: np.zeros(len(X)),
+                      lambda X, y: np.tile(np.array([0.0, 1.0], X.dtype), (len(X), 1)), "x")  # fmt: skip
+    for k in (1, 3):
+        x = gradient_flow_attack(
+            push, start, [1], metric, lam=lam, steps=4, step_size=eps, gradient_every=k
+        )
+        assert x[0, 1] == pytest.approx(0.02952, rel=1e-6)
+    with pytest.raises(ValueError, match="gradient_every must be a positive integer, got 0"):
+        gradient_flow_attack(oracle, start, [1], metric, gradient_every=0)
