@@ -40,6 +40,7 @@ __all__ = [
     "Predictions",
     "RunRecord",
     "RunSpec",
+    "SharedFit",
 ]
 
 

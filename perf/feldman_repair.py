@@ -9,8 +9,7 @@ pandas column by column, each column's training values searched one column at a 
 group's quantiles taken and sorted for their lower median (now counted for few-valued
 columns). Then the benchmark's individual audit of ``feldman-logistic-regression``
 and ``feldman-svm`` with either repair. Every output must be identical; prints CPU times and
-ratios (one thread), also against the transform before #41, which repaired a block of 32
-columns at a time.
+ratios (one thread).
 
     FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/feldman_repair.py
 """
@@ -25,13 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.feldman import DisparateImpactRepair, _quantile
 from faircompare.algorithms.hooks import model_oracle
-from faircompare.algorithms.rowhash import (
-    _GOLDEN,
-    _mix,
-    cell_uniforms,
-    dense_columns,
-    row_hashes,
-)
+from faircompare.algorithms.rowhash import _GOLDEN, _mix
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
@@ -65,25 +58,6 @@ class PreviousRepair(DisparateImpactRepair):
             target = quantiles[(len(quantiles) - 1) // 2]
             repaired[rows] = (1 - self.repair_level) * values + self.repair_level * target
         return repaired
-
-
-class BlockwiseRepair(DisparateImpactRepair):
-    """The repair's transform before #41: a block of columns at a time (same numbers)."""
-
-    def transform(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
-        features = np.asarray(X, dtype=float)
-        codes = self._codes(np.asarray(sensitive_features))
-        hashes = row_hashes(features)
-        repaired = []
-        for block in self.blocks_:
-            values = dense_columns(features, block.columns)
-            noise = cell_uniforms(hashes, self.random_state, range(*block.span))
-            for g in np.unique(codes):
-                rows = codes == g
-                u = block.levels(values[rows], noise[rows], g)
-                values[rows] = self._repair(block, values[rows], u)
-            repaired.append(values)
-        return np.hstack(repaired)
 
 
 def previous_row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
@@ -143,9 +117,6 @@ def main() -> None:
             previous = PreviousRepair(level).fit(
                 X_train, sensitive_features=split.sensitive_features_train
             )
-            blockwise = BlockwiseRepair(level).fit(
-                X_train, sensitive_features=split.sensitive_features_train
-            )
             for name, rows, groups in (
                 (f"attack batch ({len(batch)} rows)", batch, batch_groups),
                 (f"test split ({len(X_test):,} rows)", X_test, split.sensitive_features_test),
@@ -154,14 +125,10 @@ def main() -> None:
                 theirs, t_theirs = cpu(
                     previous.transform, rows, sensitive_features=groups, repeat=10
                 )
-                blocks, t_blocks = cpu(
-                    blockwise.transform, rows, sensitive_features=groups, repeat=10
-                )
-                assert np.array_equal(ours, theirs) and np.array_equal(ours, blocks)
-                print(f"repair level {level}, {name}: previous {t_theirs * 1e3:.1f} ms "
-                      f"({t_theirs / t_ours:.1f}x); block by block (before #41) "
-                      f"{t_blocks * 1e3:.1f} ms ({t_blocks / t_ours:.2f}x); ours "
-                      f"{t_ours * 1e3:.1f} ms; identical")  # fmt: skip
+                assert np.array_equal(ours, theirs)
+                ratio = t_theirs / t_ours
+                print(f"repair level {level}, {name}: previous {t_theirs * 1e3:.1f} ms; "
+                      f"ours {t_ours * 1e3:.1f} ms; ratio {ratio:.1f}x; identical")  # fmt: skip
         for algorithm in ("feldman-logistic-regression", "feldman-svm"):
             model = get_algorithm(algorithm).create(repair_level=0.5)
             model.fit(

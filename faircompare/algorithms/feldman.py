@@ -73,7 +73,6 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
             _RepairBlock.of(columns, dense_columns(features, columns), codes, len(self.groups_))
             for columns in _column_blocks(features.shape[1])
         ]
-        self.joined_ = _RepairBlock.joined(self.blocks_) if self.blocks_ else None
         self.n_features_in_ = features.shape[1]
         return self
 
@@ -105,34 +104,21 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         A group absent from the training data (a group of a few people who all fell in the test
         part of a split) has no distribution of its own to take quantiles in: its rows take
         their quantiles among all training rows, the pooled distribution.
-
-        Every column is repaired at once (``joined_``: the blocks' repairs as one), and
-        :data:`TRANSFORM_CELLS` values at a time: a few steps per group whatever the width, where
-        a block of columns at a time took two dozen on ProPublica's 399 columns (the
-        individual-fairness audit repairs 800 rows per call, 100 calls per run; 1.1 to 1.5
-        times faster). Each value's repair is the same either way.
         """
         features = _repair_input(X)
         check_fitted_width(features, self.n_features_in_, "Feldman repair")
         codes = self._codes(np.asarray(sensitive_features))
         hashes = row_hashes(features)
-        if sparse.issparse(features):
-            features = features.tocsr()
-        whole, width = self.joined_, features.shape[1]
-        if whole is None:  # no columns
-            return _rows_stacked([], features)
-        size = max(1, TRANSFORM_CELLS // max(width, 1))
         repaired = []
-        for start in range(0, features.shape[0], size):
-            chunk = slice(start, start + size)
-            values = _dense_rows(features, chunk)
-            noise = cell_uniforms(hashes[chunk], self.random_state, range(width))
-            for g in np.unique(codes[chunk]):
-                rows = codes[chunk] == g
-                u = whole.levels(values[rows], noise[rows], g)
-                values[rows] = self._repair(whole, values[rows], u)
-            repaired.append(sparse.csr_matrix(values) if sparse.issparse(features) else values)
-        return _rows_stacked(repaired, features)
+        for block in self.blocks_:
+            values = dense_columns(features, block.columns)
+            noise = cell_uniforms(hashes, self.random_state, range(*block.span))
+            for g in np.unique(codes):
+                rows = codes == g
+                u = block.levels(values[rows], noise[rows], g)
+                values[rows] = self._repair(block, values[rows], u)
+            repaired.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
+        return _stacked(repaired, features)
 
     def _repair(self, block: _RepairBlock, values: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Move ``values`` toward the median distribution's quantiles at levels ``u``."""
@@ -146,7 +132,6 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
 
 
 COLUMN_BLOCK = 32  # columns repaired at a time: 42 MB of ACSIncome's 164,000 training rows
-TRANSFORM_CELLS = 1 << 19  # values repaired at a time by transform: 4 MB per array
 
 
 def _column_blocks(width: int) -> list[slice]:
@@ -162,19 +147,6 @@ def _repair_input(X: Any) -> Any:
             raise AlgorithmInputError("Feldman repair needs a finite 2-D feature matrix")
         return matrix
     return numeric_matrix(X, "Feldman repair")
-
-
-def _rows_stacked(chunks: list[Any], like: Any) -> Any:
-    """Join repaired chunks of rows (sparse ones for sparse input) into a CSR or dense matrix."""
-    if not chunks:
-        return sparse.csr_matrix(like.shape) if sparse.issparse(like) else np.empty(like.shape)
-    return sparse.vstack(chunks, format="csr") if sparse.issparse(like) else np.vstack(chunks)
-
-
-def _dense_rows(values: Any, rows: slice) -> np.ndarray:
-    """Return some rows of a dense or sparse (CSR) matrix as a new dense float array."""
-    part = values[rows]
-    return part.toarray() if sparse.issparse(part) else np.array(part, dtype=np.float64)
 
 
 def _stacked(blocks: list[Any], like: Any) -> Any:
@@ -202,15 +174,6 @@ class _RepairBlock:
         """Index the block's training values, each group's columns sorted."""
         by_group = [np.asfortranarray(np.sort(values[codes == g], axis=0)) for g in range(groups)]
         return cls(columns, [_Ecdf.of(group) for group in by_group], _MedianQuantile.of(by_group))
-
-    @classmethod
-    def joined(cls, blocks: list[_RepairBlock]) -> _RepairBlock:
-        """Join consecutive blocks' repairs into one over all their columns (the same values)."""
-        starts = [block.columns.start for block in blocks]
-        groups = len(blocks[0].ecdfs)
-        ecdfs = [_Ecdf.joined([b.ecdfs[g] for b in blocks], starts) for g in range(groups)]
-        median = _MedianQuantile.joined([block.median for block in blocks], starts)
-        return cls(slice(starts[0], blocks[-1].columns.stop), ecdfs, median)
 
     @staticmethod
     def training_levels(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -261,16 +224,6 @@ class _Ecdf:
             few.append((columns, values, counts))
         many = np.flatnonzero(sizes > _FEW_VALUES)
         return cls(len(sorted_values), tuple(few), many, np.asfortranarray(sorted_values[:, many]))
-
-    @classmethod
-    def joined(cls, parts: list[_Ecdf], starts: list[int]) -> _Ecdf:
-        """Join consecutive blocks' indexes, the k-th block's columns from ``starts[k]`` on."""
-        return cls(
-            parts[0].n,
-            _joined_few([part.few for part in parts], starts),
-            np.concatenate([part.many + start for part, start in zip(parts, starts, strict=True)]),
-            np.asfortranarray(np.hstack([part.many_sorted for part in parts])),
-        )
 
     def counts(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Count, column by column, the training values < and <= each query value."""
@@ -338,20 +291,6 @@ class _MedianQuantile:
             tuple(np.asfortranarray(group[:, many]) for group in sorted_by_group),
         )
 
-    @classmethod
-    def joined(cls, parts: list[_MedianQuantile], starts: list[int]) -> _MedianQuantile:
-        """Join consecutive blocks' quantile functions (as :meth:`_Ecdf.joined`)."""
-        groups = len(parts[0].sizes)
-        return cls(
-            parts[0].sizes,
-            _joined_few([part.few for part in parts], starts, axis=1),
-            np.concatenate([part.many + start for part, start in zip(parts, starts, strict=True)]),
-            tuple(
-                np.asfortranarray(np.hstack([part.many_sorted[h] for part in parts]))
-                for h in range(groups)
-            ),
-        )
-
     def at(self, u: np.ndarray) -> np.ndarray:
         """Return the quantiles at levels ``u`` (rows x columns), column by column."""
         target = np.empty_like(u)
@@ -367,30 +306,6 @@ class _MedianQuantile:
             quantiles = [_quantile(group, u[:, self.many]) for group in self.many_sorted]
             target[:, self.many] = _lower_median(quantiles)
         return target
-
-
-def _joined_few(
-    parts: list[tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]],
-    starts: list[int],
-    axis: int = 0,
-) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
-    """Join blocks' (columns, distinct values, per-value array) entries by number of values.
-
-    The per-value arrays hold a row per column along ``axis`` (counts: 0; the median's
-    thresholds, groups x columns x values: 1).
-    """
-    by_size: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
-    for few, start in zip(parts, starts, strict=True):
-        for columns, values, per_value in few:
-            by_size.setdefault(values.shape[1], []).append((columns + start, values, per_value))
-    return tuple(
-        (
-            np.concatenate([columns for columns, _, _ in entries]),
-            np.concatenate([values for _, values, _ in entries]),
-            np.concatenate([per_value for _, _, per_value in entries], axis=axis),
-        )
-        for _, entries in sorted(by_size.items())
-    )
 
 
 def _lower_median(quantiles: list[np.ndarray]) -> np.ndarray:

@@ -252,29 +252,3 @@ def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values():
         wide.transform(sparse.csr_matrix(new), sensitive_features=s[:50]).toarray(),
         dense.transform(new, sensitive_features=s[:50]),
     )
-
-
-@pytest.mark.parametrize("groups", [2, 5])
-def test_the_blocks_joined_repair_each_column_as_its_own_block_does(groups, monkeypatch):
-    # transform repairs every column at once from the blocks' indexes joined: the same levels
-    # and quantiles, column by column, as each block's own (which fit_transform uses); with
-    # columns of 1, 2, 3 and 40 distinct values in every block, and rows a few at a time
-    from faircompare.algorithms import feldman
-
-    rng = np.random.default_rng(groups)
-    s = rng.integers(groups, size=800)
-    kinds = [np.ones(800), rng.random(800) < 0.3, rng.integers(0, 3, 800), rng.integers(0, 40, 800)]
-    X = np.column_stack([kinds[j % 4] + (j % 3) * (s == 1) for j in range(3 * COLUMN_BLOCK + 5)])
-    repair = DisparateImpactRepair(0.6).fit(X, sensitive_features=s)
-    query = X[:300] + rng.normal(scale=0.4, size=(300, X.shape[1]))
-    noise = rng.random(query.shape)
-    for g in range(groups):
-        pieces = [block.levels(query[:, block.columns], noise[:, block.columns], g)
-                  for block in repair.blocks_]  # fmt: skip
-        np.testing.assert_array_equal(repair.joined_.levels(query, noise, g), np.hstack(pieces))
-    u = rng.random(query.shape)
-    by_block = np.hstack([block.median.at(u[:, block.columns]) for block in repair.blocks_])
-    np.testing.assert_array_equal(repair.joined_.median.at(u), by_block)
-    whole = repair.transform(query, sensitive_features=s[:300])
-    monkeypatch.setattr(feldman, "TRANSFORM_CELLS", 7 * X.shape[1])  # 7 rows at a time
-    np.testing.assert_array_equal(repair.transform(query, sensitive_features=s[:300]), whole)
