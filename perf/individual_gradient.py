@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.hooks import model_oracle
 from faircompare.audits import AuditedRun
-from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit
+from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit, audit_oracle
 from faircompare.benchmark import Options, RunSpec, execute, make_plan
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
@@ -85,14 +85,7 @@ def audited(spec: RunSpec) -> AuditedRun:
 def audit(run: AuditedRun, audit: IndividualAudit, scheme: Scheme, seed: int) -> dict:
     """T_n, T~_n and their decisions with one scheme and seed, and the attack's CPU seconds."""
     setup = audit.setups(run)
-    oracle = model_oracle(
-        run.model,
-        sensitive_features=run.split.sensitive_features_test[setup.rows],
-        mean=setup.mean,
-        scale=setup.scale,
-        pairs=scheme.pairs,
-        rng=scheme.seeds_from + seed,
-    )
+    oracle = audit_oracle(run, setup, pairs=scheme.pairs, rng=scheme.seeds_from + seed)
     start = time.process_time()
     result = individual_fairness_test(
         oracle,

@@ -17,6 +17,7 @@ from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.individual import (
     FairMetric,
+    LossOracle,
     individual_fairness_test,
     sensitive_subspace_metric,
 )
@@ -83,6 +84,37 @@ def split_fair_metric(
     return IndividualSetup(rows, standardised(X_test, rows, mean, scale), mean, scale, metric)
 
 
+def audit_oracle(
+    run: AuditedRun, setup: IndividualSetup, *, pairs: int = SMOOTHING_PAIRS, rng: int | None = None
+) -> LossOracle:
+    """Return the loss oracle the audit attacks: the run's model on the split's audit rows.
+
+    Parameters
+    ----------
+    run
+        The audited run.
+    setup
+        Its split's audit rows and standardisation (:func:`split_fair_metric`).
+    pairs
+        Antithetic pairs of a derivative-free gradient (the audit's :data:`SMOOTHING_PAIRS`).
+    rng
+        Seed of the random directions (None: the run's seed).
+
+    Returns
+    -------
+    LossOracle
+        The model's log-loss and its gradient in the standardised coordinates.
+    """
+    return model_oracle(
+        run.model,
+        sensitive_features=run.split.sensitive_features_test[setup.rows],
+        mean=setup.mean,
+        scale=setup.scale,
+        pairs=pairs,
+        rng=run.seed if rng is None else rng,
+    )
+
+
 class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack."""
 
@@ -126,14 +158,7 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
         """Return the loss-ratio and error-ratio rows with their details."""
         setup = self.setups(run)
-        oracle = model_oracle(
-            run.model,
-            sensitive_features=run.split.sensitive_features_test[setup.rows],
-            mean=setup.mean,
-            scale=setup.scale,
-            pairs=SMOOTHING_PAIRS,
-            rng=run.seed,
-        )
+        oracle = audit_oracle(run, setup)
         result = individual_fairness_test(
             oracle, setup.Z, run.split.y_test[setup.rows], setup.metric, **INDIVIDUAL_ATTACK
         )
