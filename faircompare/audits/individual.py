@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import sparse
@@ -17,10 +17,12 @@ from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.individual import (
     FairMetric,
-    LossOracle,
     individual_fairness_test,
     sensitive_subspace_metric,
 )
+
+if TYPE_CHECKING:  # imported by name, LossOracle would bypass its deprecated former place here
+    from faircompare.stats.individual import LossOracle
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
