@@ -4,12 +4,16 @@ On a ProPublica split (numerical+binary, 399 features, most of them one-hot; ``-
 numerical --attribute sex-race`` for the twelve groups of the paper profile's costliest
 Feldman runs), the repair of the batches the individual-fairness attack predicts (its 200
 audit rows, twice two antithetic copies: 800 perturbed rows) and of the whole test split, by
-the repair now and by the previous implementation, kept here as the baseline: rows hashed by
-pandas column by column, each column's training values searched one column at a time, every
-group's quantiles taken and sorted for their lower median (now counted for few-valued
-columns). Then the benchmark's individual audit of ``feldman-logistic-regression``
-and ``feldman-svm`` with either repair. Every output must be identical; prints CPU times and
-ratios (one thread).
+the repair now and by two baselines kept here:
+
+- *before the look-up*: every row hashed for its tie-breaking draws and every value taken
+  through its level and the median's quantile function, where the repair now draws only for
+  rows with a tie and looks untied values of few-valued columns up in a table;
+- *before #17*: rows hashed by pandas column by column, each column's training values searched
+  one column at a time, every group's quantiles taken and sorted for their lower median.
+
+Then the benchmark's individual audit of the four ``feldman-*`` pipelines of the paper profile
+with each repair. Every output must be identical; prints CPU times and ratios (one thread).
 
     FAIRCOMPARE_MIRROR=../shared/data/fairness-comparison-raw python perf/feldman_repair.py
 """
@@ -24,7 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.feldman import DisparateImpactRepair, _quantile
 from faircompare.algorithms.hooks import model_oracle
-from faircompare.algorithms.rowhash import _GOLDEN, _mix
+from faircompare.algorithms.rowhash import _GOLDEN, _mix, cell_uniforms, row_hashes
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
@@ -60,6 +64,25 @@ class PreviousRepair(DisparateImpactRepair):
         return repaired
 
 
+class EveryRowDrawn(DisparateImpactRepair):
+    """The repair before the look-up of untied values: every row hashed, every value's level."""
+
+    def transform(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
+        features = np.asarray(X, dtype=float)
+        codes = self._codes(np.asarray(sensitive_features))
+        hashes = row_hashes(features)
+        repaired = []
+        for block in self.blocks_:
+            values = features[:, block.columns].copy()
+            noise = cell_uniforms(hashes, self.random_state, range(*block.span))
+            for g in np.unique(codes):
+                rows = codes == g
+                u = block.levels(values[rows], lambda tied, own=noise[rows]: own[tied], g)
+                values[rows] = self._moved(values[rows], block.median.at(u))
+            repaired.append(values)
+        return np.hstack(repaired)
+
+
 def previous_row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
     """Row uniforms from pandas' row hashes, mixed on the whole matrix at once."""
     rows = pd.util.hash_pandas_object(pd.DataFrame(values), index=False).to_numpy(np.uint64)
@@ -67,6 +90,14 @@ def previous_row_uniforms(values: np.ndarray, seed: int | None) -> np.ndarray:
     with np.errstate(over="ignore"):
         streams = _mix(columns + np.uint64(seed or 0) * _GOLDEN + _GOLDEN)
         return (_mix((rows[:, None] ^ streams[None, :]) + _GOLDEN) >> np.uint64(11)) * 2.0**-53
+
+
+ALGORITHMS = (
+    "feldman-gaussian-nb",
+    "feldman-decision-tree",
+    "feldman-logistic-regression",
+    "feldman-svm",
+)
 
 
 def cpu(function, *args, repeat: int = 1, **kwargs):
@@ -109,41 +140,44 @@ def main() -> None:
     groups = len(np.unique(split.sensitive_features_train))
     print(f"{args.dataset}, {args.variant}, {attribute} ({groups} groups): {X_train.shape[1]} "
           f"features, {len(X_train):,} training rows")  # fmt: skip
+    baselines = {"before the look-up": EveryRowDrawn, "before #17": PreviousRepair}
     with threadpool_limits(1):
         for level in (0.5, 1.0):
-            now = DisparateImpactRepair(level).fit(
-                X_train, sensitive_features=split.sensitive_features_train
-            )
-            previous = PreviousRepair(level).fit(
-                X_train, sensitive_features=split.sensitive_features_train
-            )
+            fitted = {
+                name: kind(level).fit(X_train, sensitive_features=split.sensitive_features_train)
+                for name, kind in {"ours": DisparateImpactRepair, **baselines}.items()
+            }
             for name, rows, groups in (
                 (f"attack batch ({len(batch)} rows)", batch, batch_groups),
                 (f"test split ({len(X_test):,} rows)", X_test, split.sensitive_features_test),
             ):
-                ours, t_ours = cpu(now.transform, rows, sensitive_features=groups, repeat=10)
-                theirs, t_theirs = cpu(
-                    previous.transform, rows, sensitive_features=groups, repeat=10
-                )
-                assert np.array_equal(ours, theirs)
-                ratio = t_theirs / t_ours
-                print(f"repair level {level}, {name}: previous {t_theirs * 1e3:.1f} ms; "
-                      f"ours {t_ours * 1e3:.1f} ms; ratio {ratio:.1f}x; identical")  # fmt: skip
-        for algorithm in ("feldman-logistic-regression", "feldman-svm"):
+                outputs = {
+                    kind: cpu(repair.transform, rows, sensitive_features=groups, repeat=10)
+                    for kind, repair in fitted.items()
+                }
+                ours, t_ours = outputs.pop("ours")
+                times = []
+                for kind, (theirs, t_theirs) in outputs.items():
+                    assert np.array_equal(ours, theirs)
+                    times.append(f"{kind} {t_theirs * 1e3:.1f} ms ({t_theirs / t_ours:.1f}x)")
+                print(f"repair level {level}, {name}: ours {t_ours * 1e3:.1f} ms; "
+                      f"{'; '.join(times)}; identical")  # fmt: skip
+        for algorithm in ALGORITHMS:
             model = get_algorithm(algorithm).create(repair_level=0.5)
             model.fit(
                 split.X_train, split.y_train, sensitive_features=split.sensitive_features_train
             )
             ours, t_ours = cpu(audit, model, split, setup)
-            previous = PreviousRepair(0.5).fit(
-                split.X_train, sensitive_features=split.sensitive_features_train
-            )
-            model.repair_ = previous
-            theirs, t_theirs = cpu(audit, model, split, setup)
-            assert ours.loss.lower_bound == theirs.loss.lower_bound
-            print(f"individual audit of {algorithm} (repair level 0.5): previous "
-                  f"{t_theirs:.2f} CPU s; ours {t_ours:.2f} CPU s; ratio {t_theirs / t_ours:.1f}x; "
-                  f"T_n {ours.loss.lower_bound:.4f} in both")  # fmt: skip
+            times = []
+            for kind, baseline in baselines.items():
+                model.repair_ = baseline(0.5).fit(
+                    split.X_train, sensitive_features=split.sensitive_features_train
+                )
+                theirs, t_theirs = cpu(audit, model, split, setup)
+                assert ours.loss.lower_bound == theirs.loss.lower_bound
+                times.append(f"{kind} {t_theirs:.2f} CPU s ({t_theirs / t_ours:.1f}x)")
+            print(f"individual audit of {algorithm} (repair level 0.5): ours {t_ours:.2f} CPU s; "
+                  f"{'; '.join(times)}; T_n {ours.loss.lower_bound:.4f} in all")  # fmt: skip
 
 
 if __name__ == "__main__":

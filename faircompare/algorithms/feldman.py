@@ -20,7 +20,9 @@ repaired, never the label or other sensitive attributes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -94,7 +96,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
                 rows = codes == g
                 stream = np.random.SeedSequence(self.random_state, spawn_key=(number, g))
                 u = block.training_levels(values[rows], np.random.default_rng(stream))
-                values[rows] = self._repair(block, values[rows], u)
+                values[rows] = self._moved(values[rows], block.median.at(u))
             repaired.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
         return _stacked(repaired, features)
 
@@ -108,21 +110,20 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         features = _repair_input(X)
         check_fitted_width(features, self.n_features_in_, "Feldman repair")
         codes = self._codes(np.asarray(sensitive_features))
-        hashes = row_hashes(features)
+        draws = _TieDraws(features, self.random_state)
         repaired = []
         for block in self.blocks_:
             values = dense_columns(features, block.columns)
-            noise = cell_uniforms(hashes, self.random_state, range(*block.span))
             for g in np.unique(codes):
-                rows = codes == g
-                u = block.levels(values[rows], noise[rows], g)
-                values[rows] = self._repair(block, values[rows], u)
+                rows = np.flatnonzero(codes == g)
+                group_draws = partial(draws, rows, range(*block.span))
+                target = block.targets(values[rows], group_draws, g)
+                values[rows] = self._moved(values[rows], target)
             repaired.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
         return _stacked(repaired, features)
 
-    def _repair(self, block: _RepairBlock, values: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """Move ``values`` toward the median distribution's quantiles at levels ``u``."""
-        target = block.median.at(u)  # a value of the data
+    def _moved(self, values: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """Move ``values`` toward their median distribution's quantiles (values of the data)."""
         return (1 - self.repair_level) * values + self.repair_level * target
 
     def _codes(self, groups: np.ndarray) -> np.ndarray:
@@ -158,11 +159,18 @@ def _stacked(blocks: list[Any], like: Any) -> Any:
 
 @dataclass(frozen=True, eq=False)
 class _RepairBlock:
-    """The fitted repair of a block of columns: each group's ECDF and the median quantiles."""
+    """The fitted repair of a block of columns: each group's ECDF and the median quantiles.
+
+    A new value that ties with none of its group's training values has the level of its place
+    among them. Where a group's columns all have few values, the median quantiles at the
+    levels of every place are computed once (``untied``: by column, then place, as
+    :meth:`_Ecdf.places` numbers them), so such values are repaired by a look-up.
+    """
 
     columns: slice
     ecdfs: list[_Ecdf]
     median: _MedianQuantile
+    untied: tuple[np.ndarray | None, ...]  # by group; None where a column has many values
 
     @property
     def span(self) -> tuple[int, int]:
@@ -173,7 +181,12 @@ class _RepairBlock:
     def of(cls, columns: slice, values: np.ndarray, codes: np.ndarray, groups: int) -> _RepairBlock:
         """Index the block's training values, each group's columns sorted."""
         by_group = [np.asfortranarray(np.sort(values[codes == g], axis=0)) for g in range(groups)]
-        return cls(columns, [_Ecdf.of(group) for group in by_group], _MedianQuantile.of(by_group))
+        ecdfs = [_Ecdf.of(group) for group in by_group]
+        median = _MedianQuantile.of(by_group)
+        untied = tuple(
+            None if len(ecdf.many) else median.at(ecdf.untied_levels()).T.ravel() for ecdf in ecdfs
+        )
+        return cls(columns, ecdfs, median, untied)
 
     @staticmethod
     def training_levels(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -183,16 +196,84 @@ class _RepairBlock:
         np.put_along_axis(rank, shuffled_ties, np.arange(len(values))[:, None], axis=0)
         return (rank + rng.random(values.shape)) / len(values)
 
-    def levels(self, values: np.ndarray, noise: np.ndarray, group: int) -> np.ndarray:
+    def targets(
+        self, values: np.ndarray, draws: Callable[[np.ndarray], np.ndarray], group: int
+    ) -> np.ndarray:
+        """Return the median distribution's quantiles at the levels of new values of a group.
+
+        Rows with no tie take them from ``untied`` where the group has it; the others go
+        through their levels and the median's quantile function (the same numbers).
+        """
+        table = None if group == _UNSEEN else self.untied[group]
+        if table is None:
+            return self.median.at(self.levels(values, draws, group))
+        ecdf = self.ecdfs[group]
+        places = ecdf.places(values)
+        tied = np.flatnonzero((places & 1).any(axis=1))
+        if len(tied) == len(values):  # data rows, not perturbed ones: tied throughout
+            counts = ecdf.counts(values, places)
+            return self.median.at(_randomised_levels([counts], ecdf.n, draws))
+        target = table[places]
+        if len(tied):
+            counts = ecdf.counts(values[tied], places[tied])
+            levels = _randomised_levels([counts], ecdf.n, lambda rows: draws(tied[rows]))
+            target[tied] = self.median.at(levels)
+        return target
+
+    def levels(
+        self, values: np.ndarray, draws: Callable[[np.ndarray], np.ndarray], group: int
+    ) -> np.ndarray:
         """Levels of new values of a group (``_UNSEEN``: pooled), by the randomised ECDF."""
         ecdfs = self.ecdfs if group == _UNSEEN else [self.ecdfs[group]]
         counts = [ecdf.counts(values) for ecdf in ecdfs]
-        below = sum(fewer for fewer, _ in counts)
-        at_most = sum(up_to for _, up_to in counts)
-        return (below + noise * (at_most - below)) / sum(ecdf.n for ecdf in ecdfs)
+        return _randomised_levels(counts, sum(ecdf.n for ecdf in ecdfs), draws)
 
 
+def _randomised_levels(
+    counts: list[tuple[np.ndarray, np.ndarray]], n: int, draws: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """Return the levels u = (below + V (at most - below)) / n of values, summing ``counts``.
+
+    A value that equals no training value has the level F_s(x) = F_s(x-): only the rows with
+    a tie take their uniforms V, ``draws(rows)`` (the individual audit's perturbed rows have
+    none, and their draws cost more than their repair).
+    """
+    below = sum(fewer for fewer, _ in counts)
+    spread = sum(up_to for _, up_to in counts) - below
+    levels = below.astype(float)  # below + V * spread, V's term zero where spread is
+    tied = np.flatnonzero(spread.any(axis=1))
+    if len(tied) == len(levels):  # data rows: every one draws, no copy of its counts
+        levels += draws(tied) * spread
+    elif len(tied):
+        levels[tied] += draws(tied) * spread[tied]
+    return levels / n
+
+
+class _TieDraws:
+    """The rows' tie-breaking uniforms, each row hashed the first time one of its cells is tied."""
+
+    def __init__(self, features: Any, seed: int | None) -> None:
+        self.features, self.seed = features, seed
+        self.hashes = np.zeros(features.shape[0], dtype=np.uint64)
+        self.hashed = np.zeros(features.shape[0], dtype=bool)
+
+    def __call__(self, rows: np.ndarray, columns: range, tied: np.ndarray) -> np.ndarray:
+        """Return the uniforms of ``rows[tied]`` in ``columns`` (as :func:`.cell_uniforms`)."""
+        wanted = rows[tied]
+        new = wanted[~self.hashed[wanted]]
+        if len(new) == len(self.hashes):  # every row: hashed as it stands, not copied
+            self.hashes[:] = row_hashes(self.features)
+        else:
+            for start in range(0, len(new), _HASHED_ROWS):
+                chunk = new[start : start + _HASHED_ROWS]
+                self.hashes[chunk] = row_hashes(self.features[chunk])
+        self.hashed[new] = True
+        return cell_uniforms(self.hashes[wanted], self.seed, columns)
+
+
+_HASHED_ROWS = 8192  # rows copied at a time to be hashed
 _FEW_VALUES = 16  # columns with at most this many distinct values are counted by comparisons
+_PLACES = 2 * _FEW_VALUES + 2  # a column's places (2K + 1), even: a place keeps its parity
 _UNSEEN = -1  # the code of a group absent from the training data
 
 
@@ -200,14 +281,16 @@ _UNSEEN = -1  # the code of a group absent from the training data
 class _Ecdf:
     """One group's training values, column by column: how many lie below a query value.
 
-    Columns with few distinct values (one-hot and small integer features, most of the columns
-    of the benchmark's datasets) are counted for all columns of a size at once, by comparing the
-    query with their distinct values; the others by binary search in the sorted column.
+    A column with few distinct values v_0 < ... < v_{K-1} (one-hot and small integer features,
+    most of the columns of the benchmark's datasets) counts by a query's place among them
+    (:meth:`places`), found for all columns of a size at once by comparisons, and a table of
+    counts by place; the others by binary search in the sorted column.
     """
 
     n: int  # the group's training rows
-    # (columns, their distinct values, their counts), per number of distinct values
-    few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    few: tuple[tuple[np.ndarray, np.ndarray], ...]  # (columns, their distinct values), by K
+    below_at: np.ndarray  # by column, then place: the training values < a value there
+    at_most_at: np.ndarray  # and <= it
     many: np.ndarray
     many_sorted: np.ndarray  # the ``many`` columns' sorted values, column-major
 
@@ -216,32 +299,68 @@ class _Ecdf:
         """Index a group's training values, each column sorted."""
         distinct = [np.unique(column, return_counts=True) for column in sorted_values.T]
         sizes = np.array([len(values) for values, _ in distinct], dtype=int)
+        below_at = np.zeros((len(sizes), _PLACES), dtype=np.int64)
+        at_most_at = np.zeros_like(below_at)
         few = []
         for size in np.unique(sizes[sizes <= _FEW_VALUES]):
             columns = np.flatnonzero(sizes == size)
-            values = np.array([distinct[j][0] for j in columns])
+            few.append((columns, np.array([distinct[j][0] for j in columns])))
             counts = np.array([distinct[j][1] for j in columns])
-            few.append((columns, values, counts))
+            below = np.cumsum(counts, axis=1) - counts  # below the m-th value, m < K
+            between = np.column_stack([below, np.full(len(columns), len(sorted_values))])
+            between_values, at_values = slice(0, 2 * size + 1, 2), slice(1, 2 * size, 2)
+            below_at[columns, between_values] = at_most_at[columns, between_values] = between
+            below_at[columns, at_values] = below
+            at_most_at[columns, at_values] = below + counts
         many = np.flatnonzero(sizes > _FEW_VALUES)
-        return cls(len(sorted_values), tuple(few), many, np.asfortranarray(sorted_values[:, many]))
+        return cls(
+            len(sorted_values),
+            tuple(few),
+            below_at.ravel(),
+            at_most_at.ravel(),
+            many,
+            np.asfortranarray(sorted_values[:, many]),
+        )
 
-    def counts(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Count, column by column, the training values < and <= each query value."""
-        below = np.empty(query.shape, dtype=np.int64)
-        at_most = np.empty(query.shape, dtype=np.int64)
-        for columns, values, counts in self.few:
+    def places(self, query: np.ndarray) -> np.ndarray:
+        """Return each value's place among its column's distinct training values.
+
+        2m between the m-th (from 0: none below) and the next, 2m + 1 at the m-th (a tie),
+        plus the column's offset in a table of :data:`_PLACES` places per column; place 0 in
+        columns with many values.
+        """
+        places = np.empty(query.shape, dtype=np.intp)
+        places[:] = np.arange(query.shape[1]) * _PLACES
+        for columns, values in self.few:
             x = query[:, columns]
-            fewer = (x > values[:, 0]) * counts[:, 0]
-            up_to = (x >= values[:, 0]) * counts[:, 0]
-            for value, count in zip(values.T[1:], counts.T[1:], strict=True):
-                fewer += (x > value) * count  # branch-free: the attack's values are random
-                up_to += (x >= value) * count
-            below[:, columns] = fewer
-            at_most[:, columns] = up_to
+            place = places[:, columns]
+            for value in values.T:  # branch-free: the attack's values are random
+                place += x > value
+                place += x >= value
+            places[:, columns] = place
+        return places
+
+    def counts(
+        self, query: np.ndarray, places: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Count, column by column, the training values < and <= each query value.
+
+        ``places`` are the query's :meth:`places`, when already found.
+        """
+        places = self.places(query) if places is None else places
+        below, at_most = self.below_at[places], self.at_most_at[places]
         for k, j in enumerate(self.many):
             below[:, j] = np.searchsorted(self.many_sorted[:, k], query[:, j], side="left")
             at_most[:, j] = np.searchsorted(self.many_sorted[:, k], query[:, j], side="right")
         return below, at_most
+
+    def untied_levels(self) -> np.ndarray:
+        """Return the level F_s(x-) = below / n of a value at each place (places x columns).
+
+        The level of an untied value (:func:`_randomised_levels` with no draw); in columns with
+        many values, and at ties, not a level of any value.
+        """
+        return self.below_at.reshape(-1, _PLACES).T.astype(float) / self.n
 
 
 @dataclass(frozen=True, eq=False)

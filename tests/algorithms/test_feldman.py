@@ -234,6 +234,37 @@ def test_the_median_quantile_by_counting_is_the_median_of_the_groups_quantiles(g
     assert len(block.median.many) == 2
 
 
+@pytest.mark.parametrize("level", [0.4, 1.0])
+def test_untied_new_values_are_repaired_by_the_definition(level):
+    # A value equal to no training value of its group has the level F_s(x-) (no draw): the
+    # lower median of the groups' quantiles there (ceil(u n_h) - 1), moved a share ``level``.
+    # Columns with 2, 5 and 16 values take it from a table of places; in the same batch, rows
+    # with ties take their own draws, as they do alone.
+    from faircompare.algorithms.feldman import _lower_median, _quantile
+
+    rng = np.random.default_rng(8)
+    s = rng.integers(3, size=700)
+    X = np.column_stack(
+        [rng.random(700) < 0.2 + 0.3 * s, rng.integers(0, 5, 700) + s, rng.integers(0, 16, 700)]
+    ).astype(float)
+    repair = DisparateImpactRepair(level).fit(X, sensitive_features=s)
+    assert all(table is not None for table in repair.blocks_[0].untied)
+    untied = X[:300] + rng.uniform(-1.5, 1.5, size=(300, 3)) + 0.25  # never a training value
+    by_group = [np.sort(X[s == g], axis=0) for g in range(3)]
+    u = np.empty_like(untied)
+    for g, values in enumerate(by_group):
+        rows = s[:300] == g
+        for j in range(3):
+            u[rows, j] = np.searchsorted(values[:, j], untied[rows, j]) / len(values)
+    quantiles = [_quantile(values, u) for values in by_group]
+    expected = (1 - level) * untied + level * _lower_median(quantiles)
+    batch = np.vstack([untied, X[300:340]])  # with 40 rows of training values: ties
+    repaired = repair.transform(batch, sensitive_features=s[:340])
+    np.testing.assert_array_equal(repaired[:300], expected)
+    alone = repair.transform(X[300:340], sensitive_features=s[300:340])
+    np.testing.assert_array_equal(repaired[300:], alone)
+
+
 def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values():
     # 70 columns: three blocks of COLUMN_BLOCK; the sparse matrix repairs to a sparse matrix
     # with the values of the dense one's repair, in fit_transform and in transform
