@@ -238,8 +238,9 @@ def _randomised_levels(
     a tie take their uniforms V, ``draws(rows)`` (the individual audit's perturbed rows have
     none, and their draws cost more than their repair).
     """
-    below = sum(fewer for fewer, _ in counts)
-    spread = sum(up_to for _, up_to in counts) - below
+    (below, at_most), *others = counts
+    below = sum((fewer for fewer, _ in others), start=below)
+    spread = sum((up_to for _, up_to in others), start=at_most) - below
     levels = below.astype(float)  # below + V * spread, V's term zero where spread is
     tied = np.flatnonzero(spread.any(axis=1))
     if len(tied) == len(levels):  # data rows: every one draws, no copy of its counts
