@@ -693,20 +693,10 @@ def individual_fairness_test(
         The loss-ratio test (T_n) and the error-ratio test (T~_n), with the attack's settings.
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    settings = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
+    settings: dict[str, Any] = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
     if gradient_every > 1:
         settings["gradient_every"] = gradient_every
-    attacked = gradient_flow_attack(
-        oracle,
-        X,
-        y,
-        metric,
-        lam=lam,
-        steps=steps,
-        step_size=step_size,
-        decay=decay,
-        gradient_every=gradient_every,
-    )
+    attacked = gradient_flow_attack(oracle, X, y, metric, **settings)
     before, after = oracle.loss(X, y), oracle.loss(attacked, y)
     # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
     wrong_before, wrong_after = before > math.log(2), after > math.log(2)
