@@ -118,7 +118,7 @@ def cost_parts(seconds: dict[str, float], fitted: float, runs: int) -> dict[str,
     for name, total in seconds.items():
         if name.endswith(" audits"):
             parts[name.removesuffix(" audits")] = total
-    return {part: round(total / runs, 4) for part, total in parts.items()}
+    return {part: total / runs for part, total in parts.items()}
 
 
 def estimate_cell(
@@ -206,10 +206,8 @@ def main() -> None:
     setup_per_split: dict[tuple[str, str], float] = defaultdict(float)
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
         seconds_by_part, setups_once = estimate_cell(part["spec"], options, args.sample, rng)
-        cell = 0.0
         for name, seconds in seconds_by_part.items():
             totals[name] += seconds
-            cell += seconds
         splits = {(r.variant, r.sensitive_attribute, r.split_id) for r in part["spec"]}
         for name, seconds in setups_once.items():  # per split, whatever the algorithm
             key = (dataset, name)
@@ -219,12 +217,13 @@ def main() -> None:
         fitted = len({run.fit_key for run in part["spec"]}) / len(part)
         fits = seconds_by_part.get("fits", 0.0) + seconds_by_part.get("tuning fits", 0.0)
         reused += fits * (1 - fitted)
-        cell -= fits * (1 - fitted)  # what its runs cost as the runner runs them
+        each = cost_parts(seconds_by_part, fitted, len(part))  # as the runner runs them
+        cell = sum(each.values()) * len(part)
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
         table_rows.append(
-            {"dataset": dataset, "algorithm": algorithm, **cost_parts(seconds_by_part, fitted,
-             len(part))}
-        )  # fmt: skip
+            {"dataset": dataset, "algorithm": algorithm}
+            | {name: round(seconds, 4) for name, seconds in each.items()}
+        )
         rows[dataset] = len(load_dataset(dataset).frame)
         print(f"{dataset:30s} {algorithm:28s} {len(part):6,d} runs x "
               f"{cell / len(part):7.2f} s = {cell / 3600:7.2f} CPU-h", flush=True)  # fmt: skip
