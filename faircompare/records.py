@@ -145,6 +145,12 @@ class RunSpec:
         Another algorithm's fit that this run's fit is, at its parameters
         (:meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent`): the run takes
         that fit, shared with that algorithm's runs (:attr:`fit_key`); None for its own.
+    repeats
+        The variant whose run this run repeats, where the two variants give the same data but
+        for the groups' names (:func:`~faircompare.preprocessing.variants_agree`): the run
+        takes that run's fit and seeds (:attr:`fit_key`, :attr:`seed`), and the benchmark
+        computes the two once (:func:`~faircompare.benchmark.execute.execute_runs`). None for
+        a run of its own.
     inputs
         What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
         dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
@@ -166,14 +172,23 @@ class RunSpec:
     fit_uses_attribute: bool = True
     refit_params: tuple[str, ...] = ()
     fit_as: SharedFit | None = None
+    repeats: str | None = None
 
     @cached_property
     def key(self) -> str:
         """Stable identifier: a hash of the run's identifying fields."""
+        return self._key(self.variant)
+
+    @cached_property
+    def repeated_key(self) -> str:
+        """The key of the run this one repeats (:attr:`repeats`); its own key when none."""
+        return self._key(self.repeats or self.variant)
+
+    def _key(self, variant: str) -> str:
         identity = [
             self.dataset,
             self.sensitive_attribute,
-            self.variant,
+            variant,
             self.algorithm,
             [list(pair) for pair in self.params],
             self.split_id,
@@ -188,8 +203,8 @@ class RunSpec:
 
     @property
     def seed(self) -> int:
-        """Seed of the run's own randomness (its audits), derived from the run key."""
-        return int(self.key[:8], 16)
+        """Seed of the run's own randomness (its audits), derived from :attr:`repeated_key`."""
+        return int(self.repeated_key[:8], 16)
 
     @cached_property
     def fit_key(self) -> str:
@@ -198,11 +213,11 @@ class RunSpec:
         The run key; without the parameters in :attr:`refit_params`; and for a fit that never
         reads the sensitive attribute, without the attribute and with both numeric variants as
         one (their features are the same). A run with :attr:`fit_as` has the fit key of that
-        algorithm's runs.
+        algorithm's runs; a run that :attr:`repeats` another has that run's.
         """
         shared = self.fit_as
         if shared is None and self.fit_uses_attribute and not self.refit_params:
-            return self.key
+            return self.repeated_key
         algorithm, params, uses_attribute = (
             (self.algorithm, self.params, self.fit_uses_attribute)
             if shared is None
@@ -210,7 +225,7 @@ class RunSpec:
         )
         own = [list(pair) for pair in params if shared or pair[0] not in self.refit_params]
         if uses_attribute:  # as the run key's identity, for the runs of that algorithm
-            where = [self.dataset, self.sensitive_attribute, self.variant]
+            where = [self.dataset, self.sensitive_attribute, self.repeats or self.variant]
         else:
             where = [self.dataset, "original" if self.variant == "original" else "numeric"]
         identity = [*where, algorithm, own, self.split_id, self.base_seed]

@@ -71,6 +71,12 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     refit_params
         Parameters that only the last, cheap step of ``fit`` reads: runs that differ only in
         them share one fit of the rest, each taking its own settings through :meth:`refitted`.
+    groups_by_order
+        Whether ``fit`` and ``predict`` read ``sensitive_features`` only through the order of
+        the groups' sorted values, never their names (or not at all): ``numerical`` and
+        ``numerical+binary`` then give the same model where they code the groups alike
+        (:func:`~faircompare.preprocessing.variants_agree`), and the benchmark computes their
+        two runs once (:attr:`faircompare.records.RunSpec.repeats`). False unless declared.
     """
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
@@ -84,6 +90,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     sparse_input: ClassVar[bool] = False
     always_planned: ClassVar[tuple[dict[str, Any], ...]] = ()
     refit_params: ClassVar[frozenset[str]] = frozenset()
+    groups_by_order: ClassVar[bool] = False
 
     # scikit-learn's metadata routing: with ``sklearn.set_config(enable_metadata_routing=True)``
     # the sensitive attribute given to ``cross_validate(..., params={"sensitive_features": s})``

@@ -37,6 +37,7 @@ class _SklearnBaseline(FairEstimator):
     family: ClassVar[str] = "baseline"
     library: ClassVar[str] = "scikit-learn"
     uses_sensitive_at_fit: ClassVar[bool] = False
+    groups_by_order: ClassVar[bool] = True  # never reads them
     # Whether the fitted scikit-learn model predicts from sparse rows as they are (a wide
     # one-hot encoding is then never densified); else blocks of rows are densified.
     predicts_sparse: ClassVar[bool] = False

@@ -460,6 +460,7 @@ class FeldmanClassifier(FairEstimator):
     family: ClassVar[str] = "pre-processing"
     param_grid: ClassVar[dict[str, list]] = {"repair_level": REPAIR_LEVELS}
     uses_sensitive_at_predict: ClassVar[bool] = True
+    groups_by_order: ClassVar[bool] = True  # groups are their indices in the sorted groups_
     # 2: tie-breaking by row hash, lower median; 3: the training rows' ties broken by a stream
     # per block of columns and group, the repair done a block of columns at a time (#31)
     version: ClassVar[str] = "3"

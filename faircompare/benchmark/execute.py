@@ -18,8 +18,8 @@ import sys
 import time
 import traceback
 import warnings
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -108,7 +108,10 @@ class Options:
         )
 
 
-Fits = dict[tuple[str, str], tuple[Any, float]]  # (fit key, holdout) -> model, fit seconds
+# (fit key, holdout, variant of a repeating run) -> model, fit seconds
+Fits = dict[tuple[str, str, str], tuple[Any, float]]
+Predicted = tuple[np.ndarray, np.ndarray | None]  # predictions and scores
+Scored = dict[str, dict[str, Predicted]]  # run key -> holdout -> what the run predicted
 
 
 def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
@@ -117,7 +120,8 @@ def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
     A baseline never reads the sensitive attribute, so on one split its model is the same for
     every attribute and numeric variant: it is fitted (and tuned) once, and each run predicts,
     measures and audits with it. The records are those each run alone would give, but for the
-    later runs' fit time (0: they fitted nothing).
+    later runs' fit time (0: they fitted nothing). A run that repeats another is measured from
+    that run's work (:class:`GroupWork`).
 
     Parameters
     ----------
@@ -131,11 +135,63 @@ def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
     list of RunRecord
         One per run, in order.
     """
-    fits: Fits = {}
-    return [execute_run(spec, options, fits) for spec in runs]
+    work = GroupWork()
+    return [work.execute(spec, options) for spec in runs]
 
 
-def execute_run(spec: RunSpec, options: Options, fits: Fits | None = None) -> RunRecord:
+@dataclass
+class GroupWork:
+    """What the runs of one fit key share, kept as they execute one after another.
+
+    A run that repeats another (:attr:`RunSpec.repeats`: the same data but for the groups'
+    names, the same fit and seeds) takes that run's predictions and audits, once it is done,
+    and measures them with its own groups' names: its record is the one it would compute,
+    without the fit, predictions and audits done twice (0 seconds of fit and predictions).
+    The audits' details name the groups as the repeated run does.
+
+    Attributes
+    ----------
+    fits
+        The models fitted so far.
+    scored
+        What each run predicted, by holdout.
+    done
+        The records of the runs done, by key.
+    """
+
+    fits: Fits = field(default_factory=dict)
+    scored: Scored = field(default_factory=dict)
+    done: dict[str, RunRecord] = field(default_factory=dict)
+
+    def execute(self, spec: RunSpec, options: Options) -> RunRecord:
+        """Execute one run of the group, or measure the run it repeats, once done.
+
+        Parameters
+        ----------
+        spec
+            The run.
+        options
+            How to run it.
+
+        Returns
+        -------
+        RunRecord
+            The run's record.
+        """
+        twin = self.done.get(spec.repeated_key) if spec.repeats else None
+        if twin is None:
+            record = execute_run(spec, options, self.fits, self.scored)
+        else:
+            predicted = self.scored[twin.spec.key]
+            record = _recorded(spec, options, lambda: _repeated(spec, twin, predicted, options))
+        if record.status == "done":
+            self.done[spec.key] = record
+        return record
+
+
+def execute_run(
+    spec: RunSpec, options: Options, fits: Fits | None = None, scored: Scored | None = None
+) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
     Parameters
@@ -147,11 +203,24 @@ def execute_run(spec: RunSpec, options: Options, fits: Fits | None = None) -> Ru
     fits
         Models fitted by earlier runs of the same fit key, reused (see :func:`execute_runs`);
         this run's fits are added.
+    scored
+        Where the run leaves its predictions, by holdout under its key, for a run that repeats
+        it; None to keep nothing.
 
     Returns
     -------
     RunRecord
         The run's results, or its error and traceback when it failed.
+    """
+    fits = {} if fits is None else fits
+    kept = {} if scored is None else scored.setdefault(spec.key, {})
+    return _recorded(spec, options, lambda: _fit_and_score(spec, options, fits, kept))
+
+
+def _recorded(spec: RunSpec, options: Options, compute: Callable[[], RunRecord]) -> RunRecord:
+    """Compute a run's record in a kept process state, within its time limit and one thread.
+
+    An exception becomes a failed run; the warnings raised are added to the record.
     """
     started = time.time()
     if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
@@ -165,7 +234,7 @@ def execute_run(spec: RunSpec, options: Options, fits: Fits | None = None) -> Ru
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("always")
-            run = _fit_and_score(spec, options, {} if fits is None else fits)
+            run = compute()
     except (Exception, SystemExit) as error:  # a failing run is recorded, never raised
         run = failed_run(spec, f"{type(error).__name__}: {error}", trace=traceback.format_exc())
     return replace(
@@ -173,7 +242,7 @@ def execute_run(spec: RunSpec, options: Options, fits: Fits | None = None) -> Ru
         versions=_versions(),
         started_at=started,
         finished_at=time.time(),
-        warnings=_distinct(caught),
+        warnings=tuple(dict.fromkeys((*run.warnings, *_distinct(caught)))),
     )
 
 
@@ -223,15 +292,18 @@ def _process_state_kept() -> Iterator[None]:
         np.seterr(**errors)
 
 
-def _fit_and_score(spec: RunSpec, options: Options, fits: Fits) -> RunRecord:
-    """One run, straight: split, fit, predict, measure, audit (and score a tuning fit)."""
+def _fit_and_score(
+    spec: RunSpec, options: Options, fits: Fits, kept: dict[str, Predicted]
+) -> RunRecord:
+    """One run, straight: split, fit, predict, measure, audit (and score a tuning fit).
+
+    What the run predicts is left in ``kept``, by holdout.
+    """
     start = time.perf_counter()
-    dataset = _dataset(spec.dataset, spec.dataset_file, options.cache, options.mirror, _data(spec))
-    prepared = _prepared(dataset, spec.variant, spec.sensitive_attribute)
-    split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
+    dataset, split = _split(spec, options)
     model, fit_seconds = _fit(spec, options, split, fits)
     predict_start = time.perf_counter()
-    y_pred, scores = _predict(spec.algorithm, model, split)
+    y_pred, scores = kept[split.holdout] = _predict(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows(split, y_pred, scores)
     audits = AuditOutcome((), {})
@@ -241,7 +313,8 @@ def _fit_and_score(spec: RunSpec, options: Options, fits: Fits) -> RunRecord:
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
         tuned_model, _ = _fit(spec, options, tuning, fits)
-        measures += _measure_rows(tuning, *_predict(spec.algorithm, tuned_model, tuning))
+        kept[tuning.holdout] = _predict(spec.algorithm, tuned_model, tuning)
+        measures += _measure_rows(tuning, *kept[tuning.holdout])
     return RunRecord(
         spec=spec,
         status="done",
@@ -256,15 +329,46 @@ def _fit_and_score(spec: RunSpec, options: Options, fits: Fits) -> RunRecord:
         audits=audits.rows,
         audit_errors=audits.errors,
         data=dataset.fingerprint,
-        predictions=Predictions(
-            test_index=split.test_index,
-            y_true=split.y_test,
-            y_pred=y_pred,
-            scores=scores,
-            sensitive_features=split.sensitive_features_test,
-            privileged=split.privileged,
-        ),
+        predictions=_predictions(split, y_pred, scores),
     )
+
+
+def _predictions(split: Split, y_pred: np.ndarray, scores: np.ndarray | None) -> Predictions:
+    return Predictions(
+        test_index=split.test_index,
+        y_true=split.y_test,
+        y_pred=y_pred,
+        scores=scores,
+        sensitive_features=split.sensitive_features_test,
+        privileged=split.privileged,
+    )
+
+
+def _repeated(
+    spec: RunSpec, twin: RunRecord, predicted: dict[str, Predicted], options: Options
+) -> RunRecord:
+    """Return the record of a run that repeats ``twin``: its predictions, measured anew."""
+    start = time.perf_counter()
+    _, split = _split(spec, options)
+    y_pred, scores = predicted[split.holdout]
+    measures = _measure_rows(split, y_pred, scores)
+    if spec.tune:
+        tuning = validation_split(split)
+        measures += _measure_rows(tuning, *predicted[tuning.holdout])
+    return replace(
+        twin,
+        spec=spec,
+        timings={"fit": 0.0, "predict": 0.0, "total": time.perf_counter() - start},
+        measures=measures,
+        predictions=_predictions(split, y_pred, scores),
+    )
+
+
+def _split(spec: RunSpec, options: Options) -> tuple[Dataset, Split]:
+    """Return the run's dataset (loaded once per worker) and its split."""
+    dataset = _dataset(spec.dataset, spec.dataset_file, options.cache, options.mirror, _data(spec))
+    prepared = _prepared(dataset, spec.variant, spec.sensitive_attribute)
+    return dataset, make_split(prepared, spec.split_id, base_seed=spec.base_seed)
 
 
 def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any, float]:
@@ -272,9 +376,11 @@ def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any
 
     A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
     refit_params` (only their step of the fit, which is timed). A run whose fit is another
-    algorithm's (:attr:`RunSpec.fit_as`) fits that algorithm.
+    algorithm's (:attr:`RunSpec.fit_as`) fits that algorithm. A run that repeats another fits
+    its own model where that run's record is not there to repeat: the repeated run's model
+    knows the groups by other names.
     """
-    key = (spec.fit_key, split.holdout)
+    key = (spec.fit_key, split.holdout, spec.variant if spec.repeats else "")
     if key in fits:
         model = fits[key][0]
         if not spec.refit_params or spec.fit_as:

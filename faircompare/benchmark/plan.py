@@ -25,9 +25,9 @@ from faircompare import __version__
 from faircompare._validation import check_choice
 from faircompare.audits import audit_versions
 from faircompare.config import BenchmarkConfig, ConfigError
-from faircompare.datasets import DatasetSpec, fingerprint, get_spec, read_spec
+from faircompare.datasets import Dataset, DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.file_names import slug
-from faircompare.preprocessing import VARIANTS
+from faircompare.preprocessing import VARIANTS, variants_agree
 from faircompare.preprocessing.splits import TRAIN_FRACTION
 from faircompare.records import RunSpec, SharedFit
 from faircompare.registry import Algorithm, algorithms
@@ -49,12 +49,49 @@ class Plan:
         (:meth:`~faircompare.algorithms.base.FairEstimator.training_row_limit`).
     too_large
         Why runs were left out by :meth:`within_row_limits`, a line per algorithm and dataset.
+    by_order
+        The planned algorithms that read the groups by their order alone
+        (:attr:`~faircompare.algorithms.base.FairEstimator.groups_by_order`), whose runs
+        :meth:`with_repeats` may pair.
     """
 
     runs: tuple[RunSpec, ...]
     unavailable: tuple[Algorithm, ...]
     row_limits: Mapping[str, int] = field(default_factory=dict)
     too_large: tuple[str, ...] = ()
+    by_order: frozenset[str] = frozenset()
+
+    def with_repeats(self, datasets: Mapping[str, Dataset]) -> Plan:
+        """Let each ``numerical+binary`` run repeat its ``numerical`` twin where they agree.
+
+        Where the two variants give the same data but for the groups' names
+        (:func:`~faircompare.preprocessing.variants_agree`: Adult's, German's and ProPublica's
+        sex) and the algorithm reads the groups by their order alone, the two runs are one
+        experiment: the ``numerical+binary`` run takes the twin's fit and seeds
+        (:attr:`RunSpec.repeats`, recorded in its inputs) and the benchmark computes it once.
+
+        Parameters
+        ----------
+        datasets
+            The planned datasets that were loaded, by name; the runs of the others stay as
+            they are.
+
+        Returns
+        -------
+        Plan
+            The plan with its repeating runs marked.
+        """
+        planned = {run.key for run in self.runs}
+        agree = {
+            (name, attribute): variants_agree(dataset, attribute)
+            for name, dataset in datasets.items()
+            for attribute in dataset.spec.sensitive_attributes
+        }
+        runs = tuple(
+            _repeating(run) if _repeats(run, planned, self.by_order, agree) else run
+            for run in self.runs
+        )
+        return replace(self, runs=runs)
 
     def within_row_limits(self, rows: Mapping[str, int]) -> Plan:
         """Leave out the runs of algorithms on datasets with more training rows than they fit.
@@ -84,6 +121,26 @@ class Plan:
             for (algorithm, dataset), count in left_out.items()
         )
         return replace(self, runs=tuple(kept), too_large=self.too_large + reasons)
+
+
+def _repeats(
+    run: RunSpec, planned: set[str], by_order: frozenset[str], agree: Mapping[tuple[str, str], bool]
+) -> bool:
+    twin = replace(run, variant=REPEATED)
+    return (
+        run.variant == "numerical+binary"
+        and run.algorithm in by_order
+        and agree.get((run.dataset, run.sensitive_attribute), False)
+        and twin.key in planned
+    )
+
+
+def _repeating(run: RunSpec) -> RunSpec:
+    inputs = tuple(sorted((*run.inputs, ("repeats", REPEATED))))
+    return replace(run, repeats=REPEATED, inputs=inputs)
+
+
+REPEATED = "numerical"  # the variant a numerical+binary run repeats where the two agree
 
 
 def training_rows(rows: int) -> int:
@@ -180,7 +237,8 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         )
     limits = {algorithm.name: _row_limit(algorithm) for algorithm in chosen}
     row_limits = {name: limit for name, limit in limits.items() if limit is not None}
-    return Plan(tuple(runs), unavailable, row_limits)
+    by_order = frozenset(a.name for a in chosen if a.estimator_class.groups_by_order)
+    return Plan(tuple(runs), unavailable, row_limits, by_order=by_order)
 
 
 def _row_limit(algorithm: Algorithm) -> int | None:

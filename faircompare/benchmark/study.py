@@ -6,8 +6,10 @@ documentation's gallery; the command line only parses its options and prints. Th
 1. plan the runs of a configuration (:func:`~faircompare.benchmark.make_plan`), leaving out the
    algorithms that cannot be loaded here;
 2. fetch and clean every planned dataset once, for its rows and what cleaning removed;
-3. leave out the runs of algorithms on datasets above their training-row limits, and price
-   each run with the cost model;
+3. leave out the runs of algorithms on datasets above their training-row limits, mark the
+   ``numerical+binary`` runs that repeat their ``numerical`` twin (the same data but for the
+   groups' names, :meth:`~faircompare.benchmark.plan.Plan.with_repeats`), and price each run
+   with the cost model;
 4. run the rest (:func:`~faircompare.benchmark.run_plan`), storing each record as it arrives;
 5. write the report of the results folder.
 
@@ -32,7 +34,14 @@ from faircompare.benchmark.execute import Options
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Summary, backend_name, run_plan
 from faircompare.config import BenchmarkConfig
-from faircompare.datasets import load_dataset, read_spec, removed_text
+from faircompare.datasets import (
+    DatasetSpec,
+    cache_dir,
+    get_spec,
+    load_dataset,
+    read_spec,
+    removed_text,
+)
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import ResultStore
 
@@ -82,8 +91,10 @@ def plan_study(
         ``$FAIRCOMPARE_MIRROR`` and ``$FAIRCOMPARE_CACHE``); formerly ``data_dir=`` and
         ``cache_dir=``, which still work with a :class:`DeprecationWarning`.
     fetch
-        Fetch every planned dataset; with False, only those the cost table lacks (for their
-        rows), as a dry run does.
+        Fetch every planned dataset; with False, as a dry run does, read only those at hand
+        (cached, or local files), which tell the runs that repeat another
+        (:meth:`~faircompare.benchmark.plan.Plan.with_repeats`), and fetch only those the cost
+        table lacks (for their rows).
     say
         Called with a line for each algorithm left out, each dataset's cleaning and each file
         downloaded.
@@ -99,17 +110,24 @@ def plan_study(
         say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
     options = Options.from_config(config, cache=cache, mirror=mirror)
     model = cost_model()
-    datasets = {(s.dataset, s.dataset_file) for s in plan.runs}
-    if not fetch:
-        datasets = {(name, path) for name, path in datasets if name not in model.rows}
-    cleaning, rows = {}, {}
-    for name, spec_path in sorted(datasets, key=str):
-        spec = read_spec(spec_path) if spec_path else name
-        loaded = load_dataset(spec, cache=options.cache, mirror=options.mirror, say=say)
-        cleaning[loaded.name], rows[loaded.name] = dict(loaded.removed), len(loaded.frame)
-        if loaded.removed:
-            say(f"{loaded.name}: cleaning removed {removed_text(loaded.removed)}")
-    plan = plan.within_row_limits({**model.rows, **rows})
+    specs = {
+        (name, path): read_spec(path) if path else get_spec(name)
+        for name, path in {(s.dataset, s.dataset_file) for s in plan.runs}
+    }
+    if not fetch:  # the data at hand, and what the cost table lacks: nothing else is fetched
+        specs = {
+            where: spec
+            for where, spec in specs.items()
+            if spec.name not in model.rows or _at_hand(spec, options.cache)
+        }
+    cleaning, rows, loaded = {}, {}, {}
+    for _, spec in sorted(specs.items(), key=lambda item: str(item[0])):
+        dataset = load_dataset(spec, cache=options.cache, mirror=options.mirror, say=say)
+        cleaning[dataset.name], rows[dataset.name] = dict(dataset.removed), len(dataset.frame)
+        loaded[dataset.name] = dataset
+        if dataset.removed:
+            say(f"{dataset.name}: cleaning removed {removed_text(dataset.removed)}")
+    plan = plan.within_row_limits({**model.rows, **rows}).with_repeats(loaded)
     for reason in plan.too_large:
         say(f"skipping {reason}")
     costs = model.plan_seconds(plan.runs, rows, Pricing.of(options))
@@ -208,6 +226,11 @@ def run_benchmark(
 
         summary = replace(summary, report=write_report(results, say=say))
     return summary
+
+
+def _at_hand(spec: DatasetSpec, cache: str | None) -> bool:
+    """Whether a dataset's raw file is read without fetching it: a local file, or cached."""
+    return spec.url is None or (cache_dir(cache) / spec.file).is_file()
 
 
 def _failures(store: ResultStore, runs: Sequence[RunSpec]) -> tuple[tuple[str, str], ...]:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from faircompare.benchmark.execute import Options, execute_run, execute_runs, failed_run
+from faircompare.benchmark.execute import GroupWork, Options, execute_runs, failed_run
 from faircompare.records import RunRecord, RunSpec
 
 #: Where runs execute: watched worker processes, a Dask cluster, or the coordinating process.
@@ -342,10 +342,10 @@ def serve(fd: int) -> None:
     _end_with_coordinator()
     options = connection.recv()
     while (group := _received(connection)) is not None:
-        fits: dict = {}
+        work = GroupWork()
         for spec in group:
             connection.send(("started", None))
-            record = execute_run(spec, options, fits)
+            record = work.execute(spec, options)
             end_strays()
             connection.send(("record", record))
 

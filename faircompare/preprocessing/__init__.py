@@ -19,6 +19,7 @@ from faircompare.preprocessing.variants import (
     is_sparse_frame,
     prepare,
     sparse_matrix,
+    variants_agree,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "standardisation",
     "standardised",
     "validation_split",
+    "variants_agree",
 ]

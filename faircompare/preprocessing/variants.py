@@ -110,6 +110,41 @@ def prepare(
     return Prepared(spec.name, variant, attribute, X, dataset.y, s, privileged)
 
 
+def variants_agree(dataset: Dataset, attribute: str) -> bool:
+    """Whether ``numerical`` and ``numerical+binary`` give the same data for an attribute.
+
+    Their features are the same; the sensitive feature is the attribute's values in one and 1
+    for the privileged value, 0 for the others, in the other. They agree when the attribute has
+    two values in the cleaned data and the privileged one sorts last: the groups are then the
+    same rows with the same sorted codes (0, 1), and only their names differ. An algorithm that
+    reads the groups by their sorted codes alone
+    (:attr:`~faircompare.algorithms.base.FairEstimator.groups_by_order`) fits and predicts the
+    same in both, so the benchmark computes one run for the two (:attr:`faircompare.records.
+    RunSpec.repeats`). Adult's sex (``Female``, ``Male``) agrees; German's age (``adult``,
+    privileged, and ``youth``) does not: its codes are the other way round.
+
+    Parameters
+    ----------
+    dataset
+        The cleaned dataset.
+    attribute
+        One of its sensitive attributes, the combined one included.
+
+    Returns
+    -------
+    bool
+        True when the two variants agree.
+    """
+    values = pd.unique(dataset.frame[attribute])
+    if len(values) != 2:
+        return False
+    try:
+        last = np.sort(values)[-1]
+    except TypeError:  # values of mixed types have no order
+        return False
+    return bool(last == dataset.spec.privileged_value(attribute))
+
+
 def is_sparse_frame(X: Any) -> bool:
     """Return whether ``X`` is a frame stored sparse: every column a pandas sparse column.
 

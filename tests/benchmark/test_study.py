@@ -88,11 +88,15 @@ def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, mon
     loaded = []
     real = study.load_dataset
     monkeypatch.setattr(
-        study, "load_dataset", lambda spec, **kw: loaded.append(spec) or real(spec, **kw)
+        study, "load_dataset", lambda spec, **kw: loaded.append(spec.name) or real(spec, **kw)
     )
     config = PROFILES["default"].overridden(datasets=("ricci", "german"), splits=1)
-    planned = plan_study(config, fetch=False)
+    planned = plan_study(config, cache=tmp_path, fetch=False)  # an empty cache: none at hand
     assert loaded == [] and planned.cleaning == {}  # both are in the measured cost table
     assert len(planned.costs) == len(planned.runs) > 0
-    fetched = plan_study(config)
+    fetched = plan_study(config, cache=tmp_path)
     assert sorted(loaded) == ["german", "ricci"] and set(fetched.cleaning) == {"german", "ricci"}
+    said = []  # now cached, a dry plan reads them (for the runs that repeat), fetching nothing
+    again = plan_study(config, cache=tmp_path, fetch=False, say=said.append)
+    assert sorted(loaded) == ["german", "german", "ricci", "ricci"] and not said
+    assert again.costs == fetched.costs
