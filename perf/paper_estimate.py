@@ -10,9 +10,11 @@ cost most differently; each part's mean over a stratum's timed runs is multiplie
 stratum's number of runs (a stratum left out takes the sample's mean; setups count once per
 split), and the script prints where the time goes and the costliest cells, so the estimate is a
 command, not a note. Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`)
-fit it once: the script prints the total with and without that reuse, and ``--write-costs``
-keeps each cell's seconds per run for the runner's cost model, by part (``run``: the run
-without audits; one column per audit), with each dataset's audit setups of one split. One run
+fit it once: the script prints the total with and without that reuse. A run that repeats its
+numerical twin (:attr:`faircompare.records.RunSpec.repeats`) is not timed but counted at the
+cost model's price of one. ``--write-costs`` keeps each cell's seconds per run for the
+runner's cost model, by part (``run``: the run without audits; one column per audit), with
+each dataset's audit setups of one split. One run
 per cell is a rough estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number
 of strata (up to 6) times each once.
 
@@ -34,7 +36,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
 from faircompare.benchmark import Options, RunSpec, execute, make_plan
-from faircompare.benchmark.costs import COSTS, RUN, SETUP, TUNING, write_costs
+from faircompare.benchmark.costs import COSTS, REPEAT_SECONDS, RUN, SETUP, TUNING, write_costs
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
@@ -193,9 +195,11 @@ def main() -> None:
     if args.algorithms:
         config = config.overridden(algorithms=tuple(args.algorithms))
     plan = make_plan(config)
+    plan = plan.with_repeats({name: load_dataset(name) for name in {r.dataset for r in plan.runs}})
+    own = [run for run in plan.runs if not run.repeats]  # a repeating run measures its twin's
     options = AuditOptions(permutations=config.permutations)
-    frame = pd.DataFrame({"spec": plan.runs, "dataset": [r.dataset for r in plan.runs],
-                          "algorithm": [r.algorithm for r in plan.runs]})  # fmt: skip
+    frame = pd.DataFrame({"spec": own, "dataset": [r.dataset for r in own],
+                          "algorithm": [r.algorithm for r in own]})  # fmt: skip
     rng = np.random.default_rng(args.seed)
     totals: dict[str, float] = defaultdict(float)
     rows: dict[str, int] = {}
@@ -229,9 +233,12 @@ def main() -> None:
               f"{cell / len(part):7.2f} s = {cell / 3600:7.2f} CPU-h", flush=True)  # fmt: skip
     for (_, name), seconds in setups_by_dataset.items():
         totals[name] += seconds
+    repeating = len(plan.runs) - len(own)
+    totals["repeating runs"] = repeating * REPEAT_SECONDS
     grand = sum(totals.values())
     print(f"\n{args.profile} profile: {len(plan.runs):,} runs, estimated {grand / 3600:.1f} "
-          f"CPU-hours ({args.sample} run(s) timed per cell, one thread)\n")  # fmt: skip
+          f"CPU-hours ({args.sample} run(s) timed per cell, one thread); {repeating:,} of them "
+          f"repeat their numerical twin at {REPEAT_SECONDS} s each\n")  # fmt: skip
     print(f"reusing identical fits: {grand / 3600:.2f} -> {(grand - reused) / 3600:.2f} CPU-hours "
           f"(ratio {grand / (grand - reused):.3f}x, {reused / 3600:.2f} CPU-hours of fits not "
           "repeated)\n")  # fmt: skip

@@ -147,7 +147,7 @@ class GroupWork:
     names, the same fit and seeds) takes that run's predictions and audits, once it is done,
     and measures them with its own groups' names: its record is the one it would compute,
     without the fit, predictions and audits done twice (0 seconds of fit and predictions).
-    The audits' details name the groups as the repeated run does.
+    The audits' details and the twin's warnings name the groups as the twin does.
 
     Attributes
     ----------
@@ -169,14 +169,14 @@ class GroupWork:
         Parameters
         ----------
         spec
-            The run.
+            The group's next run (a repeating run comes after its twin, as planned).
         options
-            How to run it.
+            The workers' options.
 
         Returns
         -------
         RunRecord
-            The run's record.
+            Its record, done or failed.
         """
         twin = self.done.get(spec.repeated_key) if spec.repeats else None
         if twin is None:
