@@ -566,6 +566,12 @@ def _preprocessing(
     if all(p.empty for p in pairs.values()):
         return
     writer.section("Preprocessing: numerical vs numerical+binary (§5.1)")
+    writer.text(
+        "Where an attribute has two values, the privileged one sorting last (such as sex in Adult, "
+        "German and ProPublica), the two variants are the same data with other group names: an "
+        "algorithm that reads the groups by their order alone (the baselines, Feldman's repair) "
+        "gives one run for both, on the diagonal."
+    )
     for measure, frame in pairs.items():
         for (dataset, attribute), part in frame.groupby(["dataset", "sensitive_attribute"]):
             figure = figures.plot_preprocessing(part, f"{measure}: {dataset}, {attribute}", styles)
