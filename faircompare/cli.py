@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import sys
@@ -561,6 +562,18 @@ def _cut(message: str, limit: int = _LONGEST_MESSAGE) -> str:
     return f"{message[:limit]}... (message cut: {len(message):,} characters)"
 
 
+def _show_cut(error: click.ClickException) -> None:
+    """Print click's own rendering of an error (usage, hint, message), each line cut.
+
+    click formats the message in ``show``; its lines are cut after formatting, since click 8.5
+    declares ``ClickException.message`` final.
+    """
+    shown = io.StringIO()
+    error.show(file=shown)
+    lines = shown.getvalue().splitlines()
+    click.echo("\n".join(_cut(line) for line in lines), err=True)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; faircompare's own errors are printed without a traceback."""
     try:
@@ -569,8 +582,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as error:
-        error.message = _cut(error.message)
-        error.show()
+        _show_cut(error)
         sys.exit(error.exit_code)
     except FaircompareError as error:
         click.echo(f"error: {_cut(str(error))}", err=True)

@@ -225,6 +225,17 @@ def test_out_of_range_options_are_one_line_before_anything_runs(tmp_path, args, 
     assert not (tmp_path / "results").exists()
 
 
+def test_a_usage_error_quoting_a_huge_value_is_cut_after_click_formats_it(tmp_path):
+    # click 8.5 declares ClickException.message final: the cut happens on click's rendering
+    result = run("faircompare", "export", "--format", "y" * 50_000, cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[0] == "Usage: faircompare export [OPTIONS]"
+    assert lines[-1].startswith("Error: Invalid value for '--format': 'yyy")
+    assert lines[-1].endswith("characters)") and "message cut" in lines[-1]
+    assert len(result.stderr) < 5_000
+
+
 @pytest.mark.parametrize(
     "where",
     [
