@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import operator
 import pkgutil
 from collections import defaultdict
 from pathlib import Path
@@ -58,7 +59,7 @@ def _constant_comments() -> dict[str, str]:
 
 
 def _is_constant(module: str, name: str) -> bool:
-    value = getattr(importlib.import_module(module), name)
+    value = operator.attrgetter(name)(importlib.import_module(module))  # or a class's member
     return not (inspect.isclass(value) or inspect.isroutine(value) or inspect.ismodule(value))
 
 

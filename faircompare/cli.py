@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import json
@@ -17,16 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import click
+import joblib
 import pandas as pd
 
 from faircompare import __version__
 from faircompare._deprecations import REMOVED_IN
+from faircompare.algorithms import FairEstimator
 from faircompare.algorithms.base import FAMILIES
-from faircompare.algorithms.contract import Check, check_contract
+from faircompare.algorithms.contract import Check, check_contract, undeclared
 from faircompare.analysis.report import write_report
 from faircompare.audits.contract import check_audit, plugin_audits
+from faircompare.audits.registry import registered_audits
 from faircompare.benchmark import BACKENDS, Summary, plan_study, run_benchmark
-from faircompare.benchmark.costs import plan_table
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import backend_name, worker_count
 from faircompare.config import (
@@ -41,11 +44,12 @@ from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec, 
 from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
 from faircompare.exceptions import FaircompareError
 from faircompare.measures import MEASURES
-from faircompare.records import RunSpec
+from faircompare.plugin_template import KINDS, write_plugin
 from faircompare.registry import (
     Algorithm,
     algorithms,
     defined_in,
+    docstring_summary,
     get_algorithm,
     load_plugin_file,
     plugin_module,
@@ -233,6 +237,51 @@ def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> 
     click.echo("\n" + "\n".join(f"{d['name']}: {d['description']}" for d in described))
 
 
+@list_.command(name="audits")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_audits(as_json: bool) -> None:
+    """List the audits every run gets: name, version and what each tests."""
+    rows = [
+        {"audit": name, "version": audit.version, "description": docstring_summary(audit)}
+        for name, audit in registered_audits().items()
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        click.echo(pd.DataFrame(rows).to_string(index=False))
+
+
+@list_.command(name="profiles")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_profiles(as_json: bool) -> None:
+    """List the ready-made studies (--profile): datasets, algorithms, splits, grid and audits."""
+    described = {name: dataclasses.asdict(config) for name, config in PROFILES.items()}
+    if as_json:
+        click.echo(json.dumps(described, indent=2))
+        return
+    rows = [
+        {
+            "profile": name,
+            "datasets": ", ".join(d["datasets"]),
+            "attributes": _listed(d["sensitive_attributes"]),
+            "variants": _listed(d["variants"]),
+            "algorithms": _listed(d["algorithms"]),
+            "splits": d["splits"],
+            "grid": "tuned" if d["tune"] else ("yes" if d["grid"] else "no"),
+            "audits": "yes" if d["audits"] else "no",
+        }
+        for name, d in described.items()
+    ]
+    click.echo(pd.DataFrame(rows).to_string(index=False))
+
+
+def _listed(value: str | Sequence[str]) -> str:
+    """Return a field that is a keyword (``all``) or names as table text: few names, or a count."""
+    if isinstance(value, str):
+        return value
+    return ", ".join(value) if len(value) <= 2 else f"{len(value)} named"
+
+
 @cli.command(name="check-plugin")
 @click.argument("target")
 @_PLUGINS
@@ -270,6 +319,14 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     outcomes.append(
         (target, [Check("leaves the working directory as it was", not created, detail)])
     )
+    for algorithm in chosen:
+        if algorithm.make is not None:
+            for attribute in undeclared(algorithm.estimator_class):
+                default = getattr(FairEstimator, attribute)
+                click.echo(
+                    f"WARN  {algorithm.name}: does not declare {attribute!r} (inherits "
+                    f"{default!r}); see the plugin reference, docs/guide/plugins.md"
+                )
     failed = passed = 0
     for name, checks in outcomes:
         for check in checks:
@@ -284,15 +341,35 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
         sys.exit(1)
 
 
-def _dry_run(runs: Sequence[RunSpec], costs: dict[str, float], workers: int) -> str:
-    """Describe the plan: runs and expected CPU-hours per dataset and algorithm, and in all."""
-    table = plan_table(runs, costs)
-    hours = table["CPU-hours"].sum()
-    return (
-        table.to_string(float_format="{:.2f}".format)
-        + f"\n{len(runs):,} runs, about {hours:.1f} CPU-hours: about {hours / workers:.1f} "
-        f"hours on {workers} worker{'s' if workers > 1 else ''} (nothing was run; costs "
-        "measured by perf/paper_estimate.py, scaled by rows where a dataset was not measured)"
+@cli.command(name="new-plugin")
+@click.argument("name")
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    default="in-processing",
+    show_default=True,
+    help="Where the method acts; the template is a small working method of that kind.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("plugins"),
+    show_default=True,
+    help="The plugin folder (what --plugins names); the test goes in its tests/ folder.",
+)
+def new_plugin(name: str, kind: str, out: Path) -> None:
+    """Write a plugin NAME (lower-case words joined by hyphens) and its test from a template.
+
+    The files pass check-plugin and run in a study as they are; replace the method with yours,
+    keeping the class attributes true of it.
+    """
+    plugin, test = write_plugin(name, kind, out)
+    click.echo(f"wrote {plugin} and {test}; next:")
+    click.echo(f"  faircompare check-plugin {plugin}")
+    click.echo(f"  python -m pytest {test}")
+    click.echo(
+        f"  faircompare run --profile quick --plugins {out} --algorithm {name} "
+        "--algorithm logistic-regression"
     )
 
 
@@ -346,6 +423,13 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
         click.echo(f"{spec.name}: verified, {len(dataset.frame):,} rows after cleaning")
 
 
+def _profile_default(field: str) -> str:
+    """Return the help's note on an option whose default is the profile's (the file's) value."""
+    value = getattr(PROFILES["default"], field)
+    shown = ("on" if value else "off") if isinstance(value, bool) else f"{value:,}"
+    return f"[default: the profile's; {shown} in 'default']"
+
+
 @cli.command()
 @click.option(
     "--profile", type=click.Choice(list(PROFILES)), help="Named profile [default: default]."
@@ -358,36 +442,53 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
 )
 @_DATASETS
 @_SPECS
-@click.option("--algorithm", "algorithms", multiple=True, help="An algorithm (repeatable).")
-@click.option("--splits", type=click.IntRange(min=1), help="Number of train/test splits.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), help="Base seed.")
+@click.option(
+    "--algorithm",
+    "algorithms",
+    multiple=True,
+    help="An algorithm (repeatable). [default: the profile's; in 'default', every available "
+    "algorithm that does not opt out]",
+)
+@click.option(
+    "--splits",
+    type=click.IntRange(min=1),
+    help=f"Number of train/test splits. {_profile_default('splits')}",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=MAX_SEED),
+    help=f"Base seed. {_profile_default('seed')}",
+)
 @click.option(
     "--grid/--no-grid",
     default=None,
     help="Sweep the parameter grids; sets 'tune' too (grid runs are also scored on a validation "
-    "part of the training data, for choosing parameters without the test data).",
+    "part of the training data, for choosing parameters without the test data). In a TOML "
+    f"file, 'grid' and 'tune' are separate keys. {_profile_default('grid')}",
 )
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
-    help="Seconds per run (a run past it is ended and stored as failed).",
+    help="Seconds per run (a run past it is ended and stored as failed). "
+    f"{_profile_default('timeout')}",
 )
 @click.option(
     "--audits/--no-audits",
     default=None,
-    help="Audit each run (permutation tests, FlipTest, individual fairness).",
+    help="Audit each run (permutation tests, FlipTest, individual fairness). "
+    f"{_profile_default('audits')}",
 )
 @click.option(
     "--permutations",
     type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
-    help="Permutations per audit test.",
+    help=f"Permutations per audit test. {_profile_default('permutations')}",
 )
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=os.cpu_count() or 1,
+    default=joblib.cpu_count(),
     show_default=True,
-    help="Parallel workers.",
+    help="Parallel workers (the default: the cores this process may use).",
 )
 @click.option(
     "--backend",
@@ -408,7 +509,8 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
 @click.option(
     "--dry-run",
     is_flag=True,
-    help="Print the plan's runs and expected CPU-hours per dataset and algorithm; run nothing.",
+    help="Print what the plan runs, tunes and audits, and its runs and expected CPU time per "
+    "dataset and algorithm; run nothing.",
 )
 @_PLUGINS
 @_data_locations
@@ -442,7 +544,7 @@ def run(
     if dry_run:
         study = plan_study(config, mirror=mirror, cache=cache, fetch=False, say=_say)
         workers = worker_count(jobs, len(study.runs), backend, scheduler)
-        click.echo(_dry_run(study.runs, study.costs, workers))
+        click.echo(study.describe(workers))
         return
     summary = run_benchmark(
         config,
@@ -491,15 +593,18 @@ def _print_summary(summary: Summary) -> None:
 
 @cli.command()
 @_RESULTS
-def status(results: Path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def status(results: Path, as_json: bool) -> None:
     """Count done, failed and pending runs per dataset and algorithm."""
     with ResultStore(results, readonly=True) as store:
-        plan, runs = store.plan(), store.runs()
-    table = plan.merge(runs[["key", "status"]], on="key", how="left").fillna({"status": "pending"})
-    counts = table.groupby(["dataset", "algorithm", "status"]).size().unstack(fill_value=0)
-    counts = counts.reindex(columns=["done", "failed", "pending"], fill_value=0)
+        counts = store.status_counts()
+    totals = {column: int(total) for column, total in counts.sum().items()}
+    if as_json:
+        rows = counts.reset_index().to_dict(orient="records")
+        click.echo(json.dumps({"runs": rows, "total": totals}, indent=2))
+        return
     click.echo(counts.to_string())
-    click.echo(f"total: {counts.sum().to_dict()}")
+    click.echo("total: " + ", ".join(f"{count:,} {status}" for status, count in totals.items()))
 
 
 @cli.command(name="report")

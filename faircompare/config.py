@@ -72,7 +72,8 @@ class BenchmarkConfig:
     plugins
         A folder of plugin files, or None.
     audits
-        Whether to audit each run with permutation tests.
+        Whether to audit each run with every registered audit (permutation tests, FlipTest,
+        the individual-fairness test, and plugin audits).
     permutations
         Permutations per audit test.
     """

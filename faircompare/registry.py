@@ -14,6 +14,7 @@ instead of stopping the program.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -122,17 +123,20 @@ class Algorithm:
         Returns
         -------
         dict
-            ``name``, ``family``, ``library``, ``source``, ``available``, ``reason`` (why it
-            is unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
+            ``name``, ``description`` (the first line of the class's docstring), ``family``,
+            ``library``, ``version``, ``source``, ``available``, ``reason`` (why it is
+            unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
             and ``in_default_profile``.
         """
         cls = self.estimator_class if self.make is not None else None
         return {
             "name": self.name,
+            "description": docstring_summary(cls) if cls else f"unavailable: {self.unavailable}",
             # a family the plugin misspelt (check-plugin says so) counts as unspecified, so
             # listings and the report's tables keep the algorithm
             "family": cls.family if cls and cls.family in FAMILIES else "unspecified",
             "library": cls.library if cls else None,
+            "version": cls.version if cls else None,
             "source": self.source,
             "available": cls is not None,
             "reason": self.unavailable,
@@ -141,6 +145,11 @@ class Algorithm:
             "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
             "in_default_profile": bool(cls and cls.in_default_profile),
         }
+
+
+def docstring_summary(obj: object) -> str:
+    """Return the first line of an object's docstring, or "" where it has none."""
+    return (inspect.getdoc(obj) or "").partition("\n")[0]
 
 
 def _builtin() -> dict[str, Callable[[], FairEstimator]]:

@@ -13,11 +13,13 @@ on one split, then run a plugin in a study beside the baseline.
 # %%
 # The class
 # ---------
-# ``_validate_fit`` runs scikit-learn's input checks and returns the labels as 0/1;
-# ``_fitted_features`` checks a fitted model's input, and ``_labels`` maps 0/1 back to the
-# labels seen in ``fit``. The class attributes tell the benchmark what the method is: its
-# family, the preprocessing variants it accepts and its parameter grid. It reads the sensitive
-# attribute in ``fit`` only, which the contract checks.
+# ``validate_fit`` runs scikit-learn's input checks and returns the labels as 0/1;
+# ``fitted_features`` checks a fitted model's input, and ``to_labels`` maps 0/1 back to the
+# labels seen in ``fit`` (the plugin reference, :doc:`/guide/plugins`, lists every helper). The
+# class attributes tell the benchmark what the method is: its version (change it when its
+# results change), the library whose code runs, its family, the preprocessing variants it
+# accepts and its parameter grid. It reads the sensitive attribute in ``fit`` only, which the
+# contract checks, and only as a partition of the rows, so the groups' names do not matter.
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,16 +41,19 @@ class ReweighedLogisticRegression(FairEstimator):
     """
 
     name: ClassVar[str] = "reweighed-logistic-regression"
+    version: ClassVar[str] = "1"
+    library: ClassVar[str] = "scikit-learn"
     family: ClassVar[str] = "pre-processing"
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"C": [0.1, 1.0, 10.0]}
+    groups_by_order: ClassVar[bool] = True  # the weights read the groups as a partition
 
     def __init__(self, C: float = 1.0) -> None:
         self.C = C
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> "ReweighedLogisticRegression":
         """Weigh each (group, label) cell by P(g) P(y) / P(g, y), then fit."""
-        features, y = self._validate_fit(X, y)
+        features, y = self.validate_fit(X, y)
         cells = pd.DataFrame({"group": np.asarray(sensitive_features), "label": y})
         p_group = cells["group"].map(cells["group"].value_counts(normalize=True))
         p_label = cells["label"].map(cells["label"].value_counts(normalize=True))
@@ -60,7 +65,7 @@ class ReweighedLogisticRegression(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict with the reweighed model; the sensitive attribute is not read."""
-        return self._labels(self.model_.predict(self._fitted_features(X)))
+        return self.to_labels(self.model_.predict(self.fitted_features(X)))
 
 
 # %%

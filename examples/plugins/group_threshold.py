@@ -28,6 +28,8 @@ class GroupQuantileThreshold(FairEstimator):
     """
 
     name: ClassVar[str] = "group-quantile-threshold"
+    version: ClassVar[str] = "1"  # change it when a change of the code changes its results
+    library: ClassVar[str] = "scikit-learn"  # whose code runs: the logistic regression's
     family: ClassVar[str] = "post-processing"  # thresholds on a fitted model's scores
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"C": [0.1, 1.0, 10.0]}
@@ -38,7 +40,7 @@ class GroupQuantileThreshold(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> "GroupQuantileThreshold":
         """Fit the scores, then each group's threshold."""
-        features, y = self._validate_fit(X, y)  # scikit-learn's checks; labels as 0/1
+        features, y = self.validate_fit(X, y)  # scikit-learn's checks; labels as 0/1
         groups = np.asarray(sensitive_features)
         self.model_ = make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=1000))
         scores = self.model_.fit(features, y).decision_function(features)
@@ -49,7 +51,7 @@ class GroupQuantileThreshold(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict 1 where a person's score exceeds their group's threshold."""
-        features = self._fitted_features(X)  # fitted first, the width seen in fit
-        groups = self._sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)  # fitted first, the width seen in fit
+        groups = self.sensitive_for_predict(features, sensitive_features)
         thresholds = np.array([self.thresholds_[group] for group in groups])
-        return self._labels(self.model_.decision_function(features) > thresholds)
+        return self.to_labels(self.model_.decision_function(features) > thresholds)

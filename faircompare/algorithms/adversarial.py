@@ -63,7 +63,7 @@ class AdversarialDebiasing(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> AdversarialDebiasing:
         """Standardise the features, then train the predictor against the adversary."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, len(features))
         self.scaler_ = StandardScaler().fit(features)
         self.model_ = AdversarialFairnessClassifier(
@@ -84,7 +84,7 @@ class AdversarialDebiasing(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict from the features alone."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         with one_thread():
             predicted = self.model_.predict(self.scaler_.transform(features))
-        return self._labels(predicted)
+        return self.to_labels(predicted)

@@ -57,7 +57,7 @@ class GerryFair(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> GerryFair:
         """Play the learner against the auditor on the training data."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "GerryFair")
         self.model_ = GerryFairClassifier(
             C=self.C,
@@ -70,10 +70,10 @@ class GerryFair(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Average the learner's classifiers, then threshold at 1/2."""
-        features = self._fitted_features(X)
-        s = self._binary_sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.binary_sensitive_for_predict(features, sensitive_features)
         dataset = binary_label_dataset(np.zeros(len(s)), s, features)
-        return self._labels(self.model_.predict(dataset, threshold=0.5).labels.ravel())
+        return self.to_labels(self.model_.predict(dataset, threshold=0.5).labels.ravel())
 
 
 class MetaFair(FairEstimator):
@@ -127,7 +127,7 @@ class MetaFair(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> MetaFair:
         """Fit the meta-algorithm's classifier on the training data."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "MetaFair")
         self.components_ = None
         if self.max_features is not None and features.shape[1] > self.max_features:
@@ -148,10 +148,10 @@ class MetaFair(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict from the features alone: the sign of the fitted score."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         if self.components_ is not None:
             features = self.components_.transform(features)
         dataset = binary_label_dataset(
             np.zeros(len(features)), np.zeros(len(features)), features, sensitive_is_feature=False
         )
-        return self._labels(self.model_.predict(dataset).labels.ravel())
+        return self.to_labels(self.model_.predict(dataset).labels.ravel())

@@ -42,7 +42,7 @@ class _Postprocessed(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> _Postprocessed:
         """Fit logistic regression, then the post-processor on its training probabilities."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), type(self).__name__)
         self.model_ = _logistic_regression().fit(features, labels)
         self._fit_postprocessor(labels, s, self.model_.predict_proba(features)[:, 1])
@@ -55,8 +55,8 @@ class _Postprocessed(FairEstimator):
 
     def _scores(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the rows as a float matrix, their 0/1 sensitive attribute and their scores."""
-        features = self._fitted_features(X)
-        s = self._binary_sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.binary_sensitive_for_predict(features, sensitive_features)
         return features, s, self.model_.predict_proba(features)[:, 1]
 
 
@@ -94,7 +94,7 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
         mix = np.where(s == 1, fitted.priv_mix_rate, fitted.unpriv_mix_rate)
         base = np.where(s == 1, fitted.base_rate_priv, fitted.base_rate_unpriv)
         mixed = np.where(row_uniform(features, self.random_state) <= mix, base, scores)
-        return self._labels(mixed >= 0.5)
+        return self.to_labels(mixed >= 0.5)
 
 
 class AIF360EqualizedOdds(_Postprocessed):
@@ -148,7 +148,7 @@ class AIF360EqualizedOdds(_Postprocessed):
         """Flip each row's predicted label with its group's fitted probability, drawn per row."""
         features, s, scores = self._scores(X, sensitive_features)
         draws = row_uniform(features, self.random_state)
-        return self._labels(draws < self._positive_probability(s, scores))
+        return self.to_labels(draws < self._positive_probability(s, scores))
 
 
 class AIF360RejectOption(_Postprocessed):
@@ -201,7 +201,7 @@ class AIF360RejectOption(_Postprocessed):
         _, s, scores = self._scores(X, sensitive_features)
         threshold, margin = self.threshold_, self.margin_
         critical = (scores > threshold - margin) & (scores <= threshold + margin)
-        return self._labels(np.where(critical, s == 0, scores > threshold))
+        return self.to_labels(np.where(critical, s == 0, scores > threshold))
 
 
 REJECT_OPTION_METRICS = (

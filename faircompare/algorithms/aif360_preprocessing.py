@@ -30,7 +30,7 @@ class AIF360Reweighing(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> AIF360Reweighing:
         """Weight the training rows, then fit logistic regression with the weights."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "AIF360Reweighing")
         weights = Reweighing(**GROUPS).fit_transform(binary_label_dataset(labels, s))
         # The pipeline's steps are fitted one by one, so that the weights reach the logistic
@@ -42,13 +42,13 @@ class AIF360Reweighing(FairEstimator):
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities of the reweighted logistic regression."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return self.model_.predict_proba(features)
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict from the features alone."""
-        features = self._fitted_features(X)
-        return self._labels(self.model_.predict(features))
+        features = self.fitted_features(X)
+        return self.to_labels(self.model_.predict(features))
 
 
 class LearnedFairRepresentations(RepresentationClassifier):

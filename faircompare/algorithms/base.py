@@ -201,10 +201,18 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         predicted = self.predict(X, sensitive_features=sensitive_features)
         return float(accuracy_score(y, predicted, sample_weight=sample_weight))
 
-    def _validate_fit(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Validate ``fit``'s features and labels the scikit-learn way.
+    def validate_fit(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Validate ``fit``'s features and labels the scikit-learn way; call it first in ``fit``.
 
-        Sets ``n_features_in_`` (and ``feature_names_in_`` for a frame) and ``classes_``.
+        Sets ``n_features_in_`` (and ``feature_names_in_`` for a frame) and ``classes_``, which
+        :meth:`fitted_features` and :meth:`to_labels` read later.
+
+        Parameters
+        ----------
+        X
+            ``fit``'s features: a frame (the benchmark passes one) or an array.
+        y
+            ``fit``'s labels, two values.
 
         Returns
         -------
@@ -233,12 +241,29 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             )
         return features, (labels == self.classes_[1]).astype(np.int64)
 
-    def _fitted_features(self, X: Any) -> np.ndarray:
-        """Return ``X`` as a float matrix of the width seen in ``fit`` (else scikit-learn's error).
+    def fitted_features(self, X: Any) -> np.ndarray:
+        """Return ``X`` as a float matrix of the width seen in ``fit``; call it in ``predict``.
 
         Feature names are checked when both ``fit`` and this call saw a frame; an array is taken
         by position (the audits move numeric copies of the rows). A sparse frame comes back as a
         CSR matrix when the model has ``sparse_input``.
+
+        Parameters
+        ----------
+        X
+            ``predict``'s (or ``predict_proba``'s) features.
+
+        Returns
+        -------
+        numpy.ndarray
+            The features as a finite float matrix.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
+        ValueError
+            Scikit-learn's errors for another width, other feature names or bad values.
         """
         check_is_fitted(self)
         refuse_text_columns(X, type(self).__name__)
@@ -259,12 +284,43 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             return X, "csr"
         return dense_features(X), False
 
-    def _labels(self, predicted: Any) -> np.ndarray:
-        """Map 0/1 predictions back to the label values seen in ``fit``."""
+    def to_labels(self, predicted: Any) -> np.ndarray:
+        """Map 0/1 predictions back to the label values seen in ``fit``; ``predict`` returns it.
+
+        Parameters
+        ----------
+        predicted
+            One 0/1 (or boolean) prediction per row, 1 for the positive label.
+
+        Returns
+        -------
+        numpy.ndarray
+            The predictions as ``classes_`` values, in the rows' order.
+        """
         return self.classes_[np.asarray(predicted, dtype=np.int64)]
 
-    def _sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
-        """Check the sensitive attribute passed to ``predict`` by an algorithm that needs it."""
+    def sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
+        """Check the sensitive attribute passed to ``predict`` by an algorithm that needs it.
+
+        For a model with ``uses_sensitive_at_predict = True``.
+
+        Parameters
+        ----------
+        X
+            ``predict``'s features (for their number of rows).
+        sensitive_features
+            ``predict``'s sensitive attribute, one value per row.
+
+        Returns
+        -------
+        numpy.ndarray
+            The attribute as a 1-D array.
+
+        Raises
+        ------
+        AlgorithmInputError
+            If it is missing, or not one value per row.
+        """
         if sensitive_features is None:
             raise AlgorithmInputError(
                 f"{type(self).__name__}.predict needs sensitive_features: it uses the sensitive "
@@ -272,10 +328,37 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
             )
         return check_sensitive(sensitive_features, np.shape(X)[0])
 
-    def _binary_sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
-        """Check ``predict``'s sensitive attribute and return it as 0/1 (1 privileged)."""
-        s = self._sensitive_for_predict(X, sensitive_features)
+    def binary_sensitive_for_predict(self, X: Any, sensitive_features: Any) -> np.ndarray:
+        """Check ``predict``'s sensitive attribute and return it as 0/1 (1 privileged).
+
+        For a model that needs a binary attribute (the ``numerical+binary`` variant).
+
+        Parameters
+        ----------
+        X
+            ``predict``'s features (for their number of rows).
+        sensitive_features
+            ``predict``'s sensitive attribute, one value per row.
+
+        Returns
+        -------
+        numpy.ndarray
+            The attribute as integers 0 and 1.
+
+        Raises
+        ------
+        AlgorithmInputError
+            If it is missing, not one value per row, or has more than two values.
+        """
+        s = self.sensitive_for_predict(X, sensitive_features)
         return binary_sensitive(s, np.shape(X)[0], type(self).__name__)
+
+    # The helpers' names before 0.3.0, used by plugins written from the earlier examples.
+    _validate_fit = validate_fit
+    _fitted_features = fitted_features
+    _labels = to_labels
+    _sensitive_for_predict = sensitive_for_predict
+    _binary_sensitive_for_predict = binary_sensitive_for_predict
 
 
 def refuse_text_columns(X: Any, algorithm: str) -> None:

@@ -47,20 +47,20 @@ class _SklearnBaseline(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> _SklearnBaseline:
         """Fit the model on ``X`` and ``y``; ``sensitive_features`` is not used."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         self.model_ = self._model().fit(features, labels)
         return self
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict labels from the features alone (in blocks of rows)."""
-        features = self._fitted_features(X)
-        return self._labels(_in_blocks(self.model_.predict, features, self.predicts_sparse))
+        features = self.fitted_features(X)
+        return self.to_labels(_in_blocks(self.model_.predict, features, self.predicts_sparse))
 
 
 class _ProbabilisticBaseline(_SklearnBaseline):
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1 (in blocks of rows)."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return _in_blocks(self.model_.predict_proba, features, self.predicts_sparse)
 
 
@@ -99,7 +99,7 @@ class SVM(_SklearnBaseline):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> SVM:
         """Fit on scaled features; gamma ``"scale"`` of the standardised ones, 1 / (d var(z))."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         shift_invariant = self.kernel == "rbf"
         scaler = StandardScaler(with_mean=not shift_invariant).fit(features)
         # var(z) over all entries of standardised z: the mean of its columns' variances
@@ -121,11 +121,11 @@ class SVM(_SklearnBaseline):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Label 1 (``classes_[1]``) where the decision value is positive."""
-        return self._labels(self.decision_function(X) > 0)
+        return self.to_labels(self.decision_function(X) > 0)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance to the separating surface; positive means label 1."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         Z = self.model_[0].transform(features)
         if self.gradient_kind is None:
             return self.model_[-1].decision_function(Z)
@@ -141,7 +141,7 @@ class SVM(_SklearnBaseline):
         if self.gradient_kind is None:
             raise NotImplementedError(f"no analytic gradient for the {self.kernel!r} kernel")
         scaler = self.model_[0]
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         Z = scaler.transform(features)
         decision, slope = self._decision(Z, slope=True)
         residual = expit(decision) - binary_labels(y, len(Z))
@@ -296,7 +296,7 @@ class GradientBoosting(_ProbabilisticBaseline):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> GradientBoosting:
         """Fit on ``X`` and ``y``, stopping early above 10,000 rows (no sensitive attribute)."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         n = features.shape[0]
         model = HistGradientBoostingClassifier(
             learning_rate=self.learning_rate,
@@ -342,7 +342,7 @@ class GaussianNaiveBayes(_ProbabilisticBaseline):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> GaussianNaiveBayes:
         """Fit on ``X`` and ``y``; ``sensitive_features`` is not used."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         if not sparse.issparse(features):
             self.model_ = GaussianNB(var_smoothing=self.var_smoothing).fit(features, labels)
             return self
@@ -382,7 +382,7 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
         Sparse features are scaled but not centred (centring would fill them): the intercept is
         not penalised, so the fitted log-odds are the same as with centring.
         """
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         scaler = StandardScaler(with_mean=not sparse.issparse(features))
         model = LogisticRegression(C=self.C, max_iter=self.max_iter)
         self.model_ = make_pipeline(scaler, model).fit(features, labels)
@@ -390,7 +390,7 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return self.model_.decision_function(features)
 
     def logit_coefficients(self) -> tuple[np.ndarray, float]:
@@ -405,7 +405,7 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
 
         For p = sigmoid(w'(x - m)/sd + b), d loss / d x = (p - y) w / sd.
         """
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         scaler, model = self.model_[0], self.model_[-1]
         p = model.predict_proba(scaler.transform(features))[:, 1]
         residual = p - binary_labels(y, features.shape[0])

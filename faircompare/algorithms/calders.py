@@ -79,7 +79,7 @@ class TwoNaiveBayes(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> TwoNaiveBayes:
         """Fit both feature models, then adjust the class counts on the training data."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), "TwoNaiveBayes")
         self.binary_ = np.isin(features, (0, 1)).all(axis=0)
         self._fit_feature_models(features, labels, s)
@@ -160,8 +160,8 @@ class TwoNaiveBayes(FairEstimator):
         return self._log_ratio(X, s) + self._prior_log_odds(self.class_counts_)[s]
 
     def _inputs(self, X: Any, sensitive_features: Any) -> tuple[np.ndarray, np.ndarray]:
-        features = self._fitted_features(X)
-        return features, self._binary_sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        return features, self.binary_sensitive_for_predict(features, sensitive_features)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Posterior log-odds of label 1 under each row's group model and adjusted priors."""
@@ -174,4 +174,4 @@ class TwoNaiveBayes(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict label 1 (``classes_[1]``) where the posterior log-odds are positive."""
-        return self._labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)
+        return self.to_labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)

@@ -30,11 +30,17 @@ from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
 __all__ = [
+    "DECLARED",
     "Check",
     "check_contract",
     "run_check",
     "synthetic_data",
+    "undeclared",
 ]
+
+#: The class attributes a plugin should declare rather than inherit: its ``version`` (stored
+#: runs of another version are recomputed) and the ``library`` whose code runs.
+DECLARED = ("version", "library")
 
 _N_TRAIN, _N_TEST = 240, 120
 
@@ -171,6 +177,27 @@ def check_contract(
         if variant != "original":  # the audit attacks numeric features only
             checks.append(run(f"audit hooks well formed ({variant})", _hooks, make, data))
     return checks
+
+
+def undeclared(cls: type[FairEstimator]) -> list[str]:
+    """Return the attributes of :data:`DECLARED` that a class inherits from FairEstimator.
+
+    ``check-plugin`` warns about each: the defaults (version ``"1"``, library
+    ``"faircompare"``) are rarely true of a plugin.
+
+    Parameters
+    ----------
+    cls
+        The algorithm's class.
+
+    Returns
+    -------
+    list of str
+        The names no class between ``cls`` and :class:`FairEstimator` sets, in
+        :data:`DECLARED`'s order.
+    """
+    own = cls.__mro__[: cls.__mro__.index(FairEstimator)]
+    return [name for name in DECLARED if not any(name in vars(k) for k in own)]
 
 
 def _variants(make: Callable[[], FairEstimator]) -> str | None:

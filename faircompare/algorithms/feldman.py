@@ -478,7 +478,7 @@ class FeldmanClassifier(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FeldmanClassifier:
         """Fit the repair on the training data, then the classifier on the repaired data."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, features.shape[0])
         self.repair_ = DisparateImpactRepair(self.repair_level, self.random_state)
         repaired = self._for_base(self.repair_.fit_transform(features, sensitive_features=s))
@@ -486,8 +486,8 @@ class FeldmanClassifier(FairEstimator):
         return self
 
     def _repaired(self, X: Any, sensitive_features: Any) -> Any:
-        features = self._fitted_features(X)
-        s = self._sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.sensitive_for_predict(features, sensitive_features)
         return self._for_base(self.repair_.transform(features, sensitive_features=s))
 
     def _for_base(self, repaired: Any) -> Any:
@@ -498,7 +498,7 @@ class FeldmanClassifier(FairEstimator):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Repair ``X`` with the training quantiles, then predict."""
         repaired = self._repaired(X, sensitive_features)
-        return self._labels(self.estimator_.predict(repaired))
+        return self.to_labels(self.estimator_.predict(repaired))
 
     @available_if(lambda self: hasattr(self._base(), "predict_proba"))
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:

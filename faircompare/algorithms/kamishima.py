@@ -64,7 +64,7 @@ class PrejudiceRemover(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> PrejudiceRemover:
         """Fit the two weight vectors by L-BFGS."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, features.shape[0], "PrejudiceRemover")
         self.design_ = Design(features)
         design = self.design_(features)
@@ -85,8 +85,8 @@ class PrejudiceRemover(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1, with the weights of each row's group."""
-        features = self._fitted_features(X)
-        s = self._binary_sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.binary_sensitive_for_predict(features, sensitive_features)
         if_one, if_zero = (self.design_(features) @ self.coef_[::-1].T).T
         return np.where(s == 1, if_one, if_zero)
 
@@ -97,7 +97,7 @@ class PrejudiceRemover(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict label 1 (``classes_[1]``) where the log-odds are positive."""
-        return self._labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)
+        return self.to_labels(self.decision_function(X, sensitive_features=sensitive_features) > 0)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""

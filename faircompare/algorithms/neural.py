@@ -79,7 +79,7 @@ class NeuralNetwork(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None) -> NeuralNetwork:
         """Train on standardised features with class-balanced weights."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         self.mean_ = features.mean(0)
         self.scale_ = np.where(features.std(0) > 0, features.std(0), 1.0)
         self._prepare(self._standardised(features), sensitive_features)
@@ -120,7 +120,7 @@ class NeuralNetwork(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Log-odds of label 1."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         Z = torch.as_tensor(self._standardised(features), dtype=torch.float32)
         with torch.no_grad():
             return self._logits(Z).double().numpy()
@@ -132,11 +132,11 @@ class NeuralNetwork(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Label 1 (``classes_[1]``) where the log-odds are positive."""
-        return self._labels(self.decision_function(X) > 0)
+        return self.to_labels(self.decision_function(X) > 0)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         labels = binary_labels(y, len(features))
         return self.loss_oracle().gradient(features, labels).astype(float)
 

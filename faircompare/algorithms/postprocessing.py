@@ -64,7 +64,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> ThresholdOptimizerPostprocessing:
         """Fit logistic regression, then the thresholds of each group on its scores."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, features.shape[0])
         self.scorer_ = LogisticRegressionBaseline().fit(features, labels)
         scores = self._scores(features)
@@ -98,8 +98,8 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         group without thresholds of its own (see the module's docstring) gets the regression's
         decision, label 1 where its probability exceeds 1/2.
         """
-        features = self._fitted_features(X)
-        s = self._sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.sensitive_for_predict(features, sensitive_features)
         scores = self._scores(features)
         positive = (scores[:, 0] > 0.5).astype(float)
         rows = np.isin(s, self.constrained_groups_)
@@ -109,7 +109,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         unseen = np.setdiff1d(s, self.groups_)
         if unseen.size:
             warn_unconstrained(unseen, "no training rows")
-        return self._labels(row_uniform(features, self.random_state) < positive)
+        return self.to_labels(row_uniform(features, self.random_state) < positive)
 
 
 class UnconstrainedGroupWarning(UserWarning):

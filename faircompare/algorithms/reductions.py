@@ -70,7 +70,7 @@ class _Reduction(FairEstimator):
         scikit-learn's own ``sample_weight``, which the dummy classifier fairlearn substitutes
         when a reweighted problem has a single label (separable data) accepts too.
         """
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         self.scaler_ = StandardScaler().fit(features)
         with quiet_fairlearn():
             reduction.fit(
@@ -82,7 +82,7 @@ class _Reduction(FairEstimator):
         return self
 
     def _scaled(self, X: Any) -> np.ndarray:
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return self.scaler_.transform(features)
 
 
@@ -139,7 +139,7 @@ class ExponentiatedGradientReduction(_Reduction):
         """
         features = self._scaled(X)
         positive = self.model_._pmf_predict(features)[:, 1]
-        return self._labels(row_uniform(features, self.random_state) < positive)
+        return self.to_labels(row_uniform(features, self.random_state) < positive)
 
 
 class GridSearchReduction(_Reduction):
@@ -185,4 +185,4 @@ class GridSearchReduction(_Reduction):
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict with the chosen logistic regression."""
         features = self._scaled(X)
-        return self._labels(self.model_.predict(features))
+        return self.to_labels(self.model_.predict(features))

@@ -72,7 +72,7 @@ class RepresentationClassifier(FairEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> RepresentationClassifier:
         """Learn the representation on the training data, then the classifier on it."""
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), type(self).__name__)
         self._fit_representation(features, labels, s)
         represented, labels = self._training_data(features, labels, s)
@@ -94,15 +94,15 @@ class RepresentationClassifier(FairEstimator):
         numpy.ndarray
             One row per person.
         """
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return self._represent(
-            features, self._binary_sensitive_for_predict(features, sensitive_features)
+            features, self.binary_sensitive_for_predict(features, sensitive_features)
         )
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Represent ``X`` with the map learned in fit, then predict."""
         represented = self.transform(X, sensitive_features=sensitive_features)
-        return self._labels(self.estimator_.predict(represented))
+        return self.to_labels(self.estimator_.predict(represented))
 
     @available_if(lambda self: hasattr(self._base(), "predict_proba"))
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:

@@ -111,7 +111,7 @@ class UnprocessedClassifier(FairEstimator):
         UnprocessedClassifier
             The fitted estimator itself.
         """
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, features.shape[0])
         rng = np.random.default_rng(self.random_state)
         strata = 2 * np.unique(s, return_inverse=True)[1] + labels  # group and label
@@ -181,8 +181,8 @@ class UnprocessedClassifier(FairEstimator):
         numpy.ndarray
             One label per row.
         """
-        features = self._fitted_features(X)
-        s = self._sensitive_for_predict(features, sensitive_features)
+        features = self.fitted_features(X)
+        s = self.sensitive_for_predict(features, sensitive_features)
         positive = np.asarray(self.estimator_.predict(features), dtype=float)
         rows = np.isin(s, self.constrained_groups_)
         if self.thresholds_ is not None and rows.any():
@@ -192,7 +192,7 @@ class UnprocessedClassifier(FairEstimator):
         unseen = np.setdiff1d(s, self.groups_)
         if unseen.size:
             warn_unconstrained(unseen, "no training rows", "unprocessed", "the baseline")
-        return self._labels(row_uniform(features, self.random_state) < positive)
+        return self.to_labels(row_uniform(features, self.random_state) < positive)
 
     def training_row_limit(self) -> int | None:
         """Return the baseline's limit: the thresholds cost about linear time.

@@ -95,7 +95,7 @@ class _Zafar(FairEstimator):
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
 
     def _problem(self, X: Any, y: Any, sensitive_features: Any) -> _Problem:
-        features, labels = self._validate_fit(X, y)
+        features, labels = self.validate_fit(X, y)
         z = binary_sensitive(sensitive_features, len(features), type(self).__name__)
         self.design_ = Design(features)
         return _Problem(self.design_(features), labels, z.astype(float), self.alpha)
@@ -107,7 +107,7 @@ class _Zafar(FairEstimator):
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Signed distance theta'x; positive means label 1."""
-        features = self._fitted_features(X)
+        features = self.fitted_features(X)
         return self.design_(features) @ self.coef_
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
@@ -117,7 +117,7 @@ class _Zafar(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Predict label 1 (``classes_[1]``) where theta'x > 0; ignores the sensitive attribute."""
-        return self._labels(self.decision_function(X) > 0)
+        return self.to_labels(self.decision_function(X) > 0)
 
     def logit_coefficients(self) -> tuple[np.ndarray, float]:
         """Weights and intercept of the log-odds on the unstandardised features."""

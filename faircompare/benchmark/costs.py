@@ -29,7 +29,7 @@ one model.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -270,6 +270,82 @@ def plan_table(runs: Iterable[RunSpec], seconds: Mapping[str, float]) -> pd.Data
     )
     grouped = frame.groupby(["dataset", "algorithm"], sort=False)["CPU-hours"]
     return pd.concat([grouped.size().rename("runs"), grouped.sum()], axis=1)
+
+
+def duration(seconds: float, *, cpu: bool = False) -> str:
+    """Return a duration in the unit that fits it: hours, minutes or seconds.
+
+    Parameters
+    ----------
+    seconds
+        The duration.
+    cpu
+        Whether it is CPU time (``CPU-hours``, ``CPU-minutes``, ``CPU-seconds``).
+
+    Returns
+    -------
+    str
+        ``"1.3 hours"``, ``"14 minutes"`` or ``"40 seconds"`` (one decimal for hours).
+    """
+    prefix = "CPU-" if cpu else ""
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} {prefix}hours"
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} {prefix}minutes"
+    return f"{seconds:.0f} {prefix}seconds"
+
+
+def describe_plan(
+    runs: Sequence[RunSpec], seconds: Mapping[str, float], pricing: Pricing, workers: int
+) -> str:
+    """Describe a plan as a dry run prints it: what it runs, its cost per cell and in all.
+
+    Parameters
+    ----------
+    runs
+        The planned runs.
+    seconds
+        Each run's expected CPU seconds, by key (:meth:`CostModel.plan_seconds`).
+    pricing
+        What the runs execute: the audits and their permutations.
+    workers
+        The workers that will share the runs.
+
+    Returns
+    -------
+    str
+        A header (splits, settings swept, runs tuned, audits), the table of
+        :func:`plan_table` in the unit that fits the total, and the total CPU time and wall
+        time on ``workers`` workers.
+    """
+    total = sum(seconds[run.key] for run in runs)
+    unit = duration(total, cpu=True).split()[1]  # the table in the total's unit
+    table = plan_table(runs, seconds)
+    table[unit] = table.pop("CPU-hours") * 3600 / _SECONDS_PER[unit]
+    settings = {(run.algorithm, run.params) for run in runs}
+    algorithms = {run.algorithm for run in runs}
+    audits = (
+        ", ".join(
+            f"{name} ({pricing.permutations:,} permutations)" if name in _SCALED else name
+            for name in pricing.audits
+        )
+        or "none"
+    )
+    header = (
+        f"plan: {len({run.split_id for run in runs})} splits; {len(settings):,} settings of "
+        f"{len(algorithms)} algorithms; {sum(run.tune for run in runs):,} runs also tuned on a "
+        f"validation part; audits: {audits}"
+    )
+    footer = (
+        f"{len(runs):,} runs, about {duration(total, cpu=True)}: about "
+        f"{duration(total / workers)} on {workers} worker{'s' if workers > 1 else ''} (nothing "
+        "was run; costs measured by perf/paper_estimate.py, scaled by rows where a dataset was "
+        "not measured)"
+    )
+    return f"{header}\n{table.to_string(float_format='{:.2f}'.format)}\n{footer}"
+
+
+_SECONDS_PER = {"CPU-hours": 3600, "CPU-minutes": 60, "CPU-seconds": 1}
 
 
 @cache

@@ -29,7 +29,7 @@ from pathlib import Path
 import joblib
 
 from faircompare._validation import renamed_arguments
-from faircompare.benchmark.costs import Pricing, cost_model
+from faircompare.benchmark.costs import Pricing, cost_model, describe_plan
 from faircompare.benchmark.execute import Options
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Summary, backend_name, run_plan
@@ -69,6 +69,22 @@ class Study:
     costs: dict[str, float]
     cleaning: dict[str, dict[str, int]]
     options: Options
+
+    def describe(self, workers: int) -> str:
+        """Describe the plan as ``faircompare run --dry-run`` prints it.
+
+        Parameters
+        ----------
+        workers
+            The workers that would share the runs.
+
+        Returns
+        -------
+        str
+            What the plan runs (splits, settings, tuning, audits), its runs and expected CPU
+            time per dataset and algorithm, and in all (:func:`~.costs.describe_plan`).
+        """
+        return describe_plan(self.runs, self.costs, Pricing.of(self.options), workers)
 
 
 @renamed_arguments(data_dir="mirror", cache_dir="cache")
@@ -201,8 +217,7 @@ def run_benchmark(
     study = plan_study(config, mirror=mirror, cache=cache, say=say)
     with ResultStore(results) as store:
         stored = store.statuses()
-        pending = sum(s.key not in stored for s in study.runs)
-        say(f"{len(study.runs)} runs planned, {pending} not yet stored; results in {store.path}")
+        say(f"{_to_run(study.runs, stored, force, retry_failed)}; results in {store.path}")
         cores = joblib.cpu_count()
         if jobs > cores and (backend != "dask" or scheduler is None):
             say(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
@@ -231,6 +246,20 @@ def run_benchmark(
 def _at_hand(spec: DatasetSpec, cache: str | None) -> bool:
     """Whether a dataset's raw file is read without fetching it: a local file, or cached."""
     return spec.url is None or (cache_dir(cache) / spec.file).is_file()
+
+
+def _to_run(
+    runs: Sequence[RunSpec], stored: dict[str, str], force: bool, retry_failed: bool
+) -> str:
+    """Say how many planned runs will run: those not yet stored, and those redone."""
+    pending = sum(run.key not in stored for run in runs)
+    text = f"{len(runs):,} runs planned, {pending:,} not yet stored"
+    if force:
+        return f"{text}, {len(runs) - pending:,} stored ones redone (--force)"
+    if retry_failed:
+        failed = sum(stored.get(run.key) == "failed" for run in runs)
+        return f"{text}, {failed:,} failed ones redone (--retry-failed)"
+    return text
 
 
 def _failures(store: ResultStore, runs: Sequence[RunSpec]) -> tuple[tuple[str, str], ...]:

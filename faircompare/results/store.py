@@ -55,6 +55,7 @@ _DATABASE_FILES = ("", "-wal", "-shm", "-journal")  # the database and SQLite's 
 _WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN")
 T = TypeVar("T")
 _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id")
+_STATUSES = ("done", "failed", "pending")  # a planned run's status: stored, or not yet
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -481,6 +482,21 @@ class ResultStore:
             One row per planned run: key and identifying columns.
         """
         return self._frame("SELECT * FROM plan")
+
+    def status_counts(self) -> pd.DataFrame:
+        """Count the planned runs that are done, failed and pending, per dataset and algorithm.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``dataset`` and ``algorithm``, with integer columns ``done``,
+            ``failed`` and ``pending`` (planned, not stored); what ``faircompare status``
+            prints.
+        """
+        statuses = self.plan().merge(self.runs()[["key", "status"]], on="key", how="left")
+        statuses = statuses.fillna({"status": "pending"})
+        counts = statuses.groupby(["dataset", "algorithm", "status"]).size().unstack(fill_value=0)
+        return counts.reindex(columns=list(_STATUSES), fill_value=0).rename_axis(columns=None)
 
     @_guarded
     def runs(self) -> pd.DataFrame:
