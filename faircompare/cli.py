@@ -682,7 +682,11 @@ def _show_cut(error: click.ClickException) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; faircompare's own errors are printed without a traceback."""
     try:
-        code = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+        code = cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="faircompare",
+            standalone_mode=False,
+        )
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
         sys.exit(130)

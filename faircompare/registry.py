@@ -293,7 +293,8 @@ def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
     Parameters
     ----------
     plugins
-        A folder of plugin files (every ``*.py`` in it, subfolders included), or None.
+        A folder of plugin files (every ``*.py`` directly in it; subfolders are not searched),
+        or None.
 
     Returns
     -------

@@ -25,7 +25,7 @@ from aif360.algorithms.postprocessing import CalibratedEqOddsPostprocessing, EqO
 from faircompare._validation import check_choice
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.base import FairEstimator, binary_sensitive
-from faircompare.algorithms.reductions import _logistic_regression
+from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.rowhash import row_uniform
 
 
@@ -44,7 +44,7 @@ class _Postprocessed(FairEstimator):
         """Fit logistic regression, then the post-processor on its training probabilities."""
         features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, len(features), type(self).__name__)
-        self.model_ = _logistic_regression().fit(features, labels)
+        self.model_ = logistic_regression().fit(features, labels)
         self._fit_postprocessor(labels, s, self.model_.predict_proba(features)[:, 1])
         return self
 

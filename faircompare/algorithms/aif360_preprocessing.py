@@ -16,7 +16,7 @@ from faircompare._validation import check_choice
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.base import FairEstimator, binary_sensitive
 from faircompare.algorithms.lfr import lfr_objective, represent
-from faircompare.algorithms.reductions import _logistic_regression
+from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
 
 
@@ -35,7 +35,7 @@ class AIF360Reweighing(FairEstimator):
         weights = Reweighing(**GROUPS).fit_transform(binary_label_dataset(labels, s))
         # The pipeline's steps are fitted one by one, so that the weights reach the logistic
         # regression whether or not scikit-learn's metadata routing is enabled.
-        self.model_ = _logistic_regression()
+        self.model_ = logistic_regression()
         scaler, model = self.model_[0], self.model_[-1]
         model.fit(scaler.fit_transform(features), labels, sample_weight=weights.instance_weights)
         return self

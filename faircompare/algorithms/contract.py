@@ -179,7 +179,7 @@ def check_contract(
     return checks
 
 
-def undeclared(cls: type[FairEstimator]) -> list[str]:
+def undeclared(estimator_class: type[FairEstimator]) -> list[str]:
     """Return the attributes of :data:`DECLARED` that a class inherits from FairEstimator.
 
     ``check-plugin`` warns about each: the defaults (version ``"1"``, library
@@ -187,16 +187,17 @@ def undeclared(cls: type[FairEstimator]) -> list[str]:
 
     Parameters
     ----------
-    cls
+    estimator_class
         The algorithm's class.
 
     Returns
     -------
     list of str
-        The names no class between ``cls`` and :class:`FairEstimator` sets, in
+        The names no class between ``estimator_class`` and :class:`FairEstimator` sets, in
         :data:`DECLARED`'s order.
     """
-    own = cls.__mro__[: cls.__mro__.index(FairEstimator)]
+    mro = estimator_class.__mro__
+    own = mro[: mro.index(FairEstimator)]
     return [name for name in DECLARED if not any(name in vars(k) for k in own)]
 
 

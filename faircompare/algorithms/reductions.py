@@ -50,7 +50,8 @@ def quiet_fairlearn() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _logistic_regression() -> Pipeline:
+def logistic_regression() -> Pipeline:
+    """Return the logistic regression the reductions and AIF360's wrappers start from."""
     return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
 
 
