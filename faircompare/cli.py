@@ -296,8 +296,9 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     """Check that the algorithms and audits in a plugin FILE (or an algorithm) keep the contract.
 
     An algorithm's checks: valid declared variants and parameter grid, clone round-trip,
-    well-formed fit and predict outputs on each declared variant, determinism, and no use of
-    the sensitive attribute at prediction time unless declared. An audit's: the protocol (name,
+    well-formed fit and predict outputs on each declared variant, determinism, no use of
+    the sensitive attribute at prediction time unless declared, predictions in the order of the
+    rows asked, and inputs left unchanged by every method. An audit's: the protocol (name,
     version, applies, __call__), and on a small run in each numeric variant a True or False
     from applies, well-formed rows and the same rows twice. Last, that the working directory
     holds no file it did not hold before.

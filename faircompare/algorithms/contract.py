@@ -3,8 +3,10 @@
 ``faircompare check-plugin`` runs these checks on a plugin file or a registered algorithm: the
 declared variants and parameter grid are valid, ``clone`` round-trips, fit and predict give
 well-formed outputs on every declared variant, fitting is deterministic, the sensitive
-attribute is used at prediction time only when the algorithm declares it, and each optional
-method of :mod:`faircompare.algorithms.hooks` that the algorithm provides is well formed.
+attribute is used at prediction time only when the algorithm declares it, predictions follow
+the rows asked (a pandas output in another order, or predictions that change with the rows'
+order, fail), no method changes its arguments in place, and each optional method of
+:mod:`faircompare.algorithms.hooks` that the algorithm provides is well formed.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -25,7 +28,7 @@ from faircompare.algorithms.hooks import (
     OwnLossOracle,
     gradient_kind,
 )
-from faircompare.algorithms.outputs import checked_predictions, checked_scores
+from faircompare.algorithms.outputs import checked_predictions, checked_scores, row_index
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
 
@@ -170,12 +173,19 @@ def check_contract(
     checks.append(run("parameter grid names real parameters", _grid, make))
     checks.append(run("clone round-trips", _clone, make))
     for variant in sorted(make().supports & set(VARIANTS)):
-        data = synthetic_data(variant, seed)
-        checks.append(run(f"fit and predict on {variant}", _outputs, make, data))
-        checks.append(run(f"deterministic on {variant}", _deterministic, make, data))
-        checks.append(run(f"sensitive attribute at predict ({variant})", _sensitive, make, data))
+        on_variant = [
+            (f"fit and predict on {variant}", _outputs),
+            (f"deterministic on {variant}", _deterministic),
+            (f"sensitive attribute at predict ({variant})", _sensitive),
+            (f"rows in the order asked ({variant})", _row_order),
+            (f"leaves its inputs unchanged ({variant})", _inputs_kept),
+        ]
         if variant != "original":  # the audit attacks numeric features only
-            checks.append(run(f"audit hooks well formed ({variant})", _hooks, make, data))
+            on_variant.append((f"audit hooks well formed ({variant})", _hooks))
+        # each check its own draw: a plugin that changes its inputs in place spoils no other
+        checks += [
+            run(name, check, make, synthetic_data(variant, seed)) for name, check in on_variant
+        ]
     return checks
 
 
@@ -246,7 +256,8 @@ def _fit_predict(
         raise AssertionError("fit must return self")
     predicted = estimator.predict(data.X_test, sensitive_features=data.sensitive_features_test)
     name = getattr(estimator, "name", type(estimator).__name__)
-    return estimator, checked_predictions(name, predicted, len(data.X_test))
+    rows = row_index(data.X_test)
+    return estimator, checked_predictions(name, predicted, len(data.X_test), rows=rows)
 
 
 def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
@@ -262,7 +273,8 @@ def _outputs(make: Callable[[], FairEstimator], data: _Data) -> str | None:
         scores = estimator.decision_function(
             data.X_test, sensitive_features=data.sensitive_features_test
         )
-        checked_scores(getattr(estimator, "name", ""), scores, n, "decision_function")
+        name = getattr(estimator, "name", "")
+        checked_scores(name, scores, n, "decision_function", rows=row_index(data.X_test))
     return None
 
 
@@ -282,6 +294,56 @@ def _sensitive(make: Callable[[], FairEstimator], data: _Data) -> str | None:
         estimator.predict(data.X_test, sensitive_features=permuted), predicted
     ):
         return "predictions depend on the sensitive attribute; declare uses_sensitive_at_predict"
+    return None
+
+
+def _row_order(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    """Predict the test rows shuffled, each with its index label: the output must follow them."""
+    estimator, predicted = _fit_predict(make, data)
+    order = np.random.default_rng(2).permutation(len(data.X_test))
+    X, s = data.X_test.iloc[order], data.sensitive_features_test[order]
+    output = estimator.predict(X, sensitive_features=s)
+    if isinstance(output, pd.Series | pd.DataFrame) and not output.index.equals(X.index):
+        return (
+            "predict returned a pandas object whose rows are not in the order asked (its index "
+            "is not X.index): scikit-learn and fairlearn read predictions by position, so "
+            "return them in the rows' order (an array, or the Series reindexed by X.index)"
+        )
+    if not np.array_equal(np.asarray(output), predicted[order]):
+        return "rows given in another order (each with its index label) get other predictions"
+    return None
+
+
+def _inputs_kept(make: Callable[[], FairEstimator], data: _Data) -> str | None:
+    """Call each method on copies and compare the arguments with the originals afterwards."""
+    estimator = make()
+    train = (data.X_train.copy(), data.y_train.copy(), data.sensitive_features_train.copy())
+    estimator.fit(train[0], train[1], sensitive_features=train[2])
+    changed = _changed(train, (data.X_train, data.y_train, data.sensitive_features_train))
+    if changed:
+        return f"fit changed its argument {changed} in place"
+    for method in ("predict", "predict_proba", "decision_function"):
+        if hasattr(estimator, method):
+            test = (data.X_test.copy(), data.sensitive_features_test.copy())
+            getattr(estimator, method)(test[0], sensitive_features=test[1])
+            changed = _changed(test, (data.X_test, data.sensitive_features_test), ("X", "s"))
+            if changed:
+                return f"{method} changed its argument {changed} in place"
+    return None
+
+
+def _changed(
+    given: tuple[Any, ...], originals: tuple[Any, ...], names: tuple[str, ...] = ("X", "y", "s")
+) -> str | None:
+    """Return the name of the first argument that differs from its original, or None."""
+    for name, value, original in zip(names, given, originals, strict=True):
+        same = (
+            value.equals(original)
+            if isinstance(value, pd.DataFrame)
+            else np.array_equal(value, original)
+        )
+        if not same:
+            return "sensitive_features" if name == "s" else name
     return None
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from scipy.special import expit
 
 from faircompare._validation import renamed_arguments
+from faircompare.algorithms.outputs import in_row_order, row_index
 from faircompare.stats.individual import (
     LossOracle,
     clipped_log_loss,
@@ -193,8 +194,11 @@ def model_oracle(
 
 
 def _positive_probability(model: Any, X: np.ndarray, s: Any) -> np.ndarray:
-    if hasattr(model, "predict_proba"):
-        return model.predict_proba(X, sensitive_features=s)[:, 1]
-    if hasattr(model, "decision_function"):
-        return expit(model.decision_function(X, sensitive_features=s))
-    return np.asarray(model.predict(X, sensitive_features=s), dtype=float)
+    """Return the model's probability of the positive label, in the order of the rows of ``X``."""
+    methods = ("predict_proba", "decision_function", "predict")
+    method = next(name for name in methods if hasattr(model, name))
+    output = getattr(model, method)(X, sensitive_features=s)
+    values = np.asarray(in_row_order(type(model).__name__, output, row_index(X), method), float)
+    if method == "predict_proba":
+        return values[:, 1]
+    return expit(values) if method == "decision_function" else values

@@ -30,7 +30,12 @@ from threadpoolctl import threadpool_limits
 
 from faircompare._deprecations import moved_names
 from faircompare._timeout import time_limit
-from faircompare.algorithms.outputs import checked_predictions, checked_scores
+from faircompare.algorithms.outputs import (
+    checked_predictions,
+    checked_scores,
+    in_row_order,
+    row_index,
+)
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
@@ -394,23 +399,57 @@ def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any
     model = _algorithm(name, options.plugins).create(**params)
     if "random_state" in model.get_params() and "random_state" not in params:
         model.set_params(random_state=spec.fit_seed % 2**31)
+    X, y, s = _handed(model, split.X_train, split.y_train, split.sensitive_features_train)
     start = time.perf_counter()
-    model.fit(split.X_train, split.y_train, sensitive_features=split.sensitive_features_train)
+    model.fit(X, y, sensitive_features=s)
     fits[key] = model, time.perf_counter() - start
     return fits[key]
 
 
 def _predict(name: str, model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
-    """Predict the test rows, refusing predictions or scores that cannot be measured."""
-    X, s, n = split.X_test, split.sensitive_features_test, len(split.y_test)
-    y_pred = checked_predictions(name, model.predict(X, sensitive_features=s), n)
+    """Predict the test rows, refusing predictions or scores that cannot be measured.
+
+    Outputs are put in the order of the test rows (a pandas output by its index) before they
+    are checked; a plugin predicts from copies of the rows, which are measured afterwards.
+    """
+    n, rows = len(split.y_test), row_index(split.X_test)
+
+    def asked(method: str) -> Any:
+        X, s = _handed(model, split.X_test, split.sensitive_features_test)
+        return getattr(model, method)(X, sensitive_features=s)
+
+    y_pred = checked_predictions(name, asked("predict"), n, rows=rows)
     if hasattr(model, "predict_proba"):
-        proba = np.asarray(model.predict_proba(X, sensitive_features=s))
+        proba = np.asarray(in_row_order(name, asked("predict_proba"), rows, "predict_proba"))
         return y_pred, checked_scores(name, proba[:, 1], n, "predict_proba")
     if hasattr(model, "decision_function"):
-        scores = model.decision_function(X, sensitive_features=s)
-        return y_pred, checked_scores(name, scores, n, "decision_function")
+        scores = asked("decision_function")
+        return y_pred, checked_scores(name, scores, n, "decision_function", rows=rows)
     return y_pred, None
+
+
+def _handed(model: Any, *inputs: Any) -> tuple[Any, ...]:
+    """Return the inputs a model's method receives: copies for a plugin, as they are otherwise.
+
+    A plugin (a model whose class is not faircompare's own) gets copies of the features, labels
+    and sensitive attribute, so that nothing it does to them in place (a ``sensitive_features[:]
+    = ...`` in ``predict``, say) reaches the measures, the audits or the other runs of the split.
+
+    Parameters
+    ----------
+    model
+        The model whose method is called.
+    *inputs
+        Its arguments: frames and arrays.
+
+    Returns
+    -------
+    tuple
+        The inputs, copied for a plugin.
+    """
+    if type(model).__module__.startswith("faircompare."):
+        return inputs
+    return tuple(value.copy() for value in inputs)
 
 
 def _measure_rows(
