@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.aif360_postprocessing import REJECT_OPTION_METRICS, reject_option_search
 from faircompare.algorithms.base import binary_sensitive
-from faircompare.algorithms.reductions import _logistic_regression
+from faircompare.algorithms.reductions import logistic_regression
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
 
@@ -39,7 +39,7 @@ def compare(dataset: str) -> None:
     split = make_split(prepare(data, "numerical+binary", data.spec.sensitive[0]), 0)
     X, y = split.X_train.to_numpy(float), np.asarray(split.y_train)
     s = binary_sensitive(split.sensitive_features_train, len(X), "reject option")
-    scores = _logistic_regression().fit(X, y).predict_proba(X)[:, 1]
+    scores = logistic_regression().fit(X, y).predict_proba(X)[:, 1]
     truth = binary_label_dataset(y, s)
     predicted = binary_label_dataset((scores > 0.5).astype(int), s, scores=scores)
     for metric in REJECT_OPTION_METRICS:

@@ -31,14 +31,14 @@ from faircompare.algorithms.aif360_preprocessing import LearnedFairRepresentatio
 from faircompare.algorithms.base import AlgorithmInputError  # noqa: E402
 from faircompare.algorithms.baselines import LogisticRegressionBaseline  # noqa: E402
 from faircompare.algorithms.lfr import lfr_objective  # noqa: E402
-from faircompare.algorithms.reductions import _logistic_regression  # noqa: E402
+from faircompare.algorithms.reductions import logistic_regression  # noqa: E402
 from faircompare.exceptions import ChoiceError  # noqa: E402
 from faircompare.registry import get_algorithm  # noqa: E402
 
 
 def training_scores(X, y):
     """Logistic regression's training probabilities, as the post-processors see them."""
-    return _logistic_regression().fit(X.to_numpy(float), y).predict_proba(X.to_numpy(float))[:, 1]
+    return logistic_regression().fit(X.to_numpy(float), y).predict_proba(X.to_numpy(float))[:, 1]
 
 
 def rates(positive, y, s, group):
