@@ -172,7 +172,6 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     """Write every section's figures and tables, in page order."""
     runs, measures, audits = store.runs(), store.measures(), store.audits()
     validation = store.measures("validation")
-    balanced = tidy.balanced_measures(store) if len(measures) else measures
     family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
     writer.section("Summary")
     writer.attempt("summary", _summary, runs, family)
@@ -197,7 +196,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
                 writer.attempt(f"{what}: {c.label}", step, c)
         writer.attempt("rankings", _rankings, pd.concat(representatives))
         _at_equal_fairness(writer, measures, validation, styles)
-        writer.attempt("correlations", _correlations, measures, balanced)
+        writer.attempt("correlations", _correlations, measures, store)
         writer.attempt("measure pairs", _measure_pairs, pd.concat(representatives), family, styles)
         writer.attempt("preprocessing", _preprocessing, measures, styles)
         writer.attempt("sweeps", _sweeps, measures)
@@ -508,10 +507,17 @@ def _equal_fairness_part(
                                           configuration, strict=True))))  # fmt: skip
 
 
-def _correlations(writer: _Writer, measures: pd.DataFrame, balanced: pd.DataFrame) -> None:
+def _correlations(writer: _Writer, measures: pd.DataFrame, store: ResultStore) -> None:
     writer.section("Measure correlations (§6.3)")
+    samples = {"all": measures, "balanced": tidy.balanced_measures(store)}
+    if samples["balanced"].empty:
+        del samples["balanced"]
+        writer.text(
+            "No balanced sample: it draws from each test split's four cells (both labels in the "
+            "privileged group and in the rest), and no stored run's test split has all four."
+        )
     frames = []
-    for sample, source in (("all", measures), ("balanced", balanced)):
+    for sample, source in samples.items():
         for method in ("pearson", "spearman"):
             correlations = tidy.measure_correlations(source, method=method, by=("variant",))
             frames.append(correlations.assign(sample=sample, method=method))

@@ -208,7 +208,7 @@ def balanced_measures(
     Returns
     -------
     pandas.DataFrame
-        A long measures frame, like the store's.
+        A long measures frame, like the store's; empty where no run has the four cells.
     """
     rng = np.random.default_rng(rng)
     runs = store.runs().query("status == 'done'")
@@ -232,7 +232,10 @@ def balanced_measures(
                 privileged=stored.privileged, scores=scores,
             )  # fmt: skip
         frames.append(frame.assign(**{c: getattr(run, c) for c in RUN}))
-    return pd.concat(frames, ignore_index=True)[[*RUN, "measure", "group", "value"]]
+    columns = [*RUN, "measure", "group", "value"]
+    if not frames:  # no run's test split has the four cells
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)[columns]
 
 
 def stability(
