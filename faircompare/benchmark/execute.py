@@ -5,7 +5,8 @@ is stopped by its own timer where it can be (:func:`faircompare._timeout.time_li
 worker pool enforces the limit from outside, :mod:`faircompare.benchmark.workers`) and recorded
 as failed. An audit that fails is recorded with its error beside the run's measures, which are
 kept. What a run changes in its process (working directory, environment variables, numpy's
-error handling, warning filters) is put back after it, so no run depends on the one before.
+error handling, warning filters, ``sys.path``, signal handlers, resource limits) is put back
+after it, so no run depends on the one before.
 Each worker loads and prepares a dataset once; the record keeps the fingerprint of the data the
 run actually read.
 """
@@ -14,7 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
+import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -285,8 +289,14 @@ def failed_run(
 
 @contextlib.contextmanager
 def _process_state_kept() -> Iterator[None]:
-    """Put back the working directory, environment and numpy's error handling afterwards."""
+    """Put back what a run may change in its process, so that no run depends on the one before.
+
+    The working directory, environment, numpy's error handling, ``sys.path``, the signal
+    handlers and the resource limits (a plugin's ``setrlimit(RLIMIT_AS, ...)`` in ``fit`` made
+    later runs of its worker fail with ``MemoryError``, blaming other algorithms).
+    """
     folder, environment, errors = os.getcwd(), dict(os.environ), np.geterr()
+    path, handlers, limits = list(sys.path), _signal_handlers(), _resource_limits()
     try:
         yield
     finally:
@@ -295,6 +305,31 @@ def _process_state_kept() -> Iterator[None]:
             os.environ.clear()
             os.environ.update(environment)
         np.seterr(**errors)
+        sys.path[:] = path
+        for number, handler in handlers.items():
+            if signal.getsignal(number) is not handler:
+                signal.signal(number, handler)
+        for limit, values in limits.items():
+            if resource.getrlimit(limit) != values:
+                resource.setrlimit(limit, values)  # a lowered hard limit needs root: raises
+
+
+def _signal_handlers() -> dict[int, Any]:
+    """Return the handler of every signal this (main) thread can handle; none from another."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}  # signal.signal works in the main thread only (a Dask worker's threads)
+    handlers: dict[int, Any] = {}
+    for number in signal.valid_signals():
+        handler = signal.getsignal(number)
+        if handler is not None and number not in (signal.SIGKILL, signal.SIGSTOP):
+            handlers[number] = handler
+    return handlers
+
+
+def _resource_limits() -> dict[int, tuple[int, int]]:
+    """Return every resource limit of this process (``RLIMIT_*``), by its number."""
+    numbers = {getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")}
+    return {number: resource.getrlimit(number) for number in sorted(numbers)}
 
 
 def _fit_and_score(

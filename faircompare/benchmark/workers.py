@@ -10,8 +10,9 @@ coordinating process, so that a run costs at most itself:
 - **the time limit is enforced from outside**: a run still going a short grace after its limit
   (its own timer, :func:`faircompare._timeout.time_limit`, can be caught or delayed by native
   code) is ended with its worker and every process the run started, and recorded as failed;
-- **a process a run starts never outlives it**: each worker leads a process group of its own,
-  and after each run every other process of that group is ended.
+- **a process a run starts never outlives it**: each worker leads a process group of its own
+  and adopts its descendants' orphans, and after each run every other process of that group
+  and every descendant of the worker (in any session) is ended.
 
 Runs that share one fit (:func:`faircompare.benchmark.schedule.shared_fits`) go to one worker
 together; when that worker dies, the first unfinished run is the one recorded as failed and
@@ -27,6 +28,7 @@ debugging, with nothing to isolate a run.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import math
 import multiprocessing
 import os
@@ -339,6 +341,7 @@ def serve(fd: int) -> None:
         (None to stop); ``("started", None)`` and ``("record", record)`` out.
     """
     connection = Connection(fd)
+    _adopt_orphans()
     _end_with_coordinator()
     options = connection.recv()
     while (group := _received(connection)) is not None:
@@ -375,34 +378,77 @@ def _end_with_coordinator() -> None:
     threading.Thread(target=watch, name="faircompare-coordinator-watch", daemon=True).start()
 
 
+_PR_SET_CHILD_SUBREAPER = 36  # Linux's prctl option (linux/prctl.h)
+
+
+def _adopt_orphans() -> None:
+    """Make this worker the reaper of its descendants' orphans (Linux; elsewhere nothing).
+
+    A process a run starts in a session of its own (``start_new_session=True``, a double fork
+    with ``setsid``) leaves the worker's process group, and a double fork's grandchild loses its
+    parent; as a child subreaper, the worker adopts it instead of init, so it stays a
+    descendant that :func:`end_strays` finds.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
 def end_strays() -> list[int]:
-    """End every other process of this process's group: what the last run left running.
+    """End every other process of this process's group, and every descendant of this process.
+
+    What the last run left running: processes in the worker's group, and those it started in
+    sessions of their own (found by parent id through ``/proc``, recursively; orphans are the
+    worker's through :func:`_adopt_orphans`). Ending a process may orphan more, so this repeats
+    until none is left.
 
     Returns
     -------
     list of int
         The process ids ended (Linux; elsewhere the group is ended with its worker).
     """
-    group, me = os.getpgrp(), os.getpid()
-    strays = [pid for pid in _group_members(group) if pid != me]
-    for pid in strays:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    for pid in strays:  # reap those that are this process's children
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, 0)
-    return strays
+    ended: list[int] = []
+    while strays := _strays(os.getpgrp(), os.getpid()):
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in strays:  # reap those that are this process's children
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)
+        ended += strays
+        if len(ended) > _MOST_STRAYS:  # a fork bomb outruns the kills: the worker is ended
+            os.killpg(0, signal.SIGKILL)
+    return ended
 
 
-def _group_members(group: int) -> list[int]:
-    """Return the ids of the processes in a process group, read from ``/proc``."""
-    members = []
+_MOST_STRAYS = 10_000
+
+
+def _strays(group: int, me: int) -> list[int]:
+    """Return the live processes of ``group`` and the descendants of ``me``, but ``me``."""
+    stats = _process_stats()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    found = {pid for pid, (_, pgrp, _) in stats.items() if pgrp == group}
+    waiting = list(children.get(me, []))
+    while waiting:
+        pid = waiting.pop()
+        if pid not in found:
+            found.add(pid)
+            waiting += children.get(pid, [])
+    # a zombie is ended already: only this worker's own are listed, to be reaped
+    return sorted(p for p in found if p != me and (stats[p][2] != "Z" or stats[p][0] == me))
+
+
+def _process_stats() -> dict[int, tuple[int, int, str]]:
+    """Return each process's parent id, process group and state, read from ``/proc``."""
+    stats = {}
     for entry in Path("/proc").glob("[0-9]*"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             stat = (entry / "stat").read_text()
-            if int(stat[stat.rindex(")") + 2 :].split()[2]) == group:
-                members.append(int(entry.name))
-    return members
+            fields = stat[stat.rindex(")") + 2 :].split()
+            stats[int(entry.name)] = (int(fields[1]), int(fields[2]), fields[0])
+    return stats
 
 
 def _dask_records(

@@ -8,7 +8,9 @@ its run, and a plugin's ``os.chdir`` broke every algorithm after it.
 import multiprocessing
 import os
 import random
+import resource
 import signal
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -25,8 +27,10 @@ pytestmark = pytest.mark.data
 
 PLUGINS = """
     import os
+    import resource
     import signal
     import subprocess
+    import sys
     import time
 
     import numpy as np
@@ -85,6 +89,34 @@ PLUGINS = """
             return super().fit(X, y, sensitive_features=sensitive_features)
 
 
+    class StartsDaemons(Tree):
+        # two ways out of the worker's process group: a new session, and a double fork
+        name = "starts-daemons"
+
+        def fit(self, X, y, *, sensitive_features):
+            child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+            daemon = subprocess.run(
+                [sys.executable, "-c", DOUBLE_FORK], capture_output=True, text=True, check=True
+            ).stdout.strip()
+            with open(os.environ["FAIRCOMPARE_TEST_MARKER"], "a") as pids:
+                pids.write(f"{child.pid}\\n{daemon}\\n")
+            return super().fit(X, y, sensitive_features=sensitive_features)
+
+
+    DOUBLE_FORK = (
+        "import os, sys, time\\n"
+        "if os.fork() == 0:\\n"
+        "    os.setsid()\\n"
+        "    if os.fork() == 0:\\n"
+        "        print(os.getpid(), flush=True)\\n"
+        "        quiet = os.open(os.devnull, os.O_WRONLY)\\n"
+        "        os.dup2(quiet, 1); os.dup2(quiet, 2)  # lets subprocess.run return\\n"
+        "        time.sleep(300)\\n"
+        "    os._exit(0)\\n"
+        "os.wait()\\n"
+    )
+
+
     class ChangesItsProcess(Tree):
         name = "changes-its-process"
 
@@ -92,6 +124,10 @@ PLUGINS = """
             os.chdir(os.environ["FAIRCOMPARE_TEST_MARKER"])
             os.environ["FAIRCOMPARE_PLANTED"] = "1"
             np.seterr(all="raise")
+            sys.path.insert(0, "/planted")
+            signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft - 1, hard))  # as RLIMIT_AS, harmless
             return super().fit(X, y, sensitive_features=sensitive_features)
 
 
@@ -185,6 +221,21 @@ def test_no_process_a_run_started_outlives_it(tmp_path, plugins, monkeypatch):
         assert not _alive(pid), f"process {pid} a run started is still running"
 
 
+def test_no_process_a_run_starts_outlives_it_in_any_session(tmp_path, plugins, monkeypatch):
+    # issue #49: a daemon in a session of its own kept the worker's pipe and the user's stdout
+    # open after the study ended (faircompare run | cat waited 62 s for a 20-second study)
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
+    specs = plan(plugins, ("starts-daemons",), splits=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, Options(plugins=str(plugins), audits=False))
+    assert (summary.done, summary.failed) == (2, 0)
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 4  # per run: the new session's child, the double fork's grandchild
+    for pid in started:
+        assert not _alive(pid), f"process {pid} a run started is still running"
+
+
 def _alive(pid: int) -> bool:
     try:
         state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
@@ -217,7 +268,8 @@ def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, pl
     elsewhere.mkdir()
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(elsewhere))
     monkeypatch.chdir(tmp_path)
-    errors = np.geterr()
+    errors, path, limits = np.geterr(), list(sys.path), resource.getrlimit(resource.RLIMIT_NOFILE)
+    handler = signal.getsignal(signal.SIGUSR1)
     specs = plan("plugins", ("changes-its-process", "exits", "decision-tree"), splits=2)
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(specs, store, Options(plugins="plugins", audits=False), backend="inline")
@@ -227,6 +279,10 @@ def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, pl
     assert os.getcwd() == str(tmp_path)
     assert "FAIRCOMPARE_PLANTED" not in os.environ
     assert np.geterr() == errors
+    # put back too since issue #49: a plugin's setrlimit(RLIMIT_AS) in fit made later runs of
+    # its worker fail with MemoryError, blamed on other algorithms
+    assert sys.path == path and signal.getsignal(signal.SIGUSR1) is handler
+    assert resource.getrlimit(resource.RLIMIT_NOFILE) == limits
 
 
 def worker_processes() -> list[int]:
