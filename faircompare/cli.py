@@ -42,7 +42,7 @@ from faircompare.config import (
 )
 from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec, removed_text
 from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
-from faircompare.exceptions import FaircompareError
+from faircompare.exceptions import FaircompareError, cut_message
 from faircompare.measures import MEASURES
 from faircompare.plugin_template import KINDS, write_plugin
 from faircompare.registry import (
@@ -59,7 +59,6 @@ from faircompare.results.export import FORMATS, export
 from faircompare.safe_write import make_folder, write_error
 
 _SHOWN_FAILURES = 20
-_LONGEST_MESSAGE = 2_000  # characters of an error message printed
 _RESULTS = click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -585,7 +584,7 @@ def _print_summary(summary: Summary) -> None:
     if summary.failures:
         click.echo(f"{len(summary.failures)} planned runs have failed:", err=True)
         for where, error in summary.failures[:_SHOWN_FAILURES]:
-            click.echo(f"  {where}: {error}", err=True)
+            click.echo(f"  {where}: {cut_message(error)}", err=True)
         if len(summary.failures) > _SHOWN_FAILURES:
             more = len(summary.failures) - _SHOWN_FAILURES
             click.echo(f"  ... and {more} more (faircompare status)", err=True)
@@ -661,13 +660,6 @@ def _say(line: str) -> None:
     click.echo(line, err=True)
 
 
-def _cut(message: str, limit: int = _LONGEST_MESSAGE) -> str:
-    """Cut a message that quotes a huge value (a 10 MB option, say) to its first characters."""
-    if len(message) <= limit:
-        return message
-    return f"{message[:limit]}... (message cut: {len(message):,} characters)"
-
-
 def _show_cut(error: click.ClickException) -> None:
     """Print click's own rendering of an error (usage, hint, message), each line cut.
 
@@ -677,7 +669,7 @@ def _show_cut(error: click.ClickException) -> None:
     shown = io.StringIO()
     error.show(file=shown)
     lines = shown.getvalue().splitlines()
-    click.echo("\n".join(_cut(line) for line in lines), err=True)
+    click.echo("\n".join(cut_message(line) for line in lines), err=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -695,7 +687,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _show_cut(error)
         sys.exit(error.exit_code)
     except FaircompareError as error:
-        click.echo(f"error: {_cut(str(error))}", err=True)
+        click.echo(f"error: {cut_message(str(error))}", err=True)
         sys.exit(1)
     if isinstance(code, int) and code:  # click's Exit code, e.g. from --help
         sys.exit(code)

@@ -27,3 +27,37 @@ class DataFetchError(FaircompareError, OSError):
 
 class TooLargeError(FaircompareError, ValueError):
     """Data that would not fit in memory the way it is asked for; the message names the limit."""
+
+
+#: Characters of an error message shown (terminal, report) or stored as a run's ``error``.
+LONGEST_MESSAGE = 2_000
+#: Characters of a traceback stored: its start and its end (the exception's line) are kept.
+LONGEST_TRACEBACK = 100_000
+
+
+def cut_message(text: str, limit: int = LONGEST_MESSAGE, *, keep_end: bool = False) -> str:
+    """Cut a text that quotes a huge value (a 30 MB exception message, say) to ``limit``.
+
+    Parameters
+    ----------
+    text
+        The message or traceback.
+    limit
+        The most characters of the result, the note on the cut included.
+    keep_end
+        Keep the text's first and last halves (a traceback's last line names the error),
+        rather than its beginning.
+
+    Returns
+    -------
+    str
+        ``text`` as it is when short enough, else cut, with the number of characters it had;
+        cutting the result again leaves it as it is.
+    """
+    if len(text) <= limit:
+        return text
+    note = f"... (message cut: {len(text):,} characters)"
+    room = max(limit - len(note) - 2, 0)  # the note within the limit: cutting twice is once
+    if keep_end:
+        return f"{text[: room // 2]}\n{note}\n{text[len(text) - room // 2 :]}"
+    return f"{text[:room]}{note}"

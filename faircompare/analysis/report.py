@@ -39,6 +39,7 @@ from faircompare.analysis.audit_figures import (
     plot_transparency_report,
     threshold_curve,
 )
+from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
 from faircompare.records import DEFAULTS, POOLED, TUNED
@@ -164,6 +165,7 @@ def write_report(
     if writer.failures:
         writer.section("Parts of this report that failed")
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])
+        failed["error"] = failed["error"].map(cut_message)
         writer.table(failed, "report-failures", "Parts that could not be drawn (the rest is here)")
     return write_text(writer.out / "report.html", _page(writer.sections, results), writer.root)
 
@@ -235,11 +237,13 @@ def _summary(writer: _Writer, runs: pd.DataFrame, family: dict[str, str]) -> Non
         writer.text("No run and no audit failed.")
     if len(failures):
         shown = failures[[*tidy.CONFIGURATION, "split_id", "error"]].reset_index(drop=True)
+        shown["error"] = shown["error"].map(cut_message)  # a store written before they were cut
         writer.table(shown, "failures", "Failed runs")
     if len(audit_failures):
         errors = audit_failures["audit_errors"].map(json.loads)
         shown = audit_failures[[*tidy.CONFIGURATION, "split_id"]].assign(
-            audit=errors.map(", ".join), error=errors.map(lambda e: "; ".join(e.values()))
+            audit=errors.map(", ".join),
+            error=errors.map(lambda e: cut_message("; ".join(e.values()))),
         )
         caption = "Audits that failed (the runs' measures are kept)"
         writer.table(shown.reset_index(drop=True), "audit-failures", caption)

@@ -18,6 +18,7 @@ from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
 from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.exceptions import cut_message
 from faircompare.plugin_source import source_fingerprint
 from faircompare.records import AuditRow
 
@@ -52,7 +53,7 @@ def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutc
         except RunTimeoutError:
             raise
         except Exception as error:  # the model fitted: keep its measures, record the audit's error
-            errors[audit.name] = f"{type(error).__name__}: {error}"
+            errors[audit.name] = cut_message(f"{type(error).__name__}: {error}")
     return AuditOutcome(tuple(rows), errors)
 
 

@@ -43,6 +43,7 @@ from faircompare.algorithms.outputs import (
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
+from faircompare.exceptions import LONGEST_TRACEBACK, cut_message
 from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
 from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
@@ -265,9 +266,11 @@ def failed_run(
     spec
         The run.
     error
-        What went wrong, as ``"ErrorName: message"``.
+        What went wrong, as ``"ErrorName: message"``; stored cut to
+        :data:`~faircompare.exceptions.LONGEST_MESSAGE` characters.
     trace
-        The traceback, when there is one.
+        The traceback, when there is one; stored cut to its first and last
+        :data:`~faircompare.exceptions.LONGEST_TRACEBACK` characters.
     started
         When the run started (wall clock); it ends now.
 
@@ -279,8 +282,8 @@ def failed_run(
     return RunRecord(
         spec=spec,
         status="failed",
-        error=error,
-        traceback=trace,
+        error=cut_message(error),
+        traceback=None if trace is None else cut_message(trace, LONGEST_TRACEBACK, keep_end=True),
         versions=_versions(),
         started_at=started,
         finished_at=None if started is None else time.time(),

@@ -136,3 +136,40 @@ def test_predictions_are_aligned_on_their_index_and_refused_on_another_one():
         checked_predictions("p", pd.Series([1, 0, 1]), 3, rows=rows)  # a fresh RangeIndex
     with pytest.raises(BadPredictionsError, match="index is not the rows' labels"):
         checked_predictions("p", pd.Series([1, 0, 1], index=[10, 10, 30]), 3, rows=rows)
+
+
+HUGE_ERROR = '''
+from typing import Any, ClassVar
+
+from faircompare.algorithms import FairEstimator
+
+
+class Huge(FairEstimator):
+    """Fails with a 3 MB message."""
+
+    name: ClassVar[str] = "huge-error"
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> "Huge":
+        raise ValueError("x" * 3_000_000)
+'''
+
+
+@pytest.mark.data
+def test_a_huge_error_message_is_cut_in_the_terminal_the_store_and_the_report(tmp_path):
+    # issue #49: a 30 MB message over 2 splits printed 63 MB to the terminal, made a 63 MB
+    # report.html and a 126 MB store
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "huge.py").write_text(HUGE_ERROR)
+    result = faircompare(
+        "run", "--dataset", "ricci", "--algorithm", "huge-error", "--plugins", "plugins",
+        "--splits", "2", "--no-audits", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1 and "2 planned runs have failed" in result.stderr
+    assert len(result.stdout) + len(result.stderr) < 20_000
+    assert "(message cut: 3,000,012 characters)" in result.stderr  # "ValueError: " and the x's
+    with ResultStore(tmp_path / "results", readonly=True) as store:
+        runs = store.runs()
+    assert runs["error"].str.len().max() <= 2_000 and runs["traceback"].str.len().max() <= 100_000
+    assert runs["traceback"].str.contains("ValueError: xxx").all()  # its last line is kept
+    assert (tmp_path / "results" / "report" / "report.html").stat().st_size < 500_000
+    assert sum(path.stat().st_size for path in (tmp_path / "results").glob("*.sqlite*")) < 2e6
