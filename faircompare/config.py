@@ -275,7 +275,7 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
         path = Path(path)
         try:
             table = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
         for old, new in _FORMER_KEYS.items():
             if old in table and new not in table:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare.exceptions import FaircompareError
+from faircompare.exceptions import FaircompareError, cut_message
 
 _SHOWN = 5  # distinct bad values quoted in a message
 _ROUNDING = 1e-9  # how far past 0 or 1 a probability may lie by rounding
@@ -179,5 +179,10 @@ def checked_scores(
 
 
 def _distinct(values: np.ndarray) -> str:
-    shown = list(dict.fromkeys(map(str, values.tolist())))
-    return ", ".join(shown[:_SHOWN]) + (", ..." if len(shown) > _SHOWN else "")
+    """Quote the first distinct values, text in quotes: ``'1', '0' (text)`` is no 1 and 0."""
+    listed = values.tolist()
+    shown = list(dict.fromkeys(repr(v) if isinstance(v, str) else str(v) for v in listed))
+    text = ", ".join(shown[:_SHOWN]) + (", ..." if len(shown) > _SHOWN else "")
+    if any(isinstance(v, str) for v in listed):
+        text += " (text: return the integers 0 and 1, or booleans)"
+    return cut_message(text)

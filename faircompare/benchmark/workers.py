@@ -45,6 +45,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from faircompare.benchmark.execute import GroupWork, Options, execute_runs, failed_run
+from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
 
 #: Where runs execute: watched worker processes, a Dask cluster, or the coordinating process.
@@ -226,6 +227,7 @@ class WorkerPool:
     def _collect(self, worker: _Worker, queue: deque[deque[RunSpec]]) -> Iterator[RunRecord]:
         """Yield what a worker finished; end it, and record its run, if it died or overran."""
         worker.peak = max(worker.peak, _peak_memory(worker.process.pid))
+        garbled = None
         try:
             while worker.runs and worker.connection.poll():
                 kind, record = worker.connection.recv()
@@ -237,16 +239,20 @@ class WorkerPool:
                     yield record
         except (EOFError, OSError):  # the worker died while sending: its run is lost
             worker.process.wait()
+        except Exception as unreadable:  # something the run wrote to the worker's pipe
+            garbled = _garbled(unreadable)
         if not worker.runs:
             return
         overran = time.monotonic() > worker.deadline
-        if worker.process.poll() is None and not overran:
+        if worker.process.poll() is None and not overran and garbled is None:
             return
         running = worker.runs.popleft()
         if worker.runs:  # the rest of its group goes on elsewhere, first
             queue.appendleft(worker.runs)
         self._discard(worker)
-        error = self._overran() if overran else _death(worker.process.returncode, worker.peak)
+        if garbled is None:
+            garbled = _death(worker.process.returncode, worker.peak)
+        error = self._overran() if overran else garbled
         yield failed_run(running, error, started=worker.started or None)
 
     def _discard(self, worker: _Worker) -> None:
@@ -263,6 +269,16 @@ class WorkerPool:
         )
 
 
+def _garbled(error: Exception) -> str:
+    """Say that a worker's messages could not be read, so it was ended with its run."""
+    return cut_message(
+        "WorkerPipeError: the worker's message could not be read "
+        f"({type(error).__name__}: {error}); something the run wrote to the worker's pipe (file "
+        "descriptors it did not open, say) garbled it. The worker was ended with this run; the "
+        "other runs went on"
+    )
+
+
 def _death(exitcode: int | None, peak: int) -> str:
     """Say how a worker process ended, and what that most likely means."""
     if exitcode is not None and exitcode < 0:
@@ -271,19 +287,17 @@ def _death(exitcode: int | None, peak: int) -> str:
             name = signal.Signals(number).name
         except ValueError:
             name = "unknown signal"
-        cause = (
-            ", most likely by the operating system for lack of memory"
-            if number == signal.SIGKILL
-            else ""
-        )
+        killed = number == signal.SIGKILL
+        cause = ", most likely by the operating system for lack of memory" if killed else ""
         how = f"was killed by signal {number} ({name}){cause}"
     else:
-        how = f"exited with status {exitcode}"
+        killed = False
+        how = f"exited with status {exitcode} (the run ended its process: sys.exit or os._exit)"
     memory = f" (its peak memory: {peak / 2**30:.2f} GB)" if peak else ""
+    advice = " (with fewer --jobs it gets more memory)" if killed else ""
     return (
         f"WorkerDiedError: the worker process running this run {how}{memory}; the other runs "
-        "went on. Run again with --retry-failed to try it again (with fewer --jobs it gets more "
-        "memory)"
+        f"went on. Run again with --retry-failed to try it again{advice}"
     )
 
 

@@ -127,8 +127,13 @@ def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:
 
 def _local_file(spec: DatasetSpec) -> Path:
     path = Path(spec.file)
-    if not path.is_file():
+    if not path.exists():
         raise SpecError(f"dataset {spec.name!r}: data file {path} does not exist")
+    if not path.is_file():
+        raise SpecError(
+            f"dataset {spec.name!r}: data file {path} is not a regular file (a folder, device "
+            "or pipe): name a CSV or Parquet file"
+        )
     return path
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from faircompare.datasets.expressions import columns_in, evaluate
 from faircompare.datasets.spec import DatasetSpec
-from faircompare.exceptions import SpecError
+from faircompare.exceptions import SpecError, cut_message
 
 _SHOWN = 5  # how many offending values an error message quotes
 
@@ -114,6 +114,10 @@ def removed_text(removed: Iterable[tuple[str, int]]) -> str:
     return "; ".join(f"{rows:,} rows: {step}" for step, rows in removed)
 
 
+#: The most columns a CSV dataset may have (ACSIncome's one-hot encoding has about 1,000).
+MOST_COLUMNS = 100_000
+
+
 def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     """Read a raw table: Parquet by its suffix, else CSV.
 
@@ -132,7 +136,8 @@ def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     Raises
     ------
     SpecError
-        If the file is empty or is not a table pandas can parse.
+        If the file is empty, is not a table pandas can parse, or has more than
+        :data:`MOST_COLUMNS` columns.
     """
     if content is None:
         content = Path(path).read_bytes()
@@ -141,6 +146,11 @@ def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     try:
         text = io.TextIOWrapper(io.BytesIO(content), encoding="utf-8", newline="")
         header = next(csv.reader(text), [])  # decodes the first lines only
+        if len(header) > MOST_COLUMNS:  # pandas would run out of memory after minutes
+            raise SpecError(
+                f"cannot read {path} as a CSV table: its header names {len(header):,} columns, "
+                f"more than the {MOST_COLUMNS:,} a dataset may have; is it a CSV file?"
+            )
         frame = pd.read_csv(io.BytesIO(content), keep_default_na=False, na_values=[""])
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
@@ -268,8 +278,25 @@ def _require(frame: pd.DataFrame, columns, where: str, field: str) -> None:
     if absent:
         raise SpecError(
             f"{where}: column(s) {absent} named in the spec's {field!r} are not in the data; "
-            f"its columns are: {', '.join(map(str, frame.columns))}"
+            + _columns_text(frame)
         )
+
+
+def _columns_text(frame: pd.DataFrame) -> str:
+    """Name a table's columns, unless it has one: then the file is likely no CSV at all.
+
+    A file that is not a table (``/proc/self/environ``, say) reads as one column whose name is
+    its first line; quoting it would print the file's content into the terminal and CI logs.
+    """
+    if len(frame.columns) < 2:
+        return "it reads as a single column: is it a comma-separated table with a header row?"
+    names = [cut_message(str(name), _LONGEST_NAME) for name in frame.columns[:_SHOWN_COLUMNS]]
+    more = len(frame.columns) - len(names)
+    return f"its columns are: {', '.join(names)}" + (f" and {more:,} more" if more > 0 else "")
+
+
+_SHOWN_COLUMNS = 50
+_LONGEST_NAME = 60
 
 
 def _encode_label(label: pd.Series, spec: DatasetSpec, where: str) -> np.ndarray:

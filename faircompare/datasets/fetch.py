@@ -73,10 +73,26 @@ def cache_dir(path: str | Path | None = None) -> Path:
     -------
     Path
         The cache directory.
+
+    Raises
+    ------
+    DataFetchError
+        If it cannot be created; the message names it and the way out.
     """
     home = Path(path or environment(CACHE_ENV) or platformdirs.user_cache_dir("faircompare"))
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _cache_error(home, error) from None
     return home
+
+
+def _cache_error(folder: Path, error: OSError) -> DataFetchError:
+    """Return the one-line error of a cache folder that cannot be made or written."""
+    return DataFetchError(
+        f"cannot write to the data cache {folder}: {error.strerror or error}; set "
+        f"{CACHE_ENV} (or pass --cache) to a folder you can write to"
+    )
 
 
 def mirror_dir(path: str | Path | None = None) -> Path | None:
@@ -225,6 +241,10 @@ def fetch_file(
             stacklevel=2,
         )
 
+    try:  # a cache that takes no file fails every source alike: say so, not what each said
+        tempfile.TemporaryFile(dir=target.parent).close()
+    except OSError as error:
+        raise _cache_error(target.parent, error) from None
     sources: list[str | Path] = [*mirror_files(mirror_dir(mirror), name), *([url] if url else [])]
     failures = []
     for source in sources:

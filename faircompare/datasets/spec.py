@@ -233,7 +233,7 @@ def read_spec(path: str | Path) -> DatasetSpec:
     path = Path(path)
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise SpecError(f"cannot read dataset spec {path}: {error}") from error
     unknown = sorted(set(table) - _TOML_FIELDS)
     if unknown:

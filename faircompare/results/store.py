@@ -176,6 +176,10 @@ class ResultStore:
         make_folder(self.folder, self.folder)
         for name in (*(f"{DATABASE}{suffix}" for suffix in _DATABASE_FILES), LOCK):
             refuse_links(self.folder / name, self.folder)  # never written through a link
+        if self.path.is_file() and self.path.stat().st_size:  # another's file stays untouched
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=60)) as probe:
+                self._refuse_foreign(probe)
         db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
@@ -184,18 +188,26 @@ class ResultStore:
 
     def _check_schema(self) -> None:
         """Create the tables in a new database; refuse one of another schema or application."""
-        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
-        tables = {name for (name,) in self._open.execute(query)}
-        if not tables and not self.readonly:
+        if not self._refuse_foreign(self._open) and not self.readonly:
             self._open.executescript(_SCHEMA)
             self._open.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-            return
+
+    def _refuse_foreign(self, db: sqlite3.Connection) -> bool:
+        """Refuse a database of another application or schema; return whether it has tables.
+
+        ``run`` asks through a read-only connection first, so that another application's file
+        is refused before anything in it changes (not even its journal mode).
+        """
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {name for (name,) in db.execute(query)}
+        if not tables:
+            return False
         if "meta" not in tables:
             raise StoreError(f"{self.path} is not a faircompare results database (no meta table)")
-        row = self._open.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        row = db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
         version = int(row[0]) if row else None
         if version == SCHEMA_VERSION:
-            return
+            return True
         by = "a newer" if version is not None and version > SCHEMA_VERSION else "an older"
         raise StoreError(
             f"{self.path} was written by {by} faircompare (results schema {version}, this "
