@@ -314,10 +314,18 @@ def _peak_memory(pid: int | None) -> int:
 
 
 def _end_group(leader: int) -> None:
-    """Kill a worker and every process in its group (it leads one: see :class:`WorkerPool`)."""
+    """Kill a worker, every process in its group and every descendant, in any session.
+
+    The descendants are listed before anything is killed: a killed worker's orphans would go to
+    init, out of reach.
+    """
+    descendants = _strays(leader, leader)
     for kill in (os.killpg, os.kill):
         with contextlib.suppress(OSError):  # the group is gone (or not yet made)
             kill(leader, signal.SIGKILL)
+    for pid in descendants:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _worker_environment() -> dict[str, str]:

@@ -71,6 +71,10 @@ PLUGINS = """
         name = "ignores-its-timer"
 
         def fit(self, X, y, *, sensitive_features):
+            if "FAIRCOMPARE_TEST_MARKER" in os.environ:  # and leaves a daemon behind
+                child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+                with open(os.environ["FAIRCOMPARE_TEST_MARKER"], "a") as pids:
+                    pids.write(f"{child.pid}\\n")
             signal.signal(signal.SIGALRM, lambda *args: None)
             while True:
                 try:
@@ -183,7 +187,11 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
         assert set(store.statuses().values()) == {"done"}
 
 
-def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed(tmp_path, plugins):
+def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed(
+    tmp_path, plugins, monkeypatch
+):
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
     specs = plan(plugins, ("ignores-its-timer", "decision-tree"), splits=1)
     # 5 s: the decision tree's run takes milliseconds, but a limit of 1 s ended it at a load of 5
     options = Options(timeout=5, plugins=str(plugins), audits=False)
@@ -200,6 +208,9 @@ def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed
         runs.loc["ignores-its-timer", "finished_at"] - runs.loc["ignores-its-timer", "started_at"]
     )
     assert took >= 5.0
+    # the daemon it started in a session of its own was ended with its worker (issue #49)
+    [daemon] = [int(line) for line in pids.read_text().split()]
+    assert not _alive(daemon)
 
 
 def test_the_grace_past_a_limit_is_five_percent_within_one_and_thirty_seconds():
