@@ -23,6 +23,8 @@ import faircompare
 from faircompare.cli import cli
 from faircompare.plugin_template import KINDS
 
+pytestmark = pytest.mark.cli
+
 ROOT = Path(__file__).resolve().parents[1]
 PLUGINS = ROOT / "examples" / "plugins"
 
