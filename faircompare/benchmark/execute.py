@@ -329,10 +329,12 @@ def _signal_handlers() -> dict[int, Any]:
     return handlers
 
 
+_RLIMITS = sorted({getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")})
+
+
 def _resource_limits() -> dict[int, tuple[int, int]]:
     """Return every resource limit of this process (``RLIMIT_*``), by its number."""
-    numbers = {getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_")}
-    return {number: resource.getrlimit(number) for number in sorted(numbers)}
+    return {number: resource.getrlimit(number) for number in _RLIMITS}
 
 
 def _fit_and_score(
