@@ -1,20 +1,38 @@
-"""Public names that moved, kept working at their former place until :data:`REMOVED_IN`.
+"""Every deprecated name of faircompare, one table per kind, each working until :data:`REMOVED_IN`.
 
-:data:`MOVED` is the one table of every move: each former module, and each name it held with the
-module that holds it now. A former module calls :func:`moved_names` for its ``__getattr__``; a
-module that no longer exists is a file of two lines doing only that. The changelog lists the
-same moves, and ``tests/test_deprecations.py`` checks every entry of the table.
+A name that moves or is renamed keeps working for one release with a :class:`DeprecationWarning`
+(a ``warning:`` line on the command line) in one form, :func:`message`: the former name, the
+release that removes it, and the name to use. The tables:
+
+- :data:`MOVED`, :data:`MOVED_FUNCTIONS`: public names that moved to another module; a former
+  module's ``__getattr__`` is :func:`moved_names`.
+- :data:`ARGUMENTS`: renamed keyword arguments, by function (:func:`renamed_arguments`).
+- :data:`FOLDED`: keyword arguments that one settings object replaced (:func:`folded_keywords`).
+- :data:`ATTRIBUTES`: renamed attributes, by class (:class:`RenamedAttribute`).
+- :data:`CONFIG_KEYS`, :data:`ENVIRONMENT`, :data:`FLAGS`, :data:`BACKENDS`: renamed
+  configuration keys, environment variables, command-line flags and backend names
+  (:func:`renamed`, :func:`former_names`).
+
+The changelog's *Deprecated* section lists the same entries, and ``tests/test_deprecations.py``
+checks every one. This module imports only the standard library, so every layer may use it,
+the statistics library included.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 import sys
 import types
 import warnings
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: The release that removes every name of the tables.
 REMOVED_IN = "0.3.0"
 
 _STATS = "faircompare.stats"
@@ -48,7 +66,7 @@ MOVED: dict[str, dict[str, str]] = {
     },
     "faircompare.audits.fliptest": {
         **_all_to(_FLIPTEST, "FlipTestResult", "TransportMap", "fliptest_by_label", "transport"),
-        "COSTS": _FLIPTEST,
+        **_all_to(_FLIPTEST, "COSTS", "fliptest"),
     },
     "faircompare.audits.individual": _all_to(
         _INDIVIDUAL,
@@ -93,7 +111,7 @@ MOVED: dict[str, dict[str, str]] = {
     "faircompare.results": {"Predictions": "faircompare.records"},
     # 0.2.0: benchmark/execute.py split by job.
     "faircompare.benchmark.execute": {
-        "BACKENDS": "faircompare.benchmark.workers",
+        "BACKENDS": "faircompare.benchmark.settings",
         **_all_to("faircompare.benchmark.schedule", "StaleResultsError", "Summary", "run_plan"),
         **_all_to("faircompare.benchmark.schedule", "longest_first", "shared_fits"),
         "worker_count": "faircompare.benchmark.schedule",
@@ -105,20 +123,137 @@ MOVED: dict[str, dict[str, str]] = {
 #: the function, with a warning.
 MOVED_FUNCTIONS: dict[str, str] = {"faircompare.audits.fliptest": _FLIPTEST}
 
+_GROUPS = {"groups": "sensitive_features"}  # 0.2.0: fairlearn's name for the group labels
+_SAY = {"report": "say"}  # 0.2.0: a callback given a line of text is `say`
 
-def deprecated(old: str, new: str) -> None:
-    """Warn that ``old`` is deprecated, naming ``new`` and the release that removes it.
+#: Renamed keyword arguments: by function (``module.qualified_name``), each former name and the
+#: present one.
+ARGUMENTS: dict[str, dict[str, str]] = {
+    "faircompare.stats.permutation.permutation_test": {**_GROUPS, "n_bootstrap": "resamples"},
+    "faircompare.stats.permutation.bootstrap_test": _GROUPS,
+    "faircompare.stats.permutation.compare_groups": _GROUPS,
+    "faircompare.stats.individual.sensitive_subspace_metric": {"sensitive": "sensitive_features"},
+    "faircompare.measures.group_stats.GroupStats.from_predictions": _GROUPS,
+    "faircompare.measures.catalogue.evaluate": _GROUPS,
+    "faircompare.audits.permutation.permutation_audit": _GROUPS,
+    "faircompare.analysis.audit_figures.threshold_curve": _GROUPS,
+    "faircompare.analysis.audit_figures.plot_transparency_report": {"report": "transparency"},
+    "faircompare.analysis.report.write_report": {"progress": "say"},
+    "faircompare.datasets.loading.fetch_raw": _SAY,
+    "faircompare.datasets.loading.load_dataset": _SAY,
+    "faircompare.datasets.fetch.fetch_file": _SAY,
+    "faircompare.benchmark.study.plan_study": {"data_dir": "mirror", "cache_dir": "cache"},
+    "faircompare.benchmark.study.run_benchmark": {"data_dir": "mirror", "cache_dir": "cache"},
+    "faircompare.algorithms.hooks.model_oracle": {"directions": "pairs"},
+}
+
+_SETTINGS = ("jobs", "backend", "scheduler", "force", "retry_failed", "progress")
+
+#: Keyword arguments folded into one settings object (:class:`~faircompare.benchmark.settings.
+#: RunSettings`, after 0.2.0): by function, each former keyword and the settings' field.
+FOLDED: dict[str, dict[str, str]] = {
+    "faircompare.benchmark.schedule.run_plan": {
+        **{name: name for name in _SETTINGS},
+        "report": "progress",  # progress's name until 0.2.0
+    },
+    "faircompare.benchmark.study.run_benchmark": {name: name for name in _SETTINGS},
+}
+
+#: Renamed attributes: by class (``module.qualified_name``), each former name and the present one.
+ATTRIBUTES: dict[str, dict[str, str]] = {
+    "faircompare.preprocessing.variants.Prepared": {"s": "sensitive_features"},
+    "faircompare.preprocessing.splits.Split": {
+        "s_train": "sensitive_features_train",
+        "s_test": "sensitive_features_test",
+    },
+    "faircompare.stats.fliptest.FlipTestResult": {"report": "transparency"},
+}
+
+#: Renamed keys of a configuration file (#27).
+CONFIG_KEYS: dict[str, str] = {"sensitive": "sensitive_attributes"}
+
+#: Renamed environment variables (0.2.0, the glossary's *mirror* and *cache*).
+ENVIRONMENT: dict[str, str] = {
+    "FAIRCOMPARE_DATA": "FAIRCOMPARE_CACHE",
+    "FAIRCOMPARE_DATA_MIRROR": "FAIRCOMPARE_MIRROR",
+}
+
+#: Renamed command-line flags (0.2.0, as the environment variables).
+FLAGS: dict[str, str] = {"--data-dir": "--mirror", "--cache-dir": "--cache"}
+
+#: Renamed backends (0.2.0: the local worker pool is no longer loky's).
+BACKENDS: dict[str, str] = {"loky": "processes"}
+
+
+def message(old: str, new: str) -> str:
+    """Return the one deprecation message: the former name, its last release, the present one.
 
     Parameters
     ----------
     old, new
         The former and the present name, as a user writes them.
+
+    Returns
+    -------
+    str
+        ``"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"``.
     """
-    warnings.warn(
-        f"{old} has moved to {new}; the old name works until {REMOVED_IN}",
-        DeprecationWarning,
-        stacklevel=3,
-    )
+    return f"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"
+
+
+def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn that ``old`` is deprecated (:func:`message`), as a :class:`DeprecationWarning`.
+
+    Parameters
+    ----------
+    old, new
+        The former and the present name, as a user writes them.
+    stacklevel
+        Which caller the warning names: 3, the default, is the caller of the function that
+        calls this one.
+    """
+    warnings.warn(message(old, new), DeprecationWarning, stacklevel=stacklevel)
+
+
+def renamed(table: Mapping[str, str], name: str, what: str) -> str:
+    """Return a name's present name: itself, or a former name's new one, with a warning.
+
+    Parameters
+    ----------
+    table
+        One of the tables of renamed names (:data:`CONFIG_KEYS`, :data:`BACKENDS`, ...).
+    name
+        A name as the user gave it.
+    what
+        What the name names, for the warning (``"the backend"``).
+
+    Returns
+    -------
+    str
+        The present name.
+    """
+    if name not in table:
+        return name
+    deprecated(f"{what} {name!r}", f"{what} {table[name]!r}", stacklevel=4)
+    return table[name]
+
+
+def former_names(table: Mapping[str, str], new: str) -> list[str]:
+    """Return the former names of a present name in one of the tables.
+
+    Parameters
+    ----------
+    table
+        One of the tables of renamed names (:data:`ENVIRONMENT`, :data:`FLAGS`, ...).
+    new
+        The present name.
+
+    Returns
+    -------
+    list of str
+        Its former names, in the table's order.
+    """
+    return [old for old, present in table.items() if present == new]
 
 
 def moved_names(module: str) -> Callable[[str], Any]:
@@ -157,3 +292,104 @@ class _CallableModule(types.ModuleType):
         home = MOVED_FUNCTIONS[self.__name__]
         deprecated(f"{package}.{function}()", f"{home}.{function}()")
         return getattr(importlib.import_module(home), function)(*args, **kwargs)
+
+
+def renamed_arguments(function: Callable[P, R]) -> Callable[P, R]:
+    """Accept the former names of a function's keywords (:data:`ARGUMENTS`), with a warning.
+
+    Parameters
+    ----------
+    function
+        A function with an entry in :data:`ARGUMENTS` under its module and qualified name.
+
+    Returns
+    -------
+    callable
+        The function, accepting each former name as a keyword with a
+        :class:`DeprecationWarning`; a call that gives both names is a :class:`TypeError`.
+
+    Raises
+    ------
+    KeyError
+        If the function has no entry in :data:`ARGUMENTS` (so the table is complete).
+    """
+    old_to_new = ARGUMENTS[f"{function.__module__}.{function.__qualname__}"]
+    name = function.__qualname__
+
+    @functools.wraps(function)
+    def accepting_old_names(*args: Any, **kwargs: Any) -> Any:
+        for old, new in old_to_new.items():
+            if old not in kwargs:
+                continue
+            if new in kwargs:
+                raise TypeError(f"{name}() got both {old}= and {new}=")
+            deprecated(f"{name}({old}=)", f"{name}({new}=)")
+            kwargs[new] = kwargs.pop(old)
+        return accepting_old_names.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
+
+    accepting_old_names.renamed = old_to_new  # type: ignore[attr-defined]
+    return accepting_old_names  # type: ignore[return-value]
+
+
+def folded_keywords(
+    settings: type[Any], into: str = "settings"
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Accept the keywords a settings object replaced (:data:`FOLDED`), with a warning.
+
+    Parameters
+    ----------
+    settings
+        The settings' frozen dataclass.
+    into
+        The function's argument that takes it.
+
+    Returns
+    -------
+    callable
+        A decorator: the function accepts each former keyword, with a
+        :class:`DeprecationWarning`, as the field of the settings it gives (the settings passed
+        too, or the defaults, with that field replaced).
+    """
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        folded = FOLDED[f"{function.__module__}.{function.__qualname__}"]
+        name = function.__qualname__
+
+        @functools.wraps(function)
+        def folding(*args: Any, **kwargs: Any) -> Any:
+            given = {old: kwargs.pop(old) for old in list(kwargs) if old in folded}
+            for old in given:
+                field = f"{settings.__name__}({folded[old]}=...)"
+                deprecated(f"{name}({old}=)", f"{name}({into}={field})")
+            if given:
+                base = kwargs.get(into) or settings()
+                changes = {folded[old]: value for old, value in given.items()}
+                kwargs[into] = dataclasses.replace(base, **changes)
+            return folding.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
+
+        folding.folded = folded  # type: ignore[attr-defined]
+        return folding  # type: ignore[return-value]
+
+    return decorate
+
+
+class RenamedAttribute:
+    """A former attribute name (:data:`ATTRIBUTES`) that reads the present one, with a warning.
+
+    Assigned in a class body under the former name: ``report = RenamedAttribute()``; the table
+    names the present attribute.
+    """
+
+    def __init__(self) -> None:
+        self.old = self.new = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.new = name, ATTRIBUTES[f"{owner.__module__}.{owner.__qualname__}"][name]
+        self.__doc__ = f"Deprecated name of :attr:`{self.new}`, until faircompare {REMOVED_IN}."
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        kind = type(instance).__name__
+        deprecated(f"{kind}.{self.old}", f"{kind}.{self.new}")
+        return getattr(instance, self.new)

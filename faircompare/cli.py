@@ -1,6 +1,9 @@
 """Command-line interface: ``faircompare run | status | export | list | check-plugin | fetch-data``.
 
-``python benchmark.py ARGS`` is the same as ``faircompare run ARGS``.
+``python benchmark.py ARGS`` is the same as ``faircompare run ARGS``. The module imports only
+what the options' choices and help need (click and faircompare's light modules of names and
+settings); each command imports the library it calls, so ``--help`` and ``--version`` answer
+at once (``perf/cli_latency.py`` measures it).
 """
 
 from __future__ import annotations
@@ -15,23 +18,13 @@ import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import joblib
-import pandas as pd
 
 from faircompare import __version__
-from faircompare._deprecations import REMOVED_IN
-from faircompare.algorithms import FairEstimator
-from faircompare.algorithms.base import FAMILIES
-from faircompare.algorithms.contract import Check, check_contract, undeclared
-from faircompare.analysis.report import write_report
-from faircompare.audits.contract import check_audit, plugin_audits
-from faircompare.audits.registry import registered_audits
-from faircompare.benchmark import BACKENDS, Summary, plan_study, run_benchmark
-from faircompare.benchmark.progress import progress_printer
-from faircompare.benchmark.schedule import backend_name, worker_count
+from faircompare._deprecations import ENVIRONMENT, FLAGS, former_names, message
+from faircompare.benchmark.settings import BACKENDS, RunSettings
 from faircompare.config import (
     MAX_PERMUTATIONS,
     MAX_SEED,
@@ -40,23 +33,16 @@ from faircompare.config import (
     BenchmarkConfig,
     load_config,
 )
-from faircompare.datasets import BUILTIN, DatasetSpec, load_dataset, read_spec, removed_text
-from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
+from faircompare.datasets.builtin import BUILTIN
+from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
 from faircompare.exceptions import FaircompareError, cut_message
-from faircompare.measures import MEASURES
+from faircompare.names import FAMILIES, FORMATS
 from faircompare.plugin_template import KINDS, write_plugin
-from faircompare.registry import (
-    Algorithm,
-    algorithms,
-    defined_in,
-    docstring_summary,
-    get_algorithm,
-    load_plugin_file,
-    plugin_module,
-)
-from faircompare.results import ResultStore
-from faircompare.results.export import FORMATS, export
 from faircompare.safe_write import make_folder, write_error
+
+if TYPE_CHECKING:
+    from faircompare.benchmark.schedule import Summary
+    from faircompare.datasets import DatasetSpec
 
 _SHOWN_FAILURES = 20
 _RESULTS = click.option(
@@ -79,18 +65,13 @@ _CACHE = click.option(
     envvar=CACHE_ENV,
     help=f"Where verified raw files are kept [env: {CACHE_ENV}; default: user cache dir].",
 )
-# Their former names, hidden from the help and warned about until 0.3.0.
-_FORMER_FLAGS = {"--data-dir": "--mirror", "--cache-dir": "--cache"}
 
 
 def _former_flag(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Warn of a former flag's use (:data:`faircompare._deprecations.FLAGS`)."""
     if value is not None:
         old = param.opts[0]
-        click.echo(
-            f"warning: {old} has been renamed {_FORMER_FLAGS[old]}; the old name works until "
-            f"{REMOVED_IN}",
-            err=True,
-        )
+        click.echo(f"warning: {message(old, FLAGS[old])}", err=True)
     return value
 
 
@@ -106,8 +87,11 @@ def _data_locations(command: Callable[..., None]) -> Callable[..., None]:
                 kwargs[name] = former  # a flag on the command line beats the environment
         command(*args, **kwargs)
 
-    for flag, name in (("--data-dir", "former_mirror"), ("--cache-dir", "former_cache")):
-        merged = click.option(flag, name, type=_FOLDER, hidden=True, callback=_former_flag)(merged)
+    for name in ("mirror", "cache"):
+        for flag in former_names(FLAGS, f"--{name}"):
+            option = click.option(flag, f"former_{name}", type=_FOLDER, hidden=True,
+                                  callback=_former_flag)  # fmt: skip
+            merged = option(merged)
     return _CACHE(_MIRROR(merged))
 
 
@@ -137,13 +121,9 @@ _SPECS = click.option(
 @click.version_option(__version__, prog_name="faircompare")
 def cli() -> None:
     """Compare fairness interventions on the same data, splits and measures."""
-    for name, former in FORMER_ENV.items():
+    for former, name in ENVIRONMENT.items():
         if former in os.environ and name not in os.environ:
-            click.echo(
-                f"warning: ${former} has been renamed ${name}; the old name works until "
-                f"{REMOVED_IN}",
-                err=True,
-            )
+            click.echo(f"warning: {message(f'${former}', f'${name}')}", err=True)
 
 
 @cli.group(name="list")
@@ -159,6 +139,10 @@ def list_datasets(
     as_json: bool, specs: tuple[Path, ...], mirror: Path | None, cache: Path | None
 ) -> None:
     """List the datasets: rows, label, sensitive attributes and privileged values."""
+    import pandas as pd
+
+    from faircompare.datasets import load_dataset, removed_text
+
     loaded = [
         load_dataset(spec, cache=cache, mirror=mirror, say=_say) for spec in _selected((), specs)
     ]
@@ -188,6 +172,10 @@ def list_datasets(
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def list_measures(as_json: bool) -> None:
     """List the measures: kind, ideal value, the paper's name and what each measures."""
+    import pandas as pd
+
+    from faircompare.measures import MEASURES
+
     rows = [
         {
             "measure": m.name,
@@ -215,7 +203,11 @@ def list_measures(as_json: bool) -> None:
 @_PLUGINS
 def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> None:
     """List the algorithms: family, library, source, variants, parameter grid, availability."""
-    described = [algorithm.describe() for algorithm in algorithms(plugins).values()]
+    import pandas as pd
+
+    from faircompare.described import algorithm_listing
+
+    described = algorithm_listing(plugins)
     described = [d for d in described if family in (None, d["family"])]
     described.sort(key=lambda d: FAMILIES.index(d["family"]))  # stable: registry order within
     if as_json:
@@ -240,10 +232,11 @@ def list_algorithms(as_json: bool, family: str | None, plugins: Path | None) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def list_audits(as_json: bool) -> None:
     """List the audits every run gets: name, version and what each tests."""
-    rows = [
-        {"audit": name, "version": audit.version, "description": docstring_summary(audit)}
-        for name, audit in registered_audits().items()
-    ]
+    import pandas as pd
+
+    from faircompare.described import audit_listing
+
+    rows = audit_listing()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
     else:
@@ -254,6 +247,8 @@ def list_audits(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def list_profiles(as_json: bool) -> None:
     """List the ready-made studies (--profile): datasets, algorithms, splits, grid and audits."""
+    import pandas as pd
+
     described = {name: dataclasses.asdict(config) for name, config in PROFILES.items()}
     if as_json:
         click.echo(json.dumps(described, indent=2))
@@ -305,39 +300,12 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
     A plugin is Python code, run with your rights: loading it runs it, so check only plugins
     you would run.
     """
+    from faircompare.plugin_check import check_plugin as check
+
     click.echo("note: a plugin is Python code run with your rights; check only code you trust")
-    before = set(Path.cwd().iterdir())
-    path = Path(target)
-    chosen = load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(target, plugins)]
-    audits = _plugin_audits(path) if path.suffix == ".py" else []
-    if audits and all(a.make is None and a.source == str(path) for a in chosen):
-        chosen = [a for a in chosen if "defines no FairEstimator" not in (a.unavailable or "")]
-    outcomes = [(algorithm.name, _contract(algorithm, timeout)) for algorithm in chosen]
-    outcomes += [(f"audit {audit.name}", check_audit(audit, timeout=timeout)) for audit in audits]
-    created = sorted(str(p.relative_to(Path.cwd())) for p in set(Path.cwd().iterdir()) - before)
-    detail = f"the plugin created {', '.join(created)}" if created else ""
-    outcomes.append(
-        (target, [Check("leaves the working directory as it was", not created, detail)])
-    )
-    for algorithm in chosen:
-        if algorithm.make is not None:
-            for attribute in undeclared(algorithm.estimator_class):
-                default = getattr(FairEstimator, attribute)
-                click.echo(
-                    f"WARN  {algorithm.name}: does not declare {attribute!r} (inherits "
-                    f"{default!r}); see the plugin reference, docs/guide/plugins.md"
-                )
-    failed = passed = 0
-    for name, checks in outcomes:
-        for check in checks:
-            mark = "PASS" if check.passed else "FAIL"
-            click.echo(f"{mark}  {name}: {check.name}")
-            if check.detail:
-                click.echo("      " + check.detail.replace("\n", "\n      "))
-        failed += sum(not check.passed for check in checks)
-        passed += sum(check.passed for check in checks)
-    click.echo(f"{passed} passed, {failed} failed")
-    if failed:
+    outcome = check(target, plugins, timeout=timeout)
+    click.echo("\n".join(outcome.lines()))
+    if outcome.failed:
         sys.exit(1)
 
 
@@ -373,21 +341,6 @@ def new_plugin(name: str, kind: str, out: Path) -> None:
     )
 
 
-def _plugin_audits(path: Path) -> list[Any]:
-    """Return the audits a plugin file defines (none if it cannot load: its algorithms say why)."""
-    try:
-        module = plugin_module(path.resolve())
-    except Exception:  # reported once, by load_plugin_file
-        return []
-    return plugin_audits(defined_in(module))
-
-
-def _contract(algorithm: Algorithm, timeout: float) -> list[Check]:
-    if algorithm.make is None:
-        return [Check("loads", False, algorithm.unavailable or "unavailable")]
-    return check_contract(algorithm.make, timeout=timeout)
-
-
 def _configuration(
     profile: str | None, config_path: Path | None, overrides: dict[str, Any]
 ) -> BenchmarkConfig:
@@ -418,6 +371,8 @@ _REPEATED = ("datasets", "specs", "algorithms")
 @_data_locations
 def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | None) -> None:
     """Fetch and verify the raw files of the built-in datasets, so later runs need no network."""
+    from faircompare.datasets import load_dataset
+
     for spec in _selected(datasets, ()):
         dataset = load_dataset(spec, cache=cache, mirror=mirror, say=_say)
         click.echo(f"{spec.name}: verified, {len(dataset.frame):,} rows after cleaning")
@@ -486,9 +441,7 @@ def _profile_default(field: str) -> str:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=joblib.cpu_count(),
-    show_default=True,
-    help="Parallel workers (the default: the cores this process may use).",
+    help="Parallel workers. [default: every core this process may use]",
 )
 @click.option(
     "--backend",
@@ -517,7 +470,7 @@ def _profile_default(field: str) -> str:
 def run(
     profile: str | None,
     config_path: Path | None,
-    jobs: int,
+    jobs: int | None,
     backend: str,
     scheduler: str | None,
     results: Path,
@@ -535,30 +488,28 @@ def run(
     stopped. At the end the report of the results folder is written and its path printed. The
     exit status is 1 when any planned run has failed.
     """
+    from faircompare.benchmark import plan_study, run_benchmark
+    from faircompare.benchmark.progress import progress_printer
+
     with warnings.catch_warnings(record=True) as renamed:
         warnings.simplefilter("always", DeprecationWarning)
-        backend = backend_name(backend)
+        settings = RunSettings(
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            force=force,
+            retry_failed=retry_failed,
+            progress=None if dry_run else progress_printer(),
+        )
     for warning in renamed:
         click.echo(f"warning: {warning.message}", err=True)
     config = _configuration(profile, config_path, overrides)
     if dry_run:
         study = plan_study(config, mirror=mirror, cache=cache, fetch=False, say=_say)
-        workers = worker_count(jobs, len(study.runs), backend, scheduler)
-        click.echo(study.describe(workers))
+        click.echo(study.describe(settings.workers(len(study.runs))))
         return
     summary = run_benchmark(
-        config,
-        results,
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        force=force,
-        retry_failed=retry_failed,
-        report=report,
-        mirror=mirror,
-        cache=cache,
-        say=_say,
-        progress=progress_printer(),
+        config, results, settings, report=report, mirror=mirror, cache=cache, say=_say
     )
     _print_summary(summary)
 
@@ -596,6 +547,8 @@ def _print_summary(summary: Summary) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def status(results: Path, as_json: bool) -> None:
     """Count done, failed and pending runs per dataset and algorithm."""
+    from faircompare.results import ResultStore
+
     with ResultStore(results, readonly=True) as store:
         counts = store.status_counts()
     totals = {column: int(total) for column, total in counts.sum().items()}
@@ -614,6 +567,8 @@ def status(results: Path, as_json: bool) -> None:
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Write the figures, tables and HTML report of a results folder."""
+    from faircompare.analysis.report import write_report
+
     click.echo(write_report(results, _output(out, results, "report"), say=_say))
 
 
@@ -625,6 +580,9 @@ def report_command(results: Path, out: Path | None) -> None:
 )
 def export_command(results: Path, fmt: str, out: Path | None) -> None:
     """Write runs, measures and audits as CSV or Parquet files."""
+    from faircompare.results import ResultStore
+    from faircompare.results.export import export
+
     with ResultStore(results, readonly=True) as store:
         for path in export(store, _output(out, results, "export"), fmt):
             click.echo(path)
@@ -651,6 +609,8 @@ _OUT = "pass --out with a folder you can write to"
 
 def _selected(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpec]:
     """Return the named built-ins and the user specs; all built-ins when neither is given."""
+    from faircompare.datasets import read_spec
+
     chosen = [BUILTIN[name] for name in datasets] + [read_spec(path) for path in specs]
     return chosen or list(BUILTIN.values())
 

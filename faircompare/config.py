@@ -12,16 +12,16 @@ it starts from (``default`` when absent). Example::
 from __future__ import annotations
 
 import tomllib
-import warnings
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from faircompare._deprecations import CONFIG_KEYS, deprecated
 from faircompare._validation import check_choice
 from faircompare.datasets import BUILTIN, PAPER_DATASETS
 from faircompare.datasets.modern import MODERN
 from faircompare.exceptions import FaircompareError
-from faircompare.preprocessing import VARIANTS
+from faircompare.names import VARIANTS
 
 __all__ = [
     "BenchmarkConfig",
@@ -252,7 +252,6 @@ PROFILES: dict[str, BenchmarkConfig] = {
 }
 
 _FIELDS = [f.name for f in fields(BenchmarkConfig)]
-_FORMER_KEYS = {"sensitive": "sensitive_attributes"}  # configuration keys renamed in #27
 
 
 def load_config(path: str | Path | None = None, profile: str | None = None) -> BenchmarkConfig:
@@ -277,13 +276,9 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
             table = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
-        for old, new in _FORMER_KEYS.items():
+        for old, new in CONFIG_KEYS.items():
             if old in table and new not in table:
-                warnings.warn(
-                    f"{path}: the key {old!r} is deprecated; write {new!r}",
-                    DeprecationWarning,
-                    stacklevel=2,
-                )
+                deprecated(f"{path}: the key {old!r}", repr(new), stacklevel=2)
                 table[new] = table.pop(old)
         for key in table:
             check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")

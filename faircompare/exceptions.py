@@ -4,6 +4,7 @@ __all__ = [
     "ChoiceError",
     "DataFetchError",
     "FaircompareError",
+    "SettingsError",
     "SpecError",
     "TooLargeError",
 ]
@@ -15,6 +16,10 @@ class FaircompareError(Exception):
 
 class ChoiceError(FaircompareError, ValueError):
     """A name (dataset, variant, attribute, ...) that is not one of the valid choices."""
+
+
+class SettingsError(FaircompareError, ValueError):
+    """A run setting (workers, backend, scheduler) of the wrong kind, out of range or unusable."""
 
 
 class SpecError(FaircompareError, ValueError):

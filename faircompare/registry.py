@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from faircompare._validation import check_choice
-from faircompare.algorithms.base import FAMILIES, FairEstimator
+from faircompare.algorithms.base import FairEstimator
 from faircompare.algorithms.calders import TwoNaiveBayes
 from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
@@ -35,6 +35,7 @@ from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
 from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.exceptions import FaircompareError
+from faircompare.names import ALGORITHM_ENTRY_POINTS, FAMILIES
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
 
 __all__ = [
@@ -47,7 +48,7 @@ __all__ = [
     "load_plugin_file",
 ]
 
-ENTRY_POINT_GROUP = "faircompare.algorithms"
+ENTRY_POINT_GROUP = ALGORITHM_ENTRY_POINTS
 
 
 class AlgorithmUnavailableError(FaircompareError, RuntimeError):

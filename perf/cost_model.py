@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from faircompare.benchmark import Summary, plan_study, run_benchmark
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.records import RunRecord
 from faircompare.results import ResultStore
@@ -62,7 +63,9 @@ def main() -> None:
                       f"{readings[checkpoint][1]:.0f} s (load {os.getloadavg()[0]:.1f})",
                       flush=True)  # fmt: skip
 
-    summary = run_benchmark(config, args.results, jobs=args.jobs, report=False, progress=progress)
+    summary = run_benchmark(
+        config, args.results, RunSettings(jobs=args.jobs, progress=progress), report=False
+    )
     wall = time.monotonic() - start
     with ResultStore(args.results) as store:
         measured = float(store.runs()["total_seconds"].sum())

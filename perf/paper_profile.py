@@ -16,6 +16,7 @@ import time
 from joblib.externals.loky import get_reusable_executor
 
 from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -29,7 +30,7 @@ def main() -> None:
     folder = args.results or tempfile.mkdtemp(prefix="faircompare-perf-")
     wall, cpu = time.perf_counter(), _cpu_seconds()
     with ResultStore(folder) as store:
-        summary = run_plan(plan.runs, store, Options(), jobs=args.jobs, force=True)
+        summary = run_plan(plan.runs, store, Options(), RunSettings(jobs=args.jobs, force=True))
     get_reusable_executor().shutdown(wait=True)  # reap the workers, so their usage is counted
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     peak = max(

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from faircompare._deprecations import ENVIRONMENT, former_names
 from faircompare.datasets import Dataset, DatasetSpec, load_dataset
 from faircompare.datasets.clean import clean
-from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, MIRROR_ENV
+from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -28,7 +29,10 @@ def _existing(path: str | Path | None) -> Path | None:
 
 MIRROR = (
     _existing(os.environ.get(MIRROR_ENV))
-    or _existing(os.environ.get(FORMER_ENV[MIRROR_ENV]))
+    or next(
+        filter(None, (_existing(os.environ.get(o)) for o in former_names(ENVIRONMENT, MIRROR_ENV))),
+        None,
+    )
     or _existing(SHARED)
 )
 PEER_FRAMES = _existing(SHARED / "fairness-comparison-preprocessed")
@@ -41,7 +45,7 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory):
     The variables' former names are set aside for the session, so that no command the tests
     run warns about them.
     """
-    keys = (CACHE_ENV, MIRROR_ENV, *FORMER_ENV.values())
+    keys = (CACHE_ENV, MIRROR_ENV, *ENVIRONMENT)
     saved = {key: os.environ.pop(key, None) for key in keys}
     os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cache"))
     if MIRROR:

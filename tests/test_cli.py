@@ -124,10 +124,10 @@ def test_the_former_names_of_the_data_options_work_with_a_warning(tmp_path):
         "--data-dir", mirror,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "warning: --cache-dir has been renamed --cache; the old name works until 0.3.0" in (
-        result.stderr
-    )
-    assert "warning: --data-dir has been renamed --mirror" in result.stderr
+    assert (
+        "warning: --cache-dir is deprecated and will be removed in faircompare 0.3.0; use --cache"
+    ) in result.stderr
+    assert "warning: --data-dir is deprecated and will be removed" in result.stderr
     assert (tmp_path / "ricci.csv").is_file()
 
 

@@ -23,7 +23,7 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
 def test_the_former_key_sensitive_still_works_with_a_warning(tmp_path):
     path = tmp_path / "bench.toml"
     path.write_text('sensitive = "all"\n')
-    with pytest.warns(DeprecationWarning, match="'sensitive' is deprecated; write 'sensitive_attr"):
+    with pytest.warns(DeprecationWarning, match="'sensitive' is deprecated.*; use 'sensitive_attr"):
         config = load_config(path)
     assert config.sensitive_attributes == "all"
 

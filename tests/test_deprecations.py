@@ -1,16 +1,37 @@
-"""Names that moved keep working at their former place, with a warning naming the new one."""
+"""Every deprecated name works at its former place until REMOVED_IN, with one message form.
+
+The tables of :mod:`faircompare._deprecations` are checked entry by entry, and the changelog's
+*Deprecated* section against them.
+"""
 
 import importlib
 import importlib.util
+import inspect
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from faircompare._deprecations import MOVED, REMOVED_IN
+from faircompare import _deprecations
+from faircompare._deprecations import (
+    ARGUMENTS,
+    ATTRIBUTES,
+    BACKENDS,
+    CONFIG_KEYS,
+    ENVIRONMENT,
+    FLAGS,
+    FOLDED,
+    MOVED,
+    REMOVED_IN,
+    message,
+)
+from faircompare.benchmark import RunSettings
 from faircompare.preprocessing import make_split, prepare
 from faircompare.stats import fliptest, transport
 
 TORCH = importlib.util.find_spec("torch") is not None
+CHANGELOG = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
 MOVES = [
     pytest.param(
         old, name, new, id=f"{old}.{name}",
@@ -21,11 +42,45 @@ MOVES = [
 ]  # fmt: skip
 
 
+def said(old: str, new: str) -> str:
+    """The one message, as a pattern."""
+    return re.escape(message(old, new))
+
+
+def resolve(qualified: str):
+    """The object a table names by module and qualified name (the longest importable module)."""
+    parts = qualified.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attribute in parts[cut:]:
+            found = inspect.getattr_static(found, attribute)
+        return found.__func__ if isinstance(found, classmethod) else found
+    raise LookupError(qualified)
+
+
+def layer(function, marker: str):
+    """The innermost wrapper of a function that carries ``marker`` (``functools.wraps`` copies
+    it to the wrappers around it), following ``__wrapped__``."""
+    found = None
+    while function is not None:
+        found = function if marker in vars(function) else found
+        function = getattr(function, "__wrapped__", None)
+    return found
+
+
+def test_the_message_names_the_old_name_the_release_and_the_new_name():
+    assert message("--data-dir", "--mirror") == (
+        f"--data-dir is deprecated and will be removed in faircompare {REMOVED_IN}; use --mirror"
+    )
+
+
 @pytest.mark.parametrize(("old", "name", "new"), MOVES)
 def test_a_moved_name_is_the_same_object_at_its_former_place_with_a_warning(old, name, new):
     former = importlib.import_module(old)
-    match = rf"{old}\.{name} has moved to {new}\.{name}; the old name works until {REMOVED_IN}"
-    with pytest.warns(DeprecationWarning, match=match):
+    with pytest.warns(DeprecationWarning, match=said(f"{old}.{name}", f"{new}.{name}")):
         assert getattr(former, name) is getattr(importlib.import_module(new), name)
 
 
@@ -35,54 +90,156 @@ def test_a_name_that_never_was_is_an_attribute_error_naming_the_module(old):
         importlib.import_module(old).no_such_name  # noqa: B018
 
 
+def _flip_inputs():
+    rng = np.random.default_rng(0)
+    source, target = rng.normal(size=(6, 2)), rng.normal(1, 1, size=(6, 2))
+    predictions = (source[:, 0] > 0).astype(int), (target[:, 0] > 1).astype(int)
+    return source, target, *predictions, transport(source, target, rng=0)
+
+
 def test_the_former_fliptest_function_is_called_through_the_module_of_its_name():
     # faircompare.audits.fliptest was a function until 0.2.0 and is now the audit's module:
     # `from faircompare.audits import fliptest; fliptest(...)` keeps working, with a warning
     from faircompare.audits import fliptest as former
 
-    rng = np.random.default_rng(0)
-    source, target = rng.normal(size=(6, 2)), rng.normal(1, 1, size=(6, 2))
-    predictions = (source[:, 0] > 0).astype(int), (target[:, 0] > 1).astype(int)
-    mapping = transport(source, target, rng=0)
-    expected = fliptest(source, target, *predictions, mapping)
-    with pytest.warns(DeprecationWarning, match=r"audits\.fliptest\(\) has moved to faircompare"):
-        result = former(source, target, *predictions, mapping)
+    expected = fliptest(*_flip_inputs())
+    with pytest.warns(DeprecationWarning, match=r"audits\.fliptest\(\) is deprecated"):
+        result = former(*_flip_inputs())
     assert result.positive.tolist() == expected.positive.tolist()
     assert result.negative.tolist() == expected.negative.tolist()
 
 
-def test_the_former_attribute_names_of_splits_read_the_new_ones_with_a_warning(toy):
+def test_the_former_fliptest_function_imports_from_the_module_of_its_name():
+    # `from faircompare.audits.fliptest import fliptest` raised AttributeError in 0.2.0
+    with pytest.warns(DeprecationWarning, match=r"audits\.fliptest\.fliptest is deprecated"):
+        from faircompare.audits.fliptest import fliptest as former
+    assert former is fliptest
+
+
+@pytest.mark.parametrize(("where", "old", "new"), [
+    (where, old, new) for where, names in ARGUMENTS.items() for old, new in names.items()
+])  # fmt: skip
+def test_a_renamed_keyword_is_passed_under_its_new_name_with_a_warning(
+    where, old, new, monkeypatch
+):
+    function = resolve(where)
+    wrapper = layer(function, "renamed")
+    assert new in inspect.signature(inspect.unwrap(function)).parameters
+    assert old not in inspect.signature(inspect.unwrap(function)).parameters
+    calls = []
+    monkeypatch.setattr(wrapper, "__wrapped__", lambda *args, **kwargs: calls.append(kwargs))
+    name = where.rpartition(".")[2]
+    with pytest.warns(DeprecationWarning, match=rf"{name}\({old}=\) is deprecated.*{new}="):
+        wrapper(**{old: "given"})
+    assert calls == [{new: "given"}]
+    with pytest.raises(TypeError, match=f"both {old}= and {new}="):
+        wrapper(**{old: 1, new: 2})
+
+
+@pytest.mark.parametrize(("where", "old", "field"), [
+    (where, old, field) for where, names in FOLDED.items() for old, field in names.items()
+])  # fmt: skip
+def test_a_folded_keyword_becomes_the_field_of_the_settings_with_a_warning(
+    where, old, field, monkeypatch
+):
+    wrapper = layer(resolve(where), "folded")
+    calls = []
+    monkeypatch.setattr(wrapper, "__wrapped__", lambda *args, **kwargs: calls.append(kwargs))
+    value = {"jobs": 3, "backend": "inline", "scheduler": None}.get(field, True)
+    with pytest.warns(
+        DeprecationWarning, match=rf"\({old}=\) is deprecated.*RunSettings\({field}="
+    ):
+        wrapper(**{old: value})
+    assert getattr(calls[0]["settings"], field) == value
+    base = RunSettings(jobs=2)  # settings given too: the former keyword changes its field only
+    with pytest.warns(DeprecationWarning):
+        wrapper(settings=base, **{old: value})
+    assert calls[1]["settings"].jobs == (value if field == "jobs" else 2)
+
+
+@pytest.mark.parametrize(("where", "old", "new"), [
+    (where, old, new) for where, names in ATTRIBUTES.items() for old, new in names.items()
+])  # fmt: skip
+def test_a_renamed_attribute_is_a_descriptor_reading_the_new_name(where, old, new):
+    descriptor = vars(resolve(where))[old]
+    assert isinstance(descriptor, _deprecations.RenamedAttribute)
+    assert (descriptor.old, descriptor.new) == (old, new)
+
+
+def test_the_former_attribute_names_read_the_new_ones_with_a_warning(toy):
     prepared = prepare(toy, sensitive_attribute="sex")
     split = make_split(prepared, 0)
+    result = fliptest(*_flip_inputs())
     for kind, old, new in [
         (prepared, "s", "sensitive_features"),
         (split, "s_train", "sensitive_features_train"),
         (split, "s_test", "sensitive_features_test"),
+        (result, "report", "transparency"),
     ]:
-        with pytest.warns(
-            DeprecationWarning, match=f"{type(kind).__name__}.{old} has been renamed"
-        ):
+        name = type(kind).__name__
+        with pytest.warns(DeprecationWarning, match=said(f"{name}.{old}", f"{name}.{new}")):
             assert getattr(kind, old) is getattr(kind, new)
 
 
-def test_the_former_keywords_of_the_data_and_progress_callbacks_work_with_a_warning(tmp_path):
-    from faircompare.benchmark import plan_study
-    from faircompare.config import PROFILES
-    from faircompare.datasets import load_dataset
+@pytest.mark.parametrize(("old", "new"), CONFIG_KEYS.items())
+def test_a_former_configuration_key_is_read_with_a_warning(old, new, tmp_path):
+    from faircompare.config import load_config
 
-    said = []
-    with pytest.warns(DeprecationWarning, match="report= is deprecated.*use say="):
-        load_dataset("ricci", cache=tmp_path, report=said.append)
-    assert said and said[0].startswith("fetched ricci.csv")
-    quick = PROFILES["quick"].overridden(datasets=("ricci",))
-    with pytest.warns(DeprecationWarning, match="cache_dir= is deprecated.*use cache="):
-        assert plan_study(quick, cache_dir=tmp_path, fetch=False).runs
+    path = tmp_path / "bench.toml"
+    path.write_text(f'{old} = "all"\n')
+    with pytest.warns(DeprecationWarning, match=f"{path}: the key '{old}' is deprecated"):
+        assert getattr(load_config(path), new) == "all"
 
 
-def test_the_former_environment_variables_are_read_with_a_warning(tmp_path, monkeypatch):
-    from faircompare.datasets.fetch import CACHE_ENV, FORMER_ENV, cache_dir
+@pytest.mark.parametrize(("old", "new"), ENVIRONMENT.items())
+def test_a_former_environment_variable_is_read_with_a_warning(old, new, tmp_path, monkeypatch):
+    from faircompare.datasets.fetch import environment
 
-    monkeypatch.delenv(CACHE_ENV)
-    monkeypatch.setenv(FORMER_ENV[CACHE_ENV], str(tmp_path))
-    with pytest.warns(DeprecationWarning, match=r"\$FAIRCOMPARE_DATA has been renamed"):
-        assert cache_dir() == tmp_path
+    monkeypatch.delenv(new, raising=False)
+    monkeypatch.setenv(old, str(tmp_path))
+    with pytest.warns(DeprecationWarning, match=said(f"${old}", f"${new}")):
+        assert environment(new) == str(tmp_path)
+
+
+@pytest.mark.parametrize(("old", "new"), FLAGS.items())
+def test_a_former_flag_works_with_a_warning_line(old, new, tmp_path):
+    from click.testing import CliRunner
+
+    from faircompare.cli import cli
+
+    args = ["run", "--dry-run", "--profile", "quick", "--dataset", "ricci", old, str(tmp_path)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert f"warning: {message(old, new)}" in result.stderr
+
+
+@pytest.mark.parametrize(("old", "new"), BACKENDS.items())
+def test_a_former_backend_name_means_the_new_one_with_a_warning(old, new):
+    with pytest.warns(
+        DeprecationWarning, match=said(f"the backend {old!r}", f"the backend {new!r}")
+    ):
+        assert RunSettings(backend=old).backend == new
+
+
+def test_every_former_flag_variable_and_keyword_of_the_changelog_is_in_a_table():
+    text = CHANGELOG.read_text()
+    deprecated = "\n".join(re.findall(r"### Deprecated\n(.*?)\n### ", text, flags=re.S))
+    keywords = {n for table in (*ARGUMENTS.values(), *FOLDED.values()) for n in table.items()}
+    known = {
+        "flag": {n for pair in FLAGS.items() for n in pair},
+        "variable": {n for pair in ENVIRONMENT.items() for n in pair},
+        "keyword": {n for pair in keywords for n in pair},
+    }
+    found = {
+        "flag": set(re.findall(r"`(--[a-z-]+)`", deprecated)),
+        "variable": set(re.findall(r"`\$([A-Z_]+)`", deprecated)),
+        "keyword": set(re.findall(r"`([a-z_]+)=`", deprecated)),
+    }
+    assert all(found.values())  # the patterns read the section
+    for kind in known:
+        assert found[kind] <= known[kind], kind
+    every_old = {*FLAGS, *ENVIRONMENT, *CONFIG_KEYS, *BACKENDS}
+    every_old |= {old for table in (*ARGUMENTS.values(), *FOLDED.values()) for old in table}
+    every_old |= {old for table in ATTRIBUTES.values() for old in table}
+    missing = {old for old in every_old if old not in deprecated}
+    assert missing == set()  # and every table's former name is in the changelog

@@ -5,6 +5,17 @@ Every algorithm follows :class:`~faircompare.algorithms.base.FairEstimator`; the
 that a new one keeps the contract.
 """
 
-from faircompare.algorithms.base import AlgorithmInputError, FairEstimator
+from typing import TYPE_CHECKING
 
-__all__ = ["AlgorithmInputError", "FairEstimator"]
+from faircompare._lazy import lazy_names
+
+_HOMES = {
+    "AlgorithmInputError": "faircompare.algorithms.base",
+    "FairEstimator": "faircompare.algorithms.base",
+}
+__all__ = sorted(_HOMES)
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)  # imported on first use
+
+if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py checks they agree
+    from faircompare.algorithms.base import AlgorithmInputError as AlgorithmInputError
+    from faircompare.algorithms.base import FairEstimator as FairEstimator

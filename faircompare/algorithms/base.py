@@ -25,9 +25,6 @@ from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
 from faircompare.stats.rates import binary_labels as checked_labels
 
-# Where an intervention acts; FairEstimator.family is one of them.
-FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
-
 
 class AlgorithmInputError(FaircompareError, ValueError):
     """Data an algorithm cannot use (wrong variant, non-binary sensitive attribute, ...)."""
@@ -54,7 +51,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     family
         Where the intervention acts: ``baseline`` (none), ``pre-processing`` (the training
         data), ``in-processing`` (the learning) or ``post-processing`` (the predictions); one of
-        :data:`FAMILIES`, ``unspecified`` for a plugin that does not say.
+        :data:`~faircompare.names.FAMILIES`, ``unspecified`` for a plugin that does not say.
     library
         The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
     in_default_profile

@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from faircompare._timeout import RunTimeoutError, time_limit
-from faircompare.algorithms.base import FAMILIES, FairEstimator
+from faircompare.algorithms.base import FairEstimator
 from faircompare.algorithms.hooks import (
     InputGradient,
     LogitCoefficients,
@@ -30,6 +30,7 @@ from faircompare.algorithms.hooks import (
 )
 from faircompare.algorithms.outputs import checked_predictions, checked_scores, row_index
 from faircompare.exceptions import FaircompareError
+from faircompare.names import FAMILIES
 from faircompare.preprocessing import VARIANTS
 
 __all__ = [

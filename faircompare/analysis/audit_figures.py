@@ -22,12 +22,12 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from faircompare._validation import renamed_arguments
+from faircompare._deprecations import renamed_arguments
 from faircompare.analysis.style import PALETTE, new_figure
 from faircompare.stats.permutation import permutation_test
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments
 def threshold_curve(
     y_true: Any,
     scores: Any,
@@ -134,7 +134,7 @@ def plot_flipset_marginal(
     return figure
 
 
-@renamed_arguments(report="transparency")
+@renamed_arguments
 def plot_transparency_report(
     transparency: pd.DataFrame, flipset: str = "F+", top: int = 10, ax: Axes | None = None
 ) -> Figure:

@@ -69,6 +69,14 @@ class CorrectedTTest:
         Two-sided, from Student's t with J - 1 degrees of freedom.
     interval
         The confidence interval of the mean difference with the same standard error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import corrected_ttest
+    >>> test = corrected_ttest(np.array([0.02, 0.03, 0.01, 0.04, 0.02]))
+    >>> [round(end, 3) for end in test.interval]
+    [-0.002, 0.05]
     """
 
     mean: float
@@ -98,6 +106,14 @@ def corrected_ttest(
     CorrectedTTest
         The mean, the statistic, its p-value and the interval. With no variation at all the
         statistic is 0 (p = 1) for a zero mean and infinite otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import corrected_ttest
+    >>> test = corrected_ttest(np.array([0.02, 0.03, 0.01, 0.04, 0.02]))
+    >>> round(test.mean, 3), round(test.pvalue, 3)
+    (0.024, 0.066)
     """
     d = np.asarray(differences, dtype=float)
     if len(d) < 2:
@@ -124,6 +140,14 @@ class Posterior:
         P(mu > rope), P(-rope <= mu <= rope) and P(mu < -rope) for the mean difference mu.
     rope
         Half-width of the region of practical equivalence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import correlated_bayesian_ttest
+    >>> posterior = correlated_bayesian_ttest(np.array([0.001, -0.002, 0.0, 0.001, -0.001]))
+    >>> round(posterior.a_better + posterior.equivalent + posterior.b_better, 6), posterior.rope
+    (1.0, 0.01)
     """
 
     a_better: float
@@ -154,6 +178,14 @@ def correlated_bayesian_ttest(
     -------
     Posterior
         The three probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import correlated_bayesian_ttest
+    >>> posterior = correlated_bayesian_ttest(np.array([0.02, 0.03, 0.01, 0.04, 0.02]))
+    >>> round(posterior.a_better, 2), round(posterior.equivalent, 2)
+    (0.89, 0.1)
     """
     d = np.asarray(differences, dtype=float)
     if len(d) < 2:
@@ -182,6 +214,27 @@ def scores(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per run: the run's identifying columns, ``name`` (its label) and ``score``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import scores
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> scores(measures, "accuracy")[["algorithm", "split_id", "score"]].round(3).head(3)
+      algorithm  split_id  score
+    0        lr         0  0.751
+    1        lr         1  0.749
+    2        lr         2  0.756
     """
     known = MEASURES[check_choice(measure, MEASURES, what="measure")]
     wide = runs_wide(measures[measures["measure"] == measure])
@@ -207,6 +260,25 @@ class PairComparison:
         The corrected resampled t-test of the mean difference (A - B).
     posterior
         The correlated Bayesian t-test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import compare_pair
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> pair = compare_pair(measures, "accuracy", "lr", "tree")
+    >>> pair.a, pair.b, pair.measure, round(pair.posterior.a_better, 2)
+    ('lr', 'tree', 'accuracy', 1.0)
     """
 
     a: str
@@ -245,6 +317,25 @@ def compare_pair(
     -------
     PairComparison
         The t-test and the posterior of score(A) - score(B).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import compare_pair
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> pair = compare_pair(measures, "accuracy", "lr", "tree")
+    >>> pair.splits, round(pair.test.mean, 3), pair.test.pvalue < 0.05
+    (5, 0.049, True)
     """
     by_split = _by_split(measures, measure)
     for name in (a, b):
@@ -298,6 +389,26 @@ def pairwise(
         One row per pair sharing two splits or more: ``a``, ``b``, ``splits``,
         ``mean_difference``, ``ci_low``, ``ci_high``, ``statistic``, ``pvalue``,
         ``holm_pvalue``, ``p_a_better``, ``p_equivalent``, ``p_b_better``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import pairwise
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> pairs = pairwise(measures, "accuracy")
+    >>> pairs[["a", "b", "mean_difference", "holm_pvalue"]].round(3)
+        a     b  mean_difference  holm_pvalue
+    0  lr  tree            0.049        0.003
     """
     by_split = _by_split(measures, measure)
     rows = []
@@ -341,6 +452,26 @@ def wins_ties_losses(pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFram
     -------
     pandas.DataFrame
         Indexed by algorithm: ``wins``, ``ties``, ``losses``, by wins then losses.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import pairwise, wins_ties_losses
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> wins_ties_losses(pairwise(measures, "accuracy"))
+          wins  ties  losses
+    lr       1     0       0
+    tree     0     0       1
     """
     significant = pairs["holm_pvalue"] < alpha
     a_wins = significant & (pairs["mean_difference"] > 0)
@@ -372,6 +503,15 @@ class FriedmanTest:
         Number of datasets (blocks) ranked.
     alpha
         The level of the critical difference.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import friedman
+    >>> scores = {"lr": [0.80, 0.70, 0.90], "tree": [0.75, 0.65, 0.80], "nb": [0.70, 0.60, 0.85]}
+    >>> test = friedman(pd.DataFrame(scores, index=["adult", "german", "ricci"]))
+    >>> test.datasets, round(test.critical_difference, 2)
+    (3, 1.91)
     """
 
     ranks: pd.Series
@@ -399,6 +539,24 @@ def friedman(table: pd.DataFrame, *, alpha: float = 0.05) -> FriedmanTest:
     -------
     FriedmanTest
         Average ranks, the test, and the critical difference.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import friedman
+    >>> table = pd.DataFrame(
+    ...     {
+    ...         "lr": [0.80, 0.70, 0.90, 0.85],
+    ...         "tree": [0.75, 0.65, 0.80, 0.84],
+    ...         "nb": [0.70, 0.60, 0.85, 0.83],
+    ...     },
+    ...     index=["adult", "german", "ricci", "compas"],
+    ... )
+    >>> test = friedman(table)
+    >>> test.ranks.to_dict()
+    {'lr': 1.0, 'tree': 2.25, 'nb': 2.75}
+    >>> round(test.pvalue, 3)
+    0.039
     """
     complete = table.dropna()
     blocks, k = complete.shape
@@ -454,6 +612,26 @@ def intervals(
         ``worse_than_best`` (whether the corrected test, Holm-adjusted over the algorithms,
         finds the algorithm worse than the best one at 1 - ``confidence``; false where the two
         share fewer than two splits, so that no test is possible).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import intervals
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [("lr", split, 0.75 + 0.01 * rng.standard_normal()) for split in range(5)]
+    ...     + [("tree", split, 0.70 + 0.01 * rng.standard_normal()) for split in range(5)],
+    ...     columns=["algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), dataset="german", sensitive_attribute="sex",
+    ...     variant="numerical+binary", setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> intervals(measures, "accuracy").round(3)
+           mean  ci_low  ci_high  worse_than_best
+    lr    0.750   0.740    0.760            False
+    tree  0.701   0.676    0.727             True
     """
     by_split = _by_split(measures, measure)
     rows = {}

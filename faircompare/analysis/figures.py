@@ -21,7 +21,6 @@ from matplotlib.patches import Rectangle
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
-from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.compare import FriedmanTest
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES, frontier_accuracy
 from faircompare.analysis.style import (
@@ -35,6 +34,7 @@ from faircompare.analysis.style import (
     new_figure,
 )
 from faircompare.analysis.tidy import individual_statistics
+from faircompare.names import FAMILIES
 from faircompare.safe_write import replaced
 
 __all__ = [

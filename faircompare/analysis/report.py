@@ -30,8 +30,7 @@ from markupsafe import Markup
 from matplotlib.figure import Figure
 
 from faircompare import registry
-from faircompare._validation import renamed_arguments
-from faircompare.algorithms.base import FAMILIES
+from faircompare._deprecations import renamed_arguments
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
@@ -42,6 +41,7 @@ from faircompare.analysis.audit_figures import (
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
+from faircompare.names import FAMILIES
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
@@ -123,7 +123,7 @@ class _Writer:
         )
 
 
-@renamed_arguments(progress="say")
+@renamed_arguments
 def write_report(
     results: str | Path,
     out: str | Path | None = None,

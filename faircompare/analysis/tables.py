@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.measures import MEASURES
+from faircompare.names import FAMILIES
 from faircompare.safe_write import replaced, write_text
 
 __all__ = [

@@ -6,11 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from faircompare._deprecations import moved_names
+from faircompare._deprecations import moved_names, renamed_arguments
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
 from faircompare.records import AuditRow
-from faircompare.stats._validation import renamed_arguments
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.permutation import compare_groups, permutation_tests
 
@@ -66,7 +65,7 @@ class PermutationAudit:
         )
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments
 def permutation_audit(
     y_true: np.ndarray,
     y_pred: np.ndarray,

@@ -19,10 +19,11 @@ from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
 from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
 from faircompare.exceptions import cut_message
+from faircompare.names import AUDIT_ENTRY_POINTS
 from faircompare.plugin_source import source_fingerprint
 from faircompare.records import AuditRow
 
-ENTRY_POINTS = "faircompare.audits"
+ENTRY_POINTS = AUDIT_ENTRY_POINTS
 _REGISTERED: dict[str, Audit] = {}
 
 

@@ -1,23 +1,45 @@
-"""The benchmark harness: plan the runs, execute them in parallel, store every result."""
+"""The benchmark harness: plan the runs, execute them in parallel, store every result.
 
-from faircompare.benchmark.execute import Options, execute_run
-from faircompare.benchmark.plan import Plan, make_plan
-from faircompare.benchmark.schedule import StaleResultsError, Summary, run_plan
-from faircompare.benchmark.study import Study, plan_study, run_benchmark
-from faircompare.benchmark.workers import BACKENDS
-from faircompare.records import RunSpec
+Each name is imported from its module when first used (:mod:`faircompare._lazy`): a worker
+process, which imports :mod:`faircompare.benchmark.workers`, loads what a run needs and not the
+coordinator's configuration, datasets catalogue or results store.
+"""
 
-__all__ = [
-    "BACKENDS",
-    "Options",
-    "Plan",
-    "RunSpec",
-    "StaleResultsError",
-    "Study",
-    "Summary",
-    "execute_run",
-    "make_plan",
-    "plan_study",
-    "run_benchmark",
-    "run_plan",
-]
+from typing import TYPE_CHECKING
+
+from faircompare._lazy import lazy_names
+
+_HOMES = {
+    "BACKENDS": "faircompare.benchmark.settings",
+    "Options": "faircompare.benchmark.settings",
+    "RunSettings": "faircompare.benchmark.settings",
+    "cpu_cores": "faircompare.benchmark.settings",
+    "Plan": "faircompare.benchmark.plan",
+    "make_plan": "faircompare.benchmark.plan",
+    "RunSpec": "faircompare.records",
+    "StaleResultsError": "faircompare.benchmark.schedule",
+    "Summary": "faircompare.benchmark.schedule",
+    "run_plan": "faircompare.benchmark.schedule",
+    "Study": "faircompare.benchmark.study",
+    "plan_study": "faircompare.benchmark.study",
+    "run_benchmark": "faircompare.benchmark.study",
+    "execute_run": "faircompare.benchmark.execute",
+}
+__all__ = sorted(_HOMES)
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
+
+if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py checks they agree
+    from faircompare.benchmark.execute import execute_run as execute_run
+    from faircompare.benchmark.plan import Plan as Plan
+    from faircompare.benchmark.plan import make_plan as make_plan
+    from faircompare.benchmark.schedule import StaleResultsError as StaleResultsError
+    from faircompare.benchmark.schedule import Summary as Summary
+    from faircompare.benchmark.schedule import run_plan as run_plan
+    from faircompare.benchmark.settings import BACKENDS as BACKENDS
+    from faircompare.benchmark.settings import Options as Options
+    from faircompare.benchmark.settings import RunSettings as RunSettings
+    from faircompare.benchmark.settings import cpu_cores as cpu_cores
+    from faircompare.benchmark.study import Study as Study
+    from faircompare.benchmark.study import plan_study as plan_study
+    from faircompare.benchmark.study import run_benchmark as run_benchmark
+    from faircompare.records import RunSpec as RunSpec

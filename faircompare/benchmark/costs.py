@@ -38,7 +38,7 @@ from statistics import median
 import pandas as pd
 
 from faircompare.audits import registered_audits
-from faircompare.benchmark.execute import Options
+from faircompare.benchmark.settings import Options
 from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")

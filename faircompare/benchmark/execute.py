@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,7 +40,7 @@ from faircompare.algorithms.outputs import (
     row_index,
 )
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
-from faircompare.config import BenchmarkConfig
+from faircompare.benchmark.settings import Options
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import LONGEST_TRACEBACK, cut_message
 from faircompare.measures import measure_rows
@@ -52,70 +51,6 @@ from faircompare.registry import Algorithm, find_algorithm
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
 
 __getattr__ = moved_names(__name__)  # names that left in 0.2.0 (faircompare._deprecations)
-
-
-@dataclass(frozen=True)
-class Options:
-    """How workers run: time limit, plugins, data locations and audits (picklable).
-
-    Attributes
-    ----------
-    timeout
-        Seconds after which a run is stopped and recorded as failed.
-    plugins
-        A folder of plugin files, or None.
-    cache, mirror
-        The data cache and the local mirror of raw files (None: the defaults).
-    audits
-        Whether to audit each run.
-    permutations
-        Permutations per permutation test.
-    """
-
-    timeout: float = 600.0
-    plugins: str | None = None
-    cache: str | None = None
-    mirror: str | None = None
-    audits: bool = True
-    permutations: int = 1000
-
-    def __post_init__(self) -> None:
-        # Absolute from the start: a run never depends on the working directory (a plugin may
-        # change it, and workers may start elsewhere).
-        for name in ("plugins", "cache", "mirror"):
-            if (path := getattr(self, name)) is not None:
-                object.__setattr__(self, name, os.path.abspath(path))
-
-    @classmethod
-    def from_config(
-        cls,
-        config: BenchmarkConfig,
-        *,
-        cache: str | Path | None = None,
-        mirror: str | Path | None = None,
-    ) -> Options:
-        """Return the options of a configuration's runs, with the data locations.
-
-        Parameters
-        ----------
-        config
-            The benchmark's configuration (time limit, plugins, audits).
-        cache, mirror
-            The data cache and the local mirror of raw files; None for the defaults.
-
-        Returns
-        -------
-        Options
-            The workers' options.
-        """
-        return cls(
-            timeout=config.timeout,
-            plugins=config.plugins,
-            cache=None if cache is None else str(cache),
-            mirror=None if mirror is None else str(mirror),
-            audits=config.audits,
-            permutations=config.permutations,
-        )
 
 
 # (fit key, holdout, variant of a repeating run) -> model, fit seconds

@@ -14,23 +14,18 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import joblib
-
-from faircompare._validation import check_choice, renamed_arguments
-from faircompare.benchmark.execute import Options
-from faircompare.benchmark.workers import BACKENDS, records
+from faircompare._deprecations import folded_keywords
+from faircompare.benchmark.settings import Options, RunSettings
+from faircompare.benchmark.workers import records
 from faircompare.exceptions import FaircompareError
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import ResultStore
-
-_FORMER_BACKENDS = {"loky": "processes"}  # renamed in 0.2.0: the pool is no longer loky's
 
 
 class StaleResultsError(FaircompareError):
@@ -112,18 +107,13 @@ class Summary:
         return elapsed * max(self.expected - self.expected_finished, 0.0) / self.expected_finished
 
 
-@renamed_arguments(report="progress")
+@folded_keywords(RunSettings)
 def run_plan(
     runs: tuple[RunSpec, ...],
     store: ResultStore,
     options: Options,
+    settings: RunSettings | None = None,
     *,
-    jobs: int = 1,
-    backend: str = "processes",
-    scheduler: str | None = None,
-    force: bool = False,
-    retry_failed: bool = False,
-    progress: Callable[[RunRecord, Summary], None] | None = None,
     costs: Mapping[str, float] | None = None,
     cleaning: Mapping[str, dict[str, int]] | None = None,
 ) -> Summary:
@@ -138,21 +128,11 @@ def run_plan(
         are skipped, provided they were computed from the same inputs.
     options
         Worker options.
-    jobs
-        Parallel workers (processes of this machine, or Dask workers of a local cluster), at
-        most one per run and per core (:func:`worker_count`).
-    backend
-        ``"processes"`` (worker processes this one watches: a worker that dies or overruns
-        the time limit costs its run only), ``"dask"``, or ``"inline"`` (this process, one
-        run at a time, for debugging: nothing isolates a run). See
-        :mod:`faircompare.benchmark.workers`.
-    scheduler
-        Address of a running Dask scheduler; a local cluster is started when None.
-    force, retry_failed
-        Redo every run, or the failed ones.
-    progress
-        Called after each stored run (a progress display; formerly ``report=``, which still
-        works with a :class:`DeprecationWarning`).
+    settings
+        How to run them: workers, backend, what to redo, the progress display (the defaults
+        when None). ``jobs=``, ``backend=``, ``scheduler=``, ``force=``, ``retry_failed=`` and
+        ``progress=`` (or ``report=``), which this function took until 0.2.0, still work as
+        the fields of ``settings``, with a :class:`DeprecationWarning`.
     costs
         Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
         the longest runs start first, so the last minutes do not run on one worker while the
@@ -177,41 +157,44 @@ def run_plan(
     StoreError
         If another process is writing to the same results folder.
     """
-    backend = backend_name(backend)
+    settings = settings or RunSettings()
     with store.claim():
-        if not force:
+        if not settings.force:
             _refuse_stale(runs, store)
         store.record_plan(runs)
         if cleaning:
             store.record_cleaning(dict(cleaning))
         stored = store.statuses()
-        redo = {"done", "failed"} if force else ({"failed"} if retry_failed else set())
+        redo = settings.redone()
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
         cost = {s.key: (costs or {}).get(s.key, 1.0) for s in todo}
         groups = longest_first(shared_fits(todo), cost)
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
-        workers = worker_count(jobs, len(groups), backend, scheduler)
         try:
             with _sigterm_interrupts():
                 for record in records(
-                    groups, options, backend=backend, workers=workers, scheduler=scheduler
+                    groups,
+                    options,
+                    backend=settings.backend,
+                    workers=settings.workers(len(groups)),
+                    scheduler=settings.scheduler,
                 ):
                     store.write(record)
                     summary.add(record, cost[record.key])
-                    if progress:
-                        progress(record, summary)
+                    if settings.progress:
+                        settings.progress(record, summary)
         except KeyboardInterrupt:
             summary.interrupted = True
     return summary
 
 
 def backend_name(backend: str) -> str:
-    """Return the backend's name, checked; a former name works with a deprecation warning.
+    """Return the backend's name, checked (:class:`RunSettings`); a former name works, warned.
 
     Parameters
     ----------
     backend
-        One of :data:`~faircompare.benchmark.workers.BACKENDS`, or ``"loky"`` (the name of
+        One of :data:`~faircompare.benchmark.settings.BACKENDS`, or ``"loky"`` (the name of
         ``"processes"`` before 0.2.0).
 
     Returns
@@ -224,15 +207,7 @@ def backend_name(backend: str) -> str:
     ChoiceError
         For an unknown backend, listing the valid ones.
     """
-    if backend in _FORMER_BACKENDS:
-        new = _FORMER_BACKENDS[backend]
-        warnings.warn(
-            f"the backend {backend!r} is now called {new!r}; {backend!r} will be removed in 0.3.0",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return new
-    return check_choice(backend, BACKENDS, what="backend")
+    return RunSettings(backend=backend).backend
 
 
 def shared_fits(runs: Sequence[RunSpec]) -> list[list[RunSpec]]:
@@ -291,10 +266,9 @@ def worker_count(
     Returns
     -------
     int
-        At least 1.
+        At least 1 (:meth:`RunSettings.workers`).
     """
-    cores = joblib.cpu_count() if backend != "dask" or scheduler is None else jobs
-    return max(1, min(jobs, runs, cores))
+    return RunSettings(jobs=jobs, backend=backend, scheduler=scheduler).workers(runs)
 
 
 def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:

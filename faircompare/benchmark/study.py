@@ -15,7 +15,8 @@ documentation's gallery; the command line only parses its options and prints. Th
 
 >>> from faircompare.benchmark import run_benchmark
 >>> from faircompare.config import PROFILES
->>> summary = run_benchmark(PROFILES["quick"], "results", jobs=2)  # doctest: +SKIP
+>>> from faircompare.benchmark import RunSettings
+>>> summary = run_benchmark(PROFILES["quick"], "results", RunSettings(jobs=2))  # doctest: +SKIP
 >>> summary.report  # doctest: +SKIP
 PosixPath('results/report/report.html')
 """
@@ -26,13 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import joblib
-
-from faircompare._validation import renamed_arguments
+from faircompare._deprecations import folded_keywords, renamed_arguments
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan
-from faircompare.benchmark.execute import Options
 from faircompare.benchmark.plan import make_plan
-from faircompare.benchmark.schedule import Summary, backend_name, run_plan
+from faircompare.benchmark.schedule import Summary, run_plan
+from faircompare.benchmark.settings import Options, RunSettings
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import (
     DatasetSpec,
@@ -42,7 +41,7 @@ from faircompare.datasets import (
     read_spec,
     removed_text,
 )
-from faircompare.records import RunRecord, RunSpec
+from faircompare.records import RunSpec
 from faircompare.results.store import ResultStore
 
 Say = Callable[[str], None]
@@ -87,7 +86,7 @@ class Study:
         return describe_plan(self.runs, self.costs, Pricing.of(self.options), workers)
 
 
-@renamed_arguments(data_dir="mirror", cache_dir="cache")
+@renamed_arguments
 def plan_study(
     config: BenchmarkConfig,
     *,
@@ -150,21 +149,17 @@ def plan_study(
     return Study(plan.runs, costs, cleaning, options)
 
 
-@renamed_arguments(data_dir="mirror", cache_dir="cache")
+@renamed_arguments
+@folded_keywords(RunSettings)
 def run_benchmark(
     config: BenchmarkConfig,
     results: str | Path,
+    settings: RunSettings | None = None,
     *,
-    jobs: int = 1,
-    backend: str = "processes",
-    scheduler: str | None = None,
-    force: bool = False,
-    retry_failed: bool = False,
     report: bool = True,
     mirror: str | Path | None = None,
     cache: str | Path | None = None,
     say: Say | None = None,
-    progress: Callable[[RunRecord, Summary], None] | None = None,
 ) -> Summary:
     """Run a benchmark into a results folder, as ``faircompare run`` does, and report it.
 
@@ -178,15 +173,12 @@ def run_benchmark(
         :func:`faircompare.config.load_config`, or one built by hand).
     results
         The results folder (created when missing).
-    jobs
-        Parallel workers, at most one per run and per core.
-    backend
-        ``"processes"`` (watched worker processes), ``"dask"`` or ``"inline"``; see
-        :func:`~faircompare.benchmark.run_plan`.
-    scheduler
-        Address of a running Dask scheduler (with ``backend="dask"``).
-    force, retry_failed
-        Redo every planned run, or the failed ones.
+    settings
+        How to run it: workers (every core by default), backend, Dask scheduler, what to redo
+        and the progress display (:class:`~faircompare.benchmark.settings.RunSettings`; the
+        defaults when None). ``jobs=``, ``backend=``, ``scheduler=``, ``force=``,
+        ``retry_failed=`` and ``progress=``, which this function took until 0.2.0, still work
+        as the fields of ``settings``, with a :class:`DeprecationWarning`.
     report
         Write the report of the results folder at the end (not when interrupted).
     mirror, cache
@@ -196,8 +188,6 @@ def run_benchmark(
     say
         Called with a line for each note on the way: algorithms and runs left out, cleaning,
         downloads, the runs planned and pending, the report's sections.
-    progress
-        Called after each stored run with its record and the counts so far (a progress bar).
 
     Returns
     -------
@@ -213,30 +203,23 @@ def run_benchmark(
         If the results folder is held by another run, or cannot be written.
     """
     say = say or _silent
-    backend = backend_name(backend)
+    settings = settings or RunSettings()
     study = plan_study(config, mirror=mirror, cache=cache, say=say)
     with ResultStore(results) as store:
-        stored = store.statuses()
-        say(f"{_to_run(study.runs, stored, force, retry_failed)}; results in {store.path}")
-        cores = joblib.cpu_count()
-        if jobs > cores and (backend != "dask" or scheduler is None):
-            say(f"--jobs {jobs} is more than this machine's {cores} cores: using {cores}")
+        say(f"{_to_run(study.runs, store.statuses(), settings)}; results in {store.path}")
+        if note := settings.capped():
+            say(note)
         summary = run_plan(
             study.runs,
             store,
             study.options,
-            jobs=jobs,
-            backend=backend,
-            scheduler=scheduler,
-            force=force,
-            retry_failed=retry_failed,
-            progress=progress,
+            settings,
             costs=study.costs,
             cleaning=study.cleaning,
         )
         summary = replace(summary, failures=_failures(store, study.runs))
     if report and not summary.interrupted:
-        # imported here: workers import this package, and never draw
+        # imported here: the report's stack (matplotlib, the analysis) is the last step's
         from faircompare.analysis.report import write_report
 
         summary = replace(summary, report=write_report(results, say=say))
@@ -248,15 +231,13 @@ def _at_hand(spec: DatasetSpec, cache: str | None) -> bool:
     return spec.url is None or (cache_dir(cache) / spec.file).is_file()
 
 
-def _to_run(
-    runs: Sequence[RunSpec], stored: dict[str, str], force: bool, retry_failed: bool
-) -> str:
+def _to_run(runs: Sequence[RunSpec], stored: dict[str, str], settings: RunSettings) -> str:
     """Say how many planned runs will run: those not yet stored, and those redone."""
     pending = sum(run.key not in stored for run in runs)
     text = f"{len(runs):,} runs planned, {pending:,} not yet stored"
-    if force:
+    if settings.force:
         return f"{text}, {len(runs) - pending:,} stored ones redone (--force)"
-    if retry_failed:
+    if settings.retry_failed:
         failed = sum(stored.get(run.key) == "failed" for run in runs)
         return f"{text}, {failed:,} failed ones redone (--retry-failed)"
     return text

@@ -44,12 +44,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from faircompare.benchmark.execute import GroupWork, Options, execute_runs, failed_run
+from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run
+from faircompare.benchmark.settings import Options
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
 
-#: Where runs execute: watched worker processes, a Dask cluster, or the coordinating process.
-BACKENDS = ("processes", "dask", "inline")
 _GRACE = (1.0, 30.0)  # seconds a run gets past its limit to stop itself: 5 %, within these
 _WATCH = 1.0  # seconds between two looks at the workers (alive? memory?)
 _STARTUP = 120.0  # seconds a new worker may take to import what its first run needs
@@ -96,7 +95,7 @@ def records(
     options
         How to run them.
     backend
-        One of :data:`BACKENDS`.
+        One of :data:`~faircompare.benchmark.settings.BACKENDS`.
     workers
         Worker processes (``processes``), or a local Dask cluster's workers.
     scheduler

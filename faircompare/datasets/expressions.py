@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import ast
 import re
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare.exceptions import SpecError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_LENGTH = 2_000  # characters; 200,000 terms made ast.parse recurse past Python's limit
 MAX_LITERAL = 2**53  # a number literal's size: every integer up to it is exact as a float

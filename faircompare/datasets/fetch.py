@@ -24,14 +24,11 @@ from pathlib import Path
 
 import platformdirs
 
-from faircompare._deprecations import REMOVED_IN
-from faircompare._validation import renamed_arguments
+from faircompare._deprecations import ENVIRONMENT, deprecated, former_names, renamed_arguments
 from faircompare.exceptions import DataFetchError
 
 CACHE_ENV = "FAIRCOMPARE_CACHE"
 MIRROR_ENV = "FAIRCOMPARE_MIRROR"
-#: Each variable's former name, still read where the variable is unset, with a warning.
-FORMER_ENV = {CACHE_ENV: "FAIRCOMPARE_DATA", MIRROR_ENV: "FAIRCOMPARE_DATA_MIRROR"}
 _CHUNK = 1 << 20
 
 
@@ -46,18 +43,16 @@ def environment(name: str) -> str | None:
     Returns
     -------
     str or None
-        The variable's value; else its former name's (:data:`FORMER_ENV`), with a
+        The variable's value; else its former name's
+        (:data:`faircompare._deprecations.ENVIRONMENT`), with a
         :class:`DeprecationWarning`; else None.
     """
     if value := os.environ.get(name):
         return value
-    if value := os.environ.get(FORMER_ENV[name]):
-        warnings.warn(
-            f"${FORMER_ENV[name]} has been renamed ${name}; the old name works until {REMOVED_IN}",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-        return value
+    for former in former_names(ENVIRONMENT, name):
+        if value := os.environ.get(former):
+            deprecated(f"${former}", f"${name}")
+            return value
     return None
 
 
@@ -188,7 +183,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-@renamed_arguments(report="say")
+@renamed_arguments
 def fetch_file(
     name: str,
     sha256: str,

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare._validation import check_choice, renamed_arguments
+from faircompare._deprecations import renamed_arguments
+from faircompare._validation import check_choice
 from faircompare.measures.group_stats import GroupStats, warn_undefined
 from faircompare.records import MeasureRow
 
@@ -373,7 +374,7 @@ def get_measures(names: Iterable[str] | None = None, *, scores: bool = True) -> 
     return [MEASURES[check_choice(name, MEASURES, what="measure")] for name in names]
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments
 def evaluate(
     y_true: Any,
     y_pred: Any,

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from faircompare._validation import check_choice, renamed_arguments
+from faircompare._deprecations import renamed_arguments
+from faircompare._validation import check_choice
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.rates import ALL, RATES
 
@@ -64,7 +65,7 @@ class GroupStats:
     codes: np.ndarray | None = None
 
     @classmethod
-    @renamed_arguments(groups="sensitive_features")
+    @renamed_arguments
     def from_predictions(
         cls,
         y_true: Any,

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from faircompare._validation import RenamedAttribute
+from faircompare._deprecations import RenamedAttribute
 from faircompare.preprocessing.variants import Prepared, is_sparse_frame, sparse_matrix
 
 TRAIN_FRACTION = 2 / 3
@@ -65,8 +65,8 @@ class Split:
     test_index: np.ndarray
     holdout: Literal["test", "validation"] = "test"
 
-    s_train = RenamedAttribute("sensitive_features_train")
-    s_test = RenamedAttribute("sensitive_features_test")
+    s_train = RenamedAttribute()
+    s_test = RenamedAttribute()
 
 
 def split_seed(dataset: str, split_id: int, base_seed: int = 0) -> int:

@@ -23,12 +23,11 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from faircompare._validation import RenamedAttribute, check_choice
+from faircompare._deprecations import RenamedAttribute
+from faircompare._validation import check_choice
 from faircompare.datasets import Dataset
+from faircompare.names import VARIANTS
 
-#: The preprocessing variants, in the paper's order: ``original``, ``numerical`` and
-#: ``numerical+binary``.
-VARIANTS: tuple[str, ...] = ("original", "numerical", "numerical+binary")
 SPARSE_ABOVE_BYTES = 2**28  # a one-hot matrix larger than this as dense floats is kept sparse
 SPARSE_BELOW_DENSITY = 0.1  # ... when fewer than this share of its values are not zero
 
@@ -60,7 +59,7 @@ class Prepared:
     sensitive_features: np.ndarray
     privileged: Any
 
-    s = RenamedAttribute("sensitive_features")
+    s = RenamedAttribute()
 
 
 def prepare(

@@ -8,10 +8,9 @@ import pandas as pd
 
 from faircompare._validation import check_choice
 from faircompare.exceptions import FaircompareError
+from faircompare.names import FORMATS
 from faircompare.results.store import ResultStore
 from faircompare.safe_write import make_folder, replaced
-
-FORMATS = ("csv", "parquet")
 
 
 def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:

@@ -1,8 +1,11 @@
 """Statistical methods for auditing classifiers, on arrays, as :mod:`scipy.stats` offers them.
 
 Each method is a function of arrays returning a frozen result object; nothing here knows of
-datasets, runs or the results store, and the package imports nothing else from faircompare
-(numpy, scipy, pandas, scikit-learn and POT; torch only in :mod:`faircompare.stats.gan`).
+datasets, runs or the results store. Of faircompare the package imports only the modules of the
+standard library's kind that every layer shares (its errors, choice check, deprecations and
+lazy names); of the rest numpy, scipy, pandas, scikit-learn and POT, torch only in
+:mod:`faircompare.stats.gan`. Each name is imported from its module when first used, so
+``import faircompare.stats.rates`` loads numpy alone.
 
 - Studentized permutation tests of a group-fairness metric (DiCiccio et al. 2020):
   :func:`permutation_test`, :func:`permutation_tests`, :func:`compare_groups`,
@@ -18,60 +21,67 @@ datasets, runs or the results store, and the package imports nothing else from f
   :class:`GroupCounts`; the confusion rates they share: :data:`RATES`.
 """
 
-from faircompare.stats.correlation import correlation_test
-from faircompare.stats.fliptest import FlipTestResult, TransportMap, fliptest, transport
-from faircompare.stats.groups import GroupCounts
-from faircompare.stats.individual import (
-    ErrorRatioResult,
-    FairMetric,
-    IndividualFairnessResult,
-    LossOracle,
-    LossRatioResult,
-    explicit_metric,
-    gradient_flow_attack,
-    individual_fairness_test,
-    logistic_oracle,
-    sensitive_subspace_metric,
-)
-from faircompare.stats.multitest import benjamini_hochberg, holm
-from faircompare.stats.permutation import (
-    METRICS,
-    BootstrapTestResult,
-    GroupComparison,
-    PermutationTestResult,
-    bootstrap_test,
-    compare_groups,
-    permutation_test,
-    permutation_tests,
-)
-from faircompare.stats.rates import RATES
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "METRICS",
-    "RATES",
-    "BootstrapTestResult",
-    "ErrorRatioResult",
-    "FairMetric",
-    "FlipTestResult",
-    "GroupComparison",
-    "GroupCounts",
-    "IndividualFairnessResult",
-    "LossOracle",
-    "LossRatioResult",
-    "PermutationTestResult",
-    "TransportMap",
-    "benjamini_hochberg",
-    "bootstrap_test",
-    "compare_groups",
-    "correlation_test",
-    "explicit_metric",
-    "fliptest",
-    "gradient_flow_attack",
-    "holm",
-    "individual_fairness_test",
-    "logistic_oracle",
-    "permutation_test",
-    "permutation_tests",
-    "sensitive_subspace_metric",
-    "transport",
-]
+from faircompare._lazy import lazy_names
+
+_HOMES = {
+    "METRICS": "faircompare.stats.permutation",
+    "RATES": "faircompare.stats.rates",
+    "BootstrapTestResult": "faircompare.stats.permutation",
+    "ErrorRatioResult": "faircompare.stats.individual",
+    "FairMetric": "faircompare.stats.individual",
+    "FlipTestResult": "faircompare.stats.fliptest",
+    "GroupComparison": "faircompare.stats.permutation",
+    "GroupCounts": "faircompare.stats.groups",
+    "IndividualFairnessResult": "faircompare.stats.individual",
+    "LossOracle": "faircompare.stats.individual",
+    "LossRatioResult": "faircompare.stats.individual",
+    "PermutationTestResult": "faircompare.stats.permutation",
+    "TransportMap": "faircompare.stats.fliptest",
+    "benjamini_hochberg": "faircompare.stats.multitest",
+    "bootstrap_test": "faircompare.stats.permutation",
+    "compare_groups": "faircompare.stats.permutation",
+    "correlation_test": "faircompare.stats.correlation",
+    "explicit_metric": "faircompare.stats.individual",
+    "fliptest": "faircompare.stats.fliptest",
+    "gradient_flow_attack": "faircompare.stats.individual",
+    "holm": "faircompare.stats.multitest",
+    "individual_fairness_test": "faircompare.stats.individual",
+    "logistic_oracle": "faircompare.stats.individual",
+    "permutation_test": "faircompare.stats.permutation",
+    "permutation_tests": "faircompare.stats.permutation",
+    "sensitive_subspace_metric": "faircompare.stats.individual",
+    "transport": "faircompare.stats.fliptest",
+}
+__all__ = sorted(_HOMES)
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)  # imported on first use
+
+if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py checks they agree
+    from faircompare.stats.correlation import correlation_test as correlation_test
+    from faircompare.stats.fliptest import FlipTestResult as FlipTestResult
+    from faircompare.stats.fliptest import TransportMap as TransportMap
+    from faircompare.stats.fliptest import fliptest as fliptest
+    from faircompare.stats.fliptest import transport as transport
+    from faircompare.stats.groups import GroupCounts as GroupCounts
+    from faircompare.stats.individual import ErrorRatioResult as ErrorRatioResult
+    from faircompare.stats.individual import FairMetric as FairMetric
+    from faircompare.stats.individual import IndividualFairnessResult as IndividualFairnessResult
+    from faircompare.stats.individual import LossOracle as LossOracle
+    from faircompare.stats.individual import LossRatioResult as LossRatioResult
+    from faircompare.stats.individual import explicit_metric as explicit_metric
+    from faircompare.stats.individual import gradient_flow_attack as gradient_flow_attack
+    from faircompare.stats.individual import individual_fairness_test as individual_fairness_test
+    from faircompare.stats.individual import logistic_oracle as logistic_oracle
+    from faircompare.stats.individual import sensitive_subspace_metric as sensitive_subspace_metric
+    from faircompare.stats.multitest import benjamini_hochberg as benjamini_hochberg
+    from faircompare.stats.multitest import holm as holm
+    from faircompare.stats.permutation import METRICS as METRICS
+    from faircompare.stats.permutation import BootstrapTestResult as BootstrapTestResult
+    from faircompare.stats.permutation import GroupComparison as GroupComparison
+    from faircompare.stats.permutation import PermutationTestResult as PermutationTestResult
+    from faircompare.stats.permutation import bootstrap_test as bootstrap_test
+    from faircompare.stats.permutation import compare_groups as compare_groups
+    from faircompare.stats.permutation import permutation_test as permutation_test
+    from faircompare.stats.permutation import permutation_tests as permutation_tests
+    from faircompare.stats.rates import RATES as RATES

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.stats._validation import check_choice
+from faircompare._validation import check_choice
 from faircompare.stats.permutation import (
     ALTERNATIVES,
     Alternative,
@@ -51,6 +51,17 @@ def correlation_test(
     -------
     PermutationTestResult
         ``observed`` is Pearson's r; groups are ("attribute", "error").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import correlation_test
+    >>> rng = np.random.default_rng(0)
+    >>> attribute = rng.normal(size=300)
+    >>> error = (rng.random(300) < 0.2 + 0.1 * (attribute > 0)).astype(float)
+    >>> result = correlation_test(attribute, error, permutations=500, rng=0)
+    >>> round(result.observed, 3), result.pvalue < 0.05
+    (0.148, True)
     """
     check_choice(alternative, ALTERNATIVES, what="alternative")
     rng = np.random.default_rng(rng)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import ot
 import pandas as pd
 
-from faircompare.stats._validation import RenamedAttribute, check_choice
+from faircompare._deprecations import RenamedAttribute
+from faircompare._validation import check_choice
 
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
 MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
@@ -44,6 +44,15 @@ class TransportMap:
     source_rows
         The positions of the mapped source rows: all of them (None), or the random sample of a
         large group (see :func:`transport`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import transport
+    >>> rng = np.random.default_rng(0)
+    >>> mapping = transport(rng.normal(size=(4, 2)), rng.normal(size=(4, 2)), rng=0)
+    >>> mapping.cost, len(mapping.counterparts)
+    ('sqeuclidean_l1', 4)
     """
 
     counterparts: np.ndarray
@@ -72,6 +81,8 @@ def exact_transport(
         a suboptimal plan from about 2,000 points per group; the limit here grows with the
         problem and the solver's status is checked.
     """
+    import ot  # imported here: POT loads every array library it finds (torch: 1 s)
+
     metric = COSTS[check_choice(cost, COSTS, what="transport cost")]
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
     if metric == "cityblock":
@@ -174,6 +185,16 @@ def transport(
     -------
     TransportMap
         The map; ``source_rows`` says which source rows it maps when the source was sampled.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import transport
+    >>> rng = np.random.default_rng(0)
+    >>> women, men = rng.normal(0, 1, (5, 2)), rng.normal(1, 1, (5, 2))
+    >>> mapping = transport(women, men, rng=0)
+    >>> sorted(mapping.counterparts.tolist())
+    [0, 1, 2, 3, 4]
     """
     rng = np.random.default_rng(rng)
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
@@ -235,13 +256,26 @@ class FlipTestResult:
         The transparency report: one row per (flipset, feature) with ``mean_difference`` (of
         x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset
         (formerly ``report``, which still reads it with a :class:`DeprecationWarning`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import fliptest, transport
+    >>> rng = np.random.default_rng(0)
+    >>> women, men = rng.normal(0, 1, (30, 2)), rng.normal(1, 1, (30, 2))
+    >>> def model(rows):
+    ...     return (rows[:, 0] > 0.5).astype(int)
+    >>> mapping = transport(women, men, rng=0)
+    >>> flips = fliptest(women, men, model(women), model(men), mapping, features=["x1", "x2"])
+    >>> flips.transparency.columns.tolist()[:3]
+    ['flipset', 'feature', 'mean_difference']
     """
 
     positive: np.ndarray
     negative: np.ndarray
     transparency: pd.DataFrame
 
-    report = RenamedAttribute("transparency")
+    report = RenamedAttribute()
 
     @property
     def sizes(self) -> tuple[int, int]:
@@ -281,6 +315,19 @@ def fliptest(
     FlipTestResult
         The flipsets F+ and F- over the rows the map sends (its ``source_rows``), and their
         transparency report.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import fliptest, transport
+    >>> rng = np.random.default_rng(0)
+    >>> women, men = rng.normal(0, 1, (50, 2)), rng.normal(1, 1, (50, 2))
+    >>> def model(rows):
+    ...     return (rows[:, 0] > 0.5).astype(int)
+    >>> mapping = transport(women, men, rng=0)
+    >>> flips = fliptest(women, men, model(women), model(men), mapping, features=["x1", "x2"])
+    >>> flips.sizes
+    (0, 21)
     """
     source, target = np.asarray(source, dtype=float), np.asarray(target, dtype=float)
     h_source = np.asarray(source_predictions)

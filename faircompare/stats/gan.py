@@ -32,7 +32,7 @@ import pandas as pd
 from scipy.stats import ks_2samp
 from sklearn.linear_model import LinearRegression
 
-from faircompare.stats._validation import check_choice
+from faircompare._validation import check_choice
 from faircompare.stats.fliptest import COSTS, exact_transport
 
 try:

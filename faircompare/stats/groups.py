@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare.stats._validation import check_choice
+from faircompare._validation import check_choice
 from faircompare.stats.rates import ALL, binary_labels
 
 __all__ = ["GroupCounts"]
@@ -40,6 +40,15 @@ class GroupCounts:
         negatives and true positives (the cells of :data:`faircompare.stats.rates.ALL`).
     scores
         Each row's score of the positive outcome, finite; None when not given.
+
+    Examples
+    --------
+    >>> from faircompare.stats import GroupCounts
+    >>> counts = GroupCounts.from_predictions([1, 0, 1, 1], [1, 0, 0, 1], ["b", "b", "a", "a"])
+    >>> counts.names
+    ('a', 'b')
+    >>> counts.counts.tolist()
+    [[0, 0, 1, 1], [1, 0, 0, 1]]
     """
 
     names: tuple[Any, ...]

@@ -39,7 +39,7 @@ from scipy.special import expit
 from scipy.stats import norm
 from sklearn.linear_model import LogisticRegression
 
-from faircompare.stats._validation import renamed_arguments
+from faircompare._deprecations import renamed_arguments
 
 PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
 # Beyond this probability of its true label a point's loss is below 1e-3, and its loss ratio can
@@ -69,6 +69,13 @@ class FairMetric:
         Weight of each direction, shape (k,).
     base
         Weight of every direction orthogonal to ``directions``.
+
+    Examples
+    --------
+    >>> from faircompare.stats import explicit_metric
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> metric.weights.tolist(), metric.base
+    ([0.0, 1.0], 0.0)
     """
 
     directions: np.ndarray
@@ -163,6 +170,14 @@ def explicit_metric(
     ------
     ValueError
         If the weights and directions differ in number, or the directions are not orthogonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> metric.squared(np.array([[0.0, 0.0]]), np.array([[3.0, 4.0]]))
+    array([16.])
     """
     weights = np.asarray(weights, dtype=float)
     directions = np.eye(len(weights)) if directions is None else np.asarray(directions, float)
@@ -177,7 +192,7 @@ def explicit_metric(
     return FairMetric(directions=directions, weights=weights, base=base)
 
 
-@renamed_arguments(sensitive="sensitive_features")
+@renamed_arguments
 def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0) -> FairMetric:
     """Learn the sensitive-subspace metric of Yurochkin et al. (Maity et al. §4.2, App. F.2).
 
@@ -201,6 +216,19 @@ def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0
     -------
     FairMetric
         The metric that ignores moves within the sensitive subspace.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import sensitive_subspace_metric
+    >>> rng = np.random.default_rng(0)
+    >>> sex = rng.integers(0, 2, 200)
+    >>> X = np.column_stack([sex + 0.1 * rng.normal(size=200), rng.normal(size=200)])
+    >>> metric = sensitive_subspace_metric(X, sex)
+    >>> metric.directions.shape
+    (1, 2)
+    >>> metric.squared(np.zeros((1, 2)), np.array([[1.0, 0.0], [0.0, 1.0]])).round(2)
+    array([0., 1.])
     """
     X = X if sparse.issparse(X) else np.asarray(X, dtype=float)
     columns = np.asarray(sensitive_features).reshape(X.shape[0], -1)
@@ -225,6 +253,14 @@ class LossOracle:
     ridge
         For a model whose loss depends on x only through x'V, its :class:`Ridge`: the attack
         then runs in the span of V and the metric's directions, exactly.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import logistic_oracle
+    >>> oracle = logistic_oracle([2.0, 0.0], 0.0)
+    >>> oracle.gradient(np.array([[0.0, 0.0]]), np.array([1])).round(3)
+    array([[-1.,  0.]])
     """
 
     loss: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -353,6 +389,16 @@ def logistic_oracle(coef: Any, intercept: Any) -> LossOracle:
     -------
     LossOracle
         The log-loss and its exact gradient in x.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import logistic_oracle
+    >>> oracle = logistic_oracle([2.0, 0.0], 0.0)
+    >>> oracle.kind
+    'analytic'
+    >>> oracle.loss(np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([1, 1])).round(3)
+    array([0.693, 0.127])
     """
     coef, intercept = np.asarray(coef, dtype=float), np.asarray(intercept, dtype=float)
     if coef.ndim == 1:
@@ -427,6 +473,16 @@ def gradient_flow_attack(
     ------
     ValueError
         If the schedule makes forward Euler diverge on the metric term.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric, gradient_flow_attack, logistic_oracle
+    >>> oracle = logistic_oracle([2.0, 0.0], 0.0)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> attacked = gradient_flow_attack(oracle, np.zeros((3, 2)), np.ones(3), metric, steps=50)
+    >>> bool((attacked[:, 0] < 0).all()), bool(np.allclose(attacked[:, 1], 0))
+    (True, True)
     """
     if gradient_every < 1:
         raise ValueError(f"gradient_every must be a positive integer, got {gradient_every}")
@@ -533,6 +589,19 @@ class LossRatioResult:
         move S_n by thousands: where many are, the loss ratio says more about the loss's floor
         than about the model (§3.1 warns that a small loss inflates V_n, and assumption A3
         bounds the loss below), and the error-rate ratio (§3.2) is the statistic to read.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric, individual_fairness_test, logistic_oracle
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 2))
+    >>> y = (X[:, 1] > 0).astype(int)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> oracle = logistic_oracle([3.0, 3.0], 0.0)
+    >>> loss = individual_fairness_test(oracle, X, y, metric, steps=50).loss
+    >>> bool(loss.lower_bound > loss.delta), loss.reject
+    (True, True)
     """
 
     ratios: np.ndarray
@@ -596,6 +665,19 @@ class ErrorRatioResult:
         T~_n of Eq. 3.13.
     delta, alpha
         Tolerance and level.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric, individual_fairness_test, logistic_oracle
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 2))
+    >>> y = (X[:, 1] > 0).astype(int)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> oracle = logistic_oracle([3.0, 3.0], 0.0)
+    >>> error = individual_fairness_test(oracle, X, y, metric, steps=50).error
+    >>> error.error_after >= error.error_before
+    True
     """
 
     error_before: float
@@ -648,6 +730,19 @@ class IndividualFairnessResult:
         How the model's gradient was obtained: analytic, autograd or derivative-free.
     settings
         The attack's lam, steps, step_size and decay.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric, individual_fairness_test, logistic_oracle
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 2))
+    >>> y = (X[:, 1] > 0).astype(int)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> oracle = logistic_oracle([3.0, 3.0], 0.0)
+    >>> result = individual_fairness_test(oracle, X, y, metric, steps=50)
+    >>> result.gradient, result.attacked.shape
+    ('analytic', (100, 2))
     """
 
     loss: LossRatioResult
@@ -691,6 +786,19 @@ def individual_fairness_test(
     -------
     IndividualFairnessResult
         The loss-ratio test (T_n) and the error-ratio test (T~_n), with the attack's settings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import explicit_metric, individual_fairness_test, logistic_oracle
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2))
+    >>> y = (X[:, 1] > 0).astype(int)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> fair = individual_fairness_test(logistic_oracle([0.0, 3.0], 0.0), X, y, metric, steps=50)
+    >>> unfair = individual_fairness_test(logistic_oracle([3.0, 3.0], 0.0), X, y, metric, steps=50)
+    >>> fair.loss.reject, unfair.loss.reject
+    (False, True)
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     settings: dict[str, Any] = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}

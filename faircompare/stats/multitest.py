@@ -20,6 +20,12 @@ def holm(pvalues: Any) -> np.ndarray:
     -------
     numpy.ndarray
         The adjusted p-values, in the input's order.
+
+    Examples
+    --------
+    >>> from faircompare.stats import holm
+    >>> holm([0.01, 0.04, 0.03])
+    array([0.03, 0.06, 0.06])
     """
     p = np.asarray(pvalues, dtype=float)
     order = np.argsort(p)
@@ -41,5 +47,11 @@ def benjamini_hochberg(pvalues: Any) -> np.ndarray:
     -------
     numpy.ndarray
         The adjusted p-values, in the input's order.
+
+    Examples
+    --------
+    >>> from faircompare.stats import benjamini_hochberg
+    >>> benjamini_hochberg([0.01, 0.04, 0.03])
+    array([0.03, 0.04, 0.04])
     """
     return false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")

@@ -36,7 +36,8 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import betaincinv
 
-from faircompare.stats._validation import check_choice, renamed_arguments
+from faircompare._deprecations import renamed_arguments
+from faircompare._validation import check_choice
 from faircompare.stats.auc_null import GroupAUC
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.rates import ALIASES, FN, FP, RATES, TN, TP
@@ -78,6 +79,21 @@ class PermutationTestResult:
         Rows in A and in B.
     studentized, alternative, within_outcome
         How the test was run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import permutation_test
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b"], 200)
+    >>> y_true = rng.integers(0, 2, 400)
+    >>> y_pred = (rng.random(400) < np.where(groups == "a", 0.6, 0.4)).astype(int)
+    >>> result = permutation_test(y_true, y_pred, groups, group_a="a", permutations=500, rng=0)
+    >>> result.metric, result.groups, result.group_sizes
+    ('positive_rate', ('a', 'rest'), (200, 200))
+    >>> low, high = result.pvalue_interval
+    >>> bool(low <= result.pvalue <= high)
+    True
     """
 
     metric: str
@@ -93,7 +109,7 @@ class PermutationTestResult:
     within_outcome: bool
 
 
-@renamed_arguments(groups="sensitive_features", n_bootstrap="resamples")
+@renamed_arguments
 def permutation_test(
     y_true: Any,
     y_pred: Any,
@@ -150,6 +166,20 @@ def permutation_test(
     Returns
     -------
     PermutationTestResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import permutation_test
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b"], 200)
+    >>> y_true = rng.integers(0, 2, 400)
+    >>> y_pred = (rng.random(400) < np.where(groups == "a", 0.6, 0.4)).astype(int)
+    >>> result = permutation_test(
+    ...     y_true, y_pred, groups, metric="positive_rate", group_a="a", permutations=500, rng=0
+    ... )
+    >>> round(result.observed, 3), result.pvalue < 0.05
+    (0.205, True)
     """
     settings = _Settings(studentize, within_outcome, alternative, permutations, resamples, variance)
     groups = _two_groups(y_true, y_pred, sensitive_features, group_a, group_b, scores)
@@ -195,6 +225,23 @@ def permutation_tests(
     dict
         For each metric its result, or the ``ValueError`` saying why it cannot be tested (a
         metric undefined in a group, one group empty).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import permutation_tests
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b"], 200)
+    >>> y_true = rng.integers(0, 2, 400)
+    >>> y_pred = (rng.random(400) < np.where(groups == "a", 0.6, 0.4)).astype(int)
+    >>> metrics = ["positive_rate", "accuracy"]
+    >>> results = permutation_tests(
+    ...     y_true, y_pred, groups, metrics=metrics, group_a="a", permutations=500, rng=0
+    ... )
+    >>> sorted(results)
+    ['accuracy', 'positive_rate']
+    >>> results["positive_rate"].pvalue < 0.05
+    True
     """
     settings = _Settings(True, False, "two-sided", permutations, 0, "pooled")
     rng = np.random.default_rng(rng)
@@ -520,6 +567,20 @@ class BootstrapTestResult:
         Two-sided p-value of the equal-tailed basic interval.
     resamples
         Bootstrap resamples per group.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import bootstrap_test
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b"], 200)
+    >>> y_true = rng.integers(0, 2, 400)
+    >>> y_pred = (rng.random(400) < np.where(groups == "a", 0.6, 0.4)).astype(int)
+    >>> result = bootstrap_test(
+    ...     y_true, y_pred, groups, metric="accuracy", group_a="a", resamples=200, rng=0
+    ... )
+    >>> result.metric, result.groups, result.resamples
+    ('accuracy', ('a', 'rest'), 200)
     """
 
     metric: str
@@ -529,7 +590,7 @@ class BootstrapTestResult:
     resamples: int
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments
 def bootstrap_test(
     y_true: Any,
     y_pred: Any,
@@ -566,6 +627,20 @@ def bootstrap_test(
     -------
     BootstrapTestResult
         The observed difference and the p-value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import bootstrap_test
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b"], 200)
+    >>> y_true = rng.integers(0, 2, 400)
+    >>> y_pred = (rng.random(400) < np.where(groups == "a", 0.6, 0.4)).astype(int)
+    >>> result = bootstrap_test(
+    ...     y_true, y_pred, groups, metric="positive_rate", group_a="a", resamples=500, rng=0
+    ... )
+    >>> round(result.observed, 3), result.pvalue < 0.05
+    (0.205, True)
     """
     rng = np.random.default_rng(rng)
     groups = _two_groups(y_true, y_pred, sensitive_features, group_a, None, None)
@@ -602,6 +677,20 @@ class GroupComparison:
         Each comparison's own permutation p-value.
     adjusted_pvalues
         The max-T adjusted p-values (family-wise error over the comparisons).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import compare_groups
+    >>> rng = np.random.default_rng(1)
+    >>> groups = np.repeat(["a", "b", "c"], 100)
+    >>> y_true = rng.integers(0, 2, 300)
+    >>> y_pred = rng.integers(0, 2, 300)
+    >>> comparison = compare_groups(
+    ...     y_true, y_pred, groups, privileged="a", permutations=200, rng=0
+    ... )
+    >>> comparison.privileged, comparison.groups, len(comparison.pvalues)
+    ('a', ('b', 'c'), 2)
     """
 
     metric: str
@@ -613,7 +702,7 @@ class GroupComparison:
     adjusted_pvalues: np.ndarray
 
 
-@renamed_arguments(groups="sensitive_features")
+@renamed_arguments
 def compare_groups(
     y_true: Any,
     y_pred: Any,
@@ -658,6 +747,22 @@ def compare_groups(
     GroupComparison
         Each unprivileged group's difference, statistic, raw and max-T adjusted p-value; NaN
         for a group where the metric is undefined (TPR in a group without positives).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import compare_groups
+    >>> rng = np.random.default_rng(0)
+    >>> groups = np.repeat(["a", "b", "c"], 200)
+    >>> y_true = rng.integers(0, 2, 600)
+    >>> y_pred = (rng.random(600) < np.where(groups == "c", 0.3, 0.5)).astype(int)
+    >>> comparison = compare_groups(
+    ...     y_true, y_pred, groups, privileged="a", permutations=500, rng=0
+    ... )
+    >>> comparison.groups
+    ('b', 'c')
+    >>> comparison.adjusted_pvalues < 0.05
+    array([False,  True])
     """
     rng = np.random.default_rng(rng)
     counted = GroupCounts.from_predictions(y_true, y_pred, sensitive_features)

@@ -4,6 +4,7 @@ import pytest
 
 from faircompare.analysis.report import write_report
 from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -22,7 +23,9 @@ CONFIG = BenchmarkConfig(
 def results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results")
     with ResultStore(folder) as store:
-        summary = run_plan(make_plan(CONFIG).runs, store, Options(permutations=200), jobs=2)
+        summary = run_plan(
+            make_plan(CONFIG).runs, store, Options(permutations=200), RunSettings(jobs=2)
+        )
     assert summary.failed == 0
     return folder
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from faircompare.algorithms.base import FAMILIES
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.style import new_figure
+from faircompare.names import FAMILIES
 from faircompare.registry import families
 
 

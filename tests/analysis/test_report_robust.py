@@ -4,6 +4,7 @@ import pytest
 
 from faircompare.analysis import figures, report
 from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -55,7 +56,12 @@ def test_the_attributes_figure_shows_the_tuned_fairness_aware_algorithms(tmp_pat
         sensitive_attributes="all", grid=True, tune=True, splits=2, audits=False,
     )  # fmt: skip
     with ResultStore(tmp_path / "results") as store:
-        assert run_plan(make_plan(config).runs, store, Options(audits=False), jobs=2).failed == 0
+        assert (
+            run_plan(
+                make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=2)
+            ).failed
+            == 0
+        )
     drawn = {}
     original = figures.plot_attributes
 

@@ -11,6 +11,7 @@ import pytest
 
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.benchmark.execute import execute_run
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.measures import evaluate
 from faircompare.preprocessing import make_split, prepare
@@ -98,7 +99,7 @@ def test_failures_and_hangs_are_recorded_while_other_runs_complete(tmp_path):
     # limit on a loaded machine (audited, with a 2 s limit, they timed out at a load of 6).
     options = Options(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, jobs=2)
+        summary = run_plan(specs, store, options, RunSettings(jobs=2))
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (2, 4)
     assert set(runs.loc["decision-tree", "status"]) == {"done"}
@@ -145,8 +146,8 @@ def test_a_rerun_skips_stored_runs_and_force_and_retry_redo_them(tmp_path):
         first = run_plan(specs, store, Options())
         again = run_plan(specs, store, Options())
         assert (first.done, again.done, again.skipped) == (len(specs), 0, len(specs))
-        assert run_plan(specs, store, Options(), force=True).done == len(specs)
-        assert run_plan(specs, store, Options(), retry_failed=True).done == 0
+        assert run_plan(specs, store, Options(), RunSettings(force=True)).done == len(specs)
+        assert run_plan(specs, store, Options(), RunSettings(retry_failed=True)).done == 0
         assert len(store.runs()) == len(specs)
 
 
@@ -155,7 +156,9 @@ def test_dask_local_cluster_stores_the_same_results_as_worker_processes(tmp_path
     tables = []
     for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
-            assert run_plan(specs, store, Options(), jobs=2, backend=backend).done == len(specs)
+            assert run_plan(
+                specs, store, Options(), RunSettings(jobs=2, backend=backend)
+            ).done == len(specs)
             measures = store.measures().sort_values(["key", "measure", "group"])
             tables.append(measures.reset_index(drop=True))
     pd.testing.assert_frame_equal(tables[0], tables[1])
@@ -170,7 +173,7 @@ def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_worker_process
     tables = []
     for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
-            summary = run_plan(specs, store, Options(), jobs=2, backend=backend)
+            summary = run_plan(specs, store, Options(), RunSettings(jobs=2, backend=backend))
             assert (summary.done, summary.failed) == (len(specs), 0)
             tables.append(
                 store.measures().sort_values(["key", "measure", "group"], ignore_index=True)
@@ -227,7 +230,8 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     setups.clear()
     specs = small_plan(algorithms=("decision-tree", "calders", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=50), backend="inline")  # cache visible here
+        # inline: the cache is visible here
+        run_plan(specs, store, Options(permutations=50), RunSettings(backend="inline"))
         flips = store.audits().query("audit == 'fliptest'")
     assert len(flips) == 2 * len(specs)  # F+ and F- for every run
     assert set(flips["metric"]) == {"F+", "F-"}
@@ -271,7 +275,8 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
         algorithms=("decision-tree", "logistic-regression", "zafar-fairness"), splits=1
     )
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=50), backend="inline")  # cache visible here
+        # inline: the cache is visible here
+        run_plan(specs, store, Options(permutations=50), RunSettings(backend="inline"))
         individual = store.audits().query("audit == 'individual'")
     assert len(individual) == 2 * len(specs)  # T_n and T~_n for every run
     by_algorithm = individual.set_index("algorithm")
@@ -367,7 +372,8 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
     register_audit(ToyAudit())
     specs = small_plan(algorithms=("decision-tree",), splits=1)
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=20), backend="inline")  # registry visible
+        # inline: the registry is visible here
+        run_plan(specs, store, Options(permutations=20), RunSettings(backend="inline"))
         toy = store.audits().query("audit == 'toy'")
         predictions = store.predictions(specs[0].key)
     unprivileged = predictions.sensitive_features != predictions.privileged
@@ -406,4 +412,4 @@ def test_workers_start_without_pots_optional_backends():
 def test_the_former_backend_name_works_with_a_deprecation_warning(tmp_path):
     specs = small_plan(algorithms=("decision-tree",), splits=1)
     with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning, match="'processes'"):
-        assert run_plan(specs, store, Options(audits=False), backend="loky").done == 1
+        assert run_plan(specs, store, Options(audits=False), RunSettings(backend="loky")).done == 1

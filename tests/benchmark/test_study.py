@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from faircompare.benchmark import plan_study, run_benchmark
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -48,7 +49,7 @@ def test_run_benchmark_stores_what_the_command_line_stores(tmp_path):
         datasets=("german",), algorithms=ALGORITHMS, splits=2, permutations=50
     )
     notes = []
-    summary = run_benchmark(config, tmp_path / "python", jobs=2, say=notes.append)
+    summary = run_benchmark(config, tmp_path / "python", RunSettings(jobs=2), say=notes.append)
     assert (summary.done, summary.failed, summary.failures) == (6, 0, ())
     assert summary.report == tmp_path / "python" / "report" / "report.html"
     assert summary.report.is_file()

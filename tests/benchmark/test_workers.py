@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.settings import RunSettings
 from faircompare.benchmark.workers import end_strays, hard_limit
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
@@ -165,7 +166,7 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
     specs = plan(plugins, ("killed-on-its-second-fit", "decision-tree", "gaussian-nb"), splits=3)
     options = Options(plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, jobs=2)
+        summary = run_plan(specs, store, options, RunSettings(jobs=2))
         runs = store.runs().set_index("key")
         assert (summary.done, summary.failed) == (len(specs) - 1, 1)
         failed = runs.query("status == 'failed'")
@@ -181,8 +182,8 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
         assert "--retry-failed" in failed["error"].iloc[0]
         # A plain rerun has nothing to do; --retry-failed runs the failed one (fitted a third
         # time now, so not killed) and completes the study.
-        assert run_plan(specs, store, options, jobs=2).done == 0
-        again = run_plan(specs, store, options, jobs=2, retry_failed=True)
+        assert run_plan(specs, store, options, RunSettings(jobs=2)).done == 0
+        again = run_plan(specs, store, options, RunSettings(jobs=2, retry_failed=True))
         assert (again.done, again.failed) == (1, 0)
         assert set(store.statuses().values()) == {"done"}
 
@@ -283,7 +284,9 @@ def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, pl
     handler = signal.getsignal(signal.SIGUSR1)
     specs = plan("plugins", ("changes-its-process", "exits", "decision-tree"), splits=2)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(plugins="plugins", audits=False), backend="inline")
+        summary = run_plan(
+            specs, store, Options(plugins="plugins", audits=False), RunSettings(backend="inline")
+        )
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (4, 2)
     assert set(runs.loc["exits", "error"]) == {"SystemExit: 3"}
@@ -330,12 +333,12 @@ def test_a_worker_killed_at_random_costs_at_most_its_run_and_a_rerun_completes(t
 
     options = Options(permutations=50)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, jobs=2, progress=kill_one)
+        summary = run_plan(specs, store, options, RunSettings(jobs=2, progress=kill_one))
         assert killed
         statuses = store.statuses()
         assert len(statuses) == len(specs)  # every run is stored, done or failed
         assert summary.failed <= 1 and summary.done + summary.failed == len(specs)
-        rerun = run_plan(specs, store, options, jobs=2, retry_failed=True)
+        rerun = run_plan(specs, store, options, RunSettings(jobs=2, retry_failed=True))
         assert (rerun.done, rerun.failed) == (summary.failed, 0)
         assert set(store.statuses().values()) == {"done"}
 
@@ -350,7 +353,9 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
         time.sleep(0.2)  # let it die before the next group is sent to it
 
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(audits=False), progress=kill_after_each)
+        summary = run_plan(
+            specs, store, Options(audits=False), RunSettings(progress=kill_after_each)
+        )
     assert (summary.done, summary.failed) == (3, 0)
 
 
@@ -366,7 +371,7 @@ def test_on_dask_a_killed_run_and_a_run_past_its_limit_cost_themselves_only(
     # busy machine could pass it, and the test then failed for the wrong reason
     options = Options(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, jobs=2, backend="dask")
+        summary = run_plan(specs, store, options, RunSettings(jobs=2, backend="dask"))
         runs = store.runs().set_index(["algorithm", "split_id"])
     assert (summary.done, summary.failed) == (3, 3)
     killed = runs.loc["killed-on-its-second-fit", "error"].dropna()
