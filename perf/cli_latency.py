@@ -3,8 +3,11 @@
 Runs each command several times in fresh processes (as a user types it: ``faircompare ...``,
 from the environment this Python belongs to) and prints the median wall time, its ratio to an
 interpreter that does nothing, and whether it is within its bound: every ``--help`` and
-``--version`` under 0.5 s, ``list ...`` under 1.5 s. ``list datasets`` is left out: it reads
-and cleans every dataset, which is data work, not the command line's start. ::
+``--version`` under 0.5 s, ``list ...`` under 1.5 s. ``list algorithms`` and ``list audits``
+describe what they list once per installation (:mod:`faircompare.described`): their first
+call, in a fresh cache folder, is printed apart, and the bound is the later calls'. ``list
+datasets`` is left out: it reads and cleans every dataset, which is data work, not the command
+line's start. ::
 
     python perf/cli_latency.py            # 5 runs each
     python perf/cli_latency.py --runs 9
@@ -20,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,12 +47,17 @@ COMMANDS = [
 ]
 
 
-def wall(argv: list[str], runs: int) -> float:
+KEPT = {("list", "algorithms"), ("list", "audits")}  # described once, then read back
+
+
+def wall(argv: list[str], runs: int, env: dict[str, str] | None = None) -> float:
     """The median wall time of ``argv`` over ``runs`` fresh processes."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -62,17 +71,25 @@ def main() -> None:
     print(f"extras installed: {', '.join(extras) or 'none'}; load {os.getloadavg()[0]:.2f}")
     baseline = wall([sys.executable, "-c", "pass"], args.runs)
     print(f"{'python -c pass':<36} {baseline:6.2f} s")
-    within = True
-    for words in COMMANDS:
-        seconds = wall([command, *words], args.runs)
-        bound = LIST_BOUND if words[0] == "list" and "--help" not in words else HELP_BOUND
-        ok = seconds <= bound
-        within &= ok
-        print(
-            f"faircompare {' '.join(words):<24} {seconds:6.2f} s  {seconds / baseline:5.1f} x "
-            f"python  (bound {bound} s: {'yes' if ok else 'NO'})"
-        )
+    with tempfile.TemporaryDirectory(prefix="faircompare-cli-") as fresh:  # first calls' cache
+        env = {**os.environ, "FAIRCOMPARE_CACHE": fresh}
+        within = all([timed(command, words, args.runs, baseline, env) for words in COMMANDS])
     print(f"load {os.getloadavg()[0]:.2f}; every command within its bound: {within}")
+
+
+def timed(command: str, words: tuple[str, ...], runs: int, baseline: float, env: dict) -> bool:
+    """Print a command's answer time (and its first call's, where it keeps a listing)."""
+    if words in KEPT:
+        first = wall([command, *words], 1, env)
+        print(f"faircompare {' '.join(words) + ' (first)':<24} {first:6.2f} s  "
+              f"{first / baseline:5.1f} x python")  # fmt: skip
+    seconds = wall([command, *words], runs, env)
+    bound = LIST_BOUND if words[0] == "list" and "--help" not in words else HELP_BOUND
+    print(
+        f"faircompare {' '.join(words):<24} {seconds:6.2f} s  {seconds / baseline:5.1f} x "
+        f"python  (bound {bound} s: {'yes' if seconds <= bound else 'NO'})"
+    )
+    return seconds <= bound
 
 
 def _installed(module: str) -> bool:

@@ -8,22 +8,20 @@ The peer benchmark needed several minutes per split for the Ricci grids alone.
 """
 
 import argparse
-import os
 import resource
 import tempfile
 import time
 
 from joblib.externals.loky import get_reusable_executor
 
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import Options, RunSettings, make_plan, run_plan
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=None, help="workers (default: every core)")
     parser.add_argument("--results", default=None, help="results folder (default: a temporary one)")
     args = parser.parse_args()
     plan = make_plan(PROFILES["paper"].overridden(datasets=("ricci", "german")))

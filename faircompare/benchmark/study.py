@@ -13,9 +13,8 @@ documentation's gallery; the command line only parses its options and prints. Th
 4. run the rest (:func:`~faircompare.benchmark.run_plan`), storing each record as it arrives;
 5. write the report of the results folder.
 
->>> from faircompare.benchmark import run_benchmark
+>>> from faircompare.benchmark import RunSettings, run_benchmark
 >>> from faircompare.config import PROFILES
->>> from faircompare.benchmark import RunSettings
 >>> summary = run_benchmark(PROFILES["quick"], "results", RunSettings(jobs=2))  # doctest: +SKIP
 >>> summary.report  # doctest: +SKIP
 PosixPath('results/report/report.html')

@@ -383,14 +383,42 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
 
 def test_never_more_workers_than_runs_or_cores(monkeypatch):
     # on the main of issue #28, --jobs 1000 started over 460 workers for a one-run plan
-    from faircompare.benchmark import schedule
+    from faircompare.benchmark import schedule, settings
 
-    monkeypatch.setattr(schedule.joblib, "cpu_count", lambda: 2)
+    monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
     assert schedule.worker_count(1000, 1) == 1
     assert schedule.worker_count(1000, 50) == 2  # capped at the cores
     assert schedule.worker_count(1, 50) == 1
     assert schedule.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
     assert schedule.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
+    assert RunSettings().workers(50) == 2  # by default, every core
+    assert RunSettings(jobs=8, backend="inline").workers(50) == 1  # one run at a time
+
+
+def test_settings_refuse_what_cannot_run_naming_the_value_and_the_way_out():
+    from faircompare.exceptions import ChoiceError, SettingsError
+
+    with pytest.raises(ChoiceError, match="unknown backend 'procesess' .did you mean 'processes'"):
+        RunSettings(backend="procesess")
+    for jobs in (0, -1, 1.5, True):
+        with pytest.raises(
+            SettingsError, match=f"jobs must be a whole number of at least 1, got {jobs!r}"
+        ):
+            RunSettings(jobs=jobs)
+    with pytest.raises(
+        SettingsError, match="pass backend='dask' .--backend dask., not 'processes'"
+    ):
+        RunSettings(scheduler="tcp://cluster:8786")
+    assert RunSettings(jobs=3) == RunSettings(jobs=3, progress=print)  # the display is not compared
+
+
+def test_a_note_says_when_the_workers_asked_for_are_capped_at_the_cores(monkeypatch):
+    from faircompare.benchmark import settings
+
+    monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
+    assert RunSettings(jobs=8).capped() == "--jobs 8 is more than this machine's 2 cores: using 2"
+    assert RunSettings().capped() is None  # the default never warns: it is the cores
+    assert RunSettings(jobs=8, backend="dask", scheduler="tcp://c:8786").capped() is None
 
 
 def test_workers_start_without_pots_optional_backends():

@@ -354,7 +354,7 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
 
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(
-            specs, store, Options(audits=False), RunSettings(progress=kill_after_each)
+            specs, store, Options(audits=False), RunSettings(jobs=1, progress=kill_after_each)
         )
     assert (summary.done, summary.failed) == (3, 0)
 
