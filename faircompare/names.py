@@ -18,6 +18,8 @@ FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "u
 #: The file formats of ``faircompare export``.
 FORMATS = ("csv", "parquet")
 
-#: The entry-point groups through which installed packages register algorithms and audits.
+#: The entry-point group through which an installed package registers algorithms.
 ALGORITHM_ENTRY_POINTS = "faircompare.algorithms"
+
+#: The entry-point group through which an installed package registers audits.
 AUDIT_ENTRY_POINTS = "faircompare.audits"
