@@ -29,6 +29,7 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
 
 from api_pages import write_api_pages  # noqa: E402
+from measure_reference import write_measure_reference  # noqa: E402
 
 _MIRROR = os.environ.get("FAIRCOMPARE_DATA_MIRROR") or ROOT.parent / "shared" / "data"  # former
 if "FAIRCOMPARE_MIRROR" not in os.environ and Path(_MIRROR).is_dir():
@@ -83,5 +84,6 @@ html_theme_options = {
 
 
 def setup(app: object) -> None:
-    """Write the API reference's pages before Sphinx reads the sources."""
+    """Write the API reference's pages and the measures reference before Sphinx reads them."""
     write_api_pages(DOCS)
+    write_measure_reference(DOCS)

@@ -171,7 +171,11 @@ def list_datasets(
 @list_.command(name="measures")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def list_measures(as_json: bool) -> None:
-    """List the measures: kind, ideal value, the paper's name and what each measures."""
+    """List the measures: kind, ideal, range, the paper's name, definition, and the libraries'.
+
+    The last block says how each measure relates to the measure of its name (or meaning) in
+    scikit-learn, fairlearn or AIF360.
+    """
     import pandas as pd
 
     from faircompare.measures import MEASURES
@@ -181,16 +185,27 @@ def list_measures(as_json: bool) -> None:
             "measure": m.name,
             "kind": m.kind,
             "ideal": m.ideal,
+            "range": _range(m.bounds),
             "paper name": m.paper_name("", "{attribute}") or "",
             "needs scores": m.needs_scores,
             "description": m.description,
+            "peers": m.peers,
         }
         for m in MEASURES.values()
     ]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
-    else:
-        click.echo(pd.DataFrame(rows).drop(columns="needs scores").to_string(index=False))
+        return
+    table = pd.DataFrame(rows).drop(columns=["needs scores", "peers"])
+    click.echo(table.to_string(index=False))
+    click.echo("\nAs in the libraries (the measures reference, docs/guide/measures.md, says more):")
+    click.echo("\n".join(f"{row['measure']}: {row['peers']}" for row in rows if row["peers"]))
+
+
+def _range(bounds: tuple[float, float]) -> str:
+    """Return a measure's range as an interval: ``[0, 1]``, ``[0, inf)``."""
+    low, high = bounds
+    return f"[{low:g}, {high:g}]" if high != float("inf") else f"[{low:g}, inf)"
 
 
 @list_.command(name="algorithms")

@@ -45,6 +45,9 @@ Formula = Callable[[GroupStats, str], Values]
 GROUP_RATES = ("accuracy", "TPR", "TNR", "FPR", "FNR", "calibration+", "calibration-")
 
 
+INF = float("inf")  # the upper bound of a ratio of rates
+
+
 @dataclass(frozen=True)
 class Measure:
     """One measure of accuracy or fairness.
@@ -71,6 +74,12 @@ class Measure:
     ratio
         Whether the measure is a ratio of rates (ideal 1): its distance from the ideal is then
         read on a bounded scale, 1 - min(r, 1/r) (see :meth:`gap`).
+    bounds
+        The smallest and largest values the measure takes (``inf`` for an unbounded ratio).
+    peers
+        How the measure relates to the measure of the same name (or meaning) in scikit-learn,
+        fairlearn or AIF360: ``= fairlearn``, ``= -AIF360 average_odds_difference``, ...;
+        empty where no library has it. ``tests/measures/test_peers.py`` checks each relation.
     """
 
     name: str
@@ -82,6 +91,8 @@ class Measure:
     paper_group: str | None = None
     needs_scores: bool = False
     ratio: bool = False
+    bounds: tuple[float, float] = (0.0, 1.0)
+    peers: str = ""
 
     def gap(self, values: Any) -> np.ndarray:
         """Return each value's distance from the ideal, bounded for a ratio.
@@ -274,30 +285,80 @@ def _average_odds(stats: GroupStats, name: str) -> Values:
 
 def _catalogue() -> list[Measure]:
     accuracy = [
-        Measure("accuracy", "accuracy", 1, "P[Y_hat = Y]", _overall("accuracy"), "accuracy"),
-        Measure("TPR", "accuracy", 1, "P[Y_hat = 1 | Y = 1]", _overall("TPR"), "TPR"),
-        Measure("TNR", "accuracy", 1, "P[Y_hat = 0 | Y = 0]", _overall("TNR"), "TNR"),
+        Measure(
+            "accuracy",
+            "accuracy",
+            1,
+            "P[Y_hat = Y]",
+            _overall("accuracy"),
+            "accuracy",
+            peers="= scikit-learn accuracy_score, = AIF360 accuracy",
+        ),
+        Measure(
+            "TPR",
+            "accuracy",
+            1,
+            "P[Y_hat = 1 | Y = 1]",
+            _overall("TPR"),
+            "TPR",
+            peers="= AIF360 true_positive_rate",
+        ),
+        Measure(
+            "TNR",
+            "accuracy",
+            1,
+            "P[Y_hat = 0 | Y = 0]",
+            _overall("TNR"),
+            "TNR",
+            peers="= AIF360 true_negative_rate",
+        ),
         Measure("BCR", "accuracy", 1, "(TPR + TNR) / 2", _bcr, "BCR"),
-        Measure("balanced_accuracy", "accuracy", 1, "scikit-learn's name for BCR", _bcr),
-        Measure("MCC", "accuracy", 1, "Matthews correlation coefficient", _mcc, "MCC"),
-        Measure("AUC", "accuracy", 1, "area under the ROC curve", _auc, needs_scores=True),
+        Measure(
+            "balanced_accuracy",
+            "accuracy",
+            1,
+            "scikit-learn's name for BCR",
+            _bcr,
+            peers="= scikit-learn balanced_accuracy_score",
+        ),
+        Measure(
+            "MCC",
+            "accuracy",
+            1,
+            "Matthews correlation coefficient",
+            _mcc,
+            "MCC",
+            bounds=(-1.0, 1.0),
+            peers="= scikit-learn matthews_corrcoef",
+        ),
+        Measure(
+            "AUC",
+            "accuracy",
+            1,
+            "area under the ROC curve",
+            _auc,
+            needs_scores=True,
+            peers="= scikit-learn roc_auc_score",
+        ),
     ]
     base_rates = [
         Measure(
             "DIbinary", "fairness", 1, "P[Y_hat = 1 | S != priv] / P[Y_hat = 1 | S = priv]",
-            _di_binary, "DIbinary", ratio=True,
+            _di_binary, "DIbinary", ratio=True, bounds=(0.0, INF),
+            peers="= AIF360 disparate_impact",
         ),
         Measure(
             "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
-            _comparative("positive_rate", "ratio"), "DIavgall", ratio=True,
+            _comparative("positive_rate", "ratio"), "DIavgall", ratio=True, bounds=(0.0, INF),
         ),
         Measure(
             "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
-            _cv_binary, "CV",
+            _cv_binary, "CV", bounds=(0.0, 2.0),
+            peers="= 1 + AIF360 statistical_parity_difference",
         ),
         Measure(
             "CVavgall", "fairness", 1, "mean over unprivileged s of 1 - (P[+ | priv] - P[+ | s])",
-            _comparative("positive_rate", "diff"),
+            _comparative("positive_rate", "diff"), bounds=(0.0, 2.0),
         ),
     ]  # fmt: skip
     group_conditioned = []
@@ -311,35 +372,47 @@ def _catalogue() -> list[Measure]:
                 f"comparative-sensitive-{rate}-ratio", "fairness", 1,
                 f"{rate} of each unprivileged group / privileged, and the mean",
                 _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio", ratio=True,
+                bounds=(0.0, INF),
             ),
             Measure(
                 f"comparative-sensitive-{rate}-diff", "fairness", 1,
                 f"1 - ({rate} privileged - {rate} of each unprivileged group), and the mean",
-                _comparative(rate, "diff"), f"{{attribute}}-{rate}Diff",
+                _comparative(rate, "diff"), f"{{attribute}}-{rate}Diff", bounds=(0.0, 2.0),
             ),
         ]  # fmt: skip
     modern = [
         Measure(
             "demographic_parity_difference", "fairness", 0,
             "max - min positive rate over groups (fairlearn)", _spread("positive_rate"),
+            peers="= fairlearn demographic_parity_difference",
         ),
         Measure(
             "demographic_parity_ratio", "fairness", 1,
             "min / max positive rate over groups (fairlearn)", _spread("positive_rate", ratio=True),
-            ratio=True,
+            ratio=True, peers="= fairlearn demographic_parity_ratio",
         ),
         Measure(
             "equalized_odds_difference", "fairness", 0,
             "larger of the TPR and FPR spreads over groups (fairlearn)", _spread("TPR", "FPR"),
+            peers=(
+                "= fairlearn equalized_odds_difference; with two groups = AIF360 "
+                "equalized_odds_difference (AIF360 pools the unprivileged groups)"
+            ),
         ),
         Measure(
             "equal_opportunity_difference", "fairness", 0,
             "max - min TPR over groups (fairlearn)", _spread("TPR"),
+            peers=(
+                "= fairlearn equal_opportunity_difference; with two groups = |AIF360 "
+                "equal_opportunity_difference| (AIF360: TPR of the unprivileged groups pooled "
+                "- TPR privileged, signed)"
+            ),
         ),
         Measure(
             "average_odds_difference", "fairness", 0,
             "((TPR_priv - TPR_rest) + (FPR_priv - FPR_rest)) / 2 (Maity et al. App. F)",
-            _average_odds,
+            _average_odds, bounds=(-1.0, 1.0),
+            peers="= -AIF360 average_odds_difference (AIF360: unprivileged - privileged)",
         ),
         Measure(
             "sensitive-AUC", "fairness", 1, "AUC per group and its mean", _sensitive_auc,

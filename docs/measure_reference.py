@@ -1,0 +1,138 @@
+"""Write the measures reference (``measures.md``) from the measure catalogue.
+
+Every measure of :data:`faircompare.measures.MEASURES` gets its row, so a new measure cannot go
+undocumented: one without a definition, or with an ideal value outside its range, stops the
+build (``tests/test_measure_reference.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from faircompare.measures.catalogue import Measure
+
+_HEAD = """# Measures reference
+
+Every measure of the catalogue, written from it (`faircompare.measures.MEASURES`; `faircompare
+list measures` prints the same). Notation: *S* is the sensitive attribute, *priv* its privileged
+group, *s* any other group and *rest* every other group pooled; P[+ | S = s] is group s's positive
+rate, P[Y_hat = 1 | S = s]; TPR, TNR, FPR, FNR are the true and false positive and negative
+rates, calibration+ = P[Y = 1 | Y_hat = 1] and calibration- = P[Y = 0 | Y_hat = 0]. A measure
+with per-group values stores each group's value under its name in the `group` column of the
+results store's `measures` table, and its aggregate (the mean the definition names) under the
+empty group `""`. A value that is undefined for a group (no positives, no predicted positives)
+is NaN, with a warning naming the measure and the group, never 0.
+
+The *ideal* is the value of a perfect (or perfectly fair) classifier; the report reads the
+distance from it (`Measure.gap`), and for a ratio of rates as 1 - min(r, 1/r), so that r and 1/r
+are equally far from parity. *Paper* is Friedler et al.'s name (with the attribute's name for
+`{attribute}`: `sex-TPRRatio`); *as in the libraries* is how the measure relates to the measure of its name (or
+meaning) in scikit-learn, fairlearn or AIF360, each relation checked against that library on
+two groups and on several (`tests/measures/test_relations.py`, `test_peers.py`).
+"""
+
+_FAMILIES = {
+    "Accuracy": "How often the predictions are right, over every row.",
+    "Disparate impact and the Calders-Verwer score": (
+        "The positive rates of the privileged group and of the rest (Friedler et al. §6; DI is "
+        "Feldman et al.'s, CV Calders and Verwer's): a ratio or a difference, for every other "
+        "group pooled (`binary`) or averaged over the other groups one by one (`avgall`)."
+    ),
+    "Group-conditioned and comparative": (
+        "For each rate, its value in every group and their mean (`sensitive-`), and each other "
+        "group's value against the privileged group's, as a ratio or as 1 minus the difference, "
+        "with their mean (`comparative-`) (Friedler et al. §6)."
+    ),
+    "Group metrics of fairlearn and AIF360": (
+        "The spreads between groups that fairlearn defines (max - min, or min / max, over every "
+        "group), the average odds difference, and the AUC per group."
+    ),
+}
+_BASE_RATES = ("DIbinary", "DIavgall", "CV", "CVavgall")
+
+
+def family(measure: Measure) -> str:
+    """Return the section of the reference a measure belongs to."""
+    if measure.kind == "accuracy":
+        return "Accuracy"
+    if measure.name in _BASE_RATES:
+        return "Disparate impact and the Calders-Verwer score"
+    if measure.name.startswith(("sensitive-", "comparative-")) and measure.paper:
+        return "Group-conditioned and comparative"
+    return "Group metrics of fairlearn and AIF360"
+
+
+def check(measure: Measure) -> None:
+    """Refuse a measure the reference cannot define.
+
+    Raises
+    ------
+    ValueError
+        If it has no definition (``description``), or its ideal value lies outside its range.
+    """
+    if not measure.description.strip():
+        raise ValueError(f"measure {measure.name!r} has no definition (Measure.description)")
+    low, high = measure.bounds
+    if not low <= measure.ideal <= high:
+        raise ValueError(
+            f"measure {measure.name!r}: its ideal {measure.ideal} is outside its range "
+            f"{measure.bounds}"
+        )
+
+
+def _range(measure: Measure) -> str:
+    low, high = measure.bounds
+    return f"[{low:g}, {high:g}]" if high != float("inf") else f"[{low:g}, inf)"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def reference(measures: Mapping[str, Measure]) -> str:
+    """Return the reference page of a catalogue, a table per family.
+
+    Raises
+    ------
+    ValueError
+        For a measure :func:`check` refuses.
+    """
+    sections: dict[str, list[str]] = {name: [] for name in _FAMILIES}
+    for measure in measures.values():
+        check(measure)
+        paper = measure.paper_name("", "{attribute}") or ""
+        row = [
+            f"`{measure.name}`",
+            _cell(measure.description),
+            f"{measure.ideal:g}",
+            _range(measure),
+            f"`{paper}`" if paper else "",
+            _cell(measure.peers),
+        ]
+        sections[family(measure)].append("| " + " | ".join(row) + " |")
+    page = [_HEAD]
+    for name, rows in sections.items():
+        page += [
+            f"\n## {name}\n\n{_FAMILIES[name]}\n",
+            "| measure | definition | ideal | range | paper | as in the libraries |",
+            "|---|---|---|---|---|---|",
+            *rows,
+        ]
+    return "\n".join(page) + "\n"
+
+
+def write_measure_reference(docs: Path) -> None:
+    """Write ``measures.md`` into the documentation's folder, when it changed.
+
+    Parameters
+    ----------
+    docs
+        The documentation's folder.
+    """
+    from faircompare.measures import MEASURES
+
+    path = docs / "measures.md"
+    text = reference(MEASURES)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)

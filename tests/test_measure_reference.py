@@ -1,0 +1,36 @@
+"""The measures reference is written from the catalogue: every measure has its row, and a
+measure it cannot define stops the documentation's build."""
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from faircompare.measures import MEASURES
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+from measure_reference import reference  # noqa: E402
+
+
+def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
+    page = reference(MEASURES)
+    rows = [line for line in page.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(MEASURES)
+    (average_odds,) = [row for row in rows if row.startswith("| `average_odds_difference`")]
+    assert "[-1, 1]" in average_odds and "-AIF360 average_odds_difference" in average_odds
+    (di,) = [row for row in rows if row.startswith("| `DIbinary`")]
+    assert "[0, inf)" in di and "`DIbinary`" in di
+    assert "`{attribute}-TPRRatio`" in page
+
+
+def test_a_measure_without_a_definition_stops_the_build():
+    undefined = replace(MEASURES["accuracy"], name="new-measure", description="")
+    with pytest.raises(ValueError, match="measure 'new-measure' has no definition"):
+        reference({**MEASURES, "new-measure": undefined})
+
+
+def test_a_measure_whose_ideal_lies_outside_its_range_stops_the_build():
+    wrong = replace(MEASURES["average_odds_difference"], name="odd", bounds=(0.5, 1.0))
+    with pytest.raises(ValueError, match="measure 'odd': its ideal 0 is outside its range"):
+        reference({**MEASURES, "odd": wrong})
