@@ -27,9 +27,10 @@ is NaN, with a warning naming the measure and the group, never 0.
 The *ideal* is the value of a perfect (or perfectly fair) classifier; the report reads the
 distance from it (`Measure.gap`), and for a ratio of rates as 1 - min(r, 1/r), so that r and 1/r
 are equally far from parity. *Paper* is Friedler et al.'s name (with the attribute's name for
-`{attribute}`: `sex-TPRRatio`); *as in the libraries* is how the measure relates to the measure of its name (or
-meaning) in scikit-learn, fairlearn or AIF360, each relation checked against that library on
-two groups and on several (`tests/measures/test_relations.py`, `test_peers.py`).
+`{attribute}`: `sex-TPRRatio`); *as in the libraries* is how the measure relates to the measure
+of its name (or meaning) in scikit-learn, fairlearn or AIF360, each relation checked against
+that library on two groups and on several (`tests/measures/test_relations.py`,
+`test_peers.py`).
 """
 
 _FAMILIES = {

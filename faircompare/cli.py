@@ -456,7 +456,8 @@ def _profile_default(field: str) -> str:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    help="Parallel workers. [default: every core this process may use]",
+    help="Parallel workers on this machine; with --scheduler, the cluster's size, which the dry "
+    "run divides the time by. [default: every core this process may use]",
 )
 @click.option(
     "--backend",

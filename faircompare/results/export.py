@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -37,6 +38,8 @@ def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
         "measures_validation": store.measures("validation"),
         "audits": store.audits(),
     }
+    if fmt == "csv":  # the audits' details as the JSON text the store holds, not Python's repr
+        tables["audits"]["details"] = [json.dumps(d) for d in tables["audits"]["details"]]
     written = []
     for name, frame in tables.items():
         path = out / f"{name}.{fmt}"

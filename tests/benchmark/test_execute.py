@@ -1,5 +1,6 @@
 """Executing plans: results, failures, time limits, resuming, and the Dask backend."""
 
+import json
 import os
 import subprocess
 import sys
@@ -195,6 +196,9 @@ def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
             "audits.csv",
         ]
         assert len(pd.read_csv(written[0])) == 3
+        audits = pd.read_csv(written[3])  # the details as the store's JSON, which reads back
+        stored = [json.dumps(details) for details in store.audits()["details"]]
+        assert [json.dumps(json.loads(text)) for text in audits["details"]] == stored
         try:
             import pyarrow  # noqa: F401
         except ImportError:

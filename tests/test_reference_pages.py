@@ -1,5 +1,5 @@
-"""The measures reference is written from the catalogue: every measure has its row, and a
-measure it cannot define stops the documentation's build."""
+"""The reference pages written from the code: the measures reference from the catalogue and the
+results schema from the store; a measure or a column they cannot define stops the build."""
 
 import sys
 from dataclasses import replace
@@ -11,6 +11,7 @@ from faircompare.measures import MEASURES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 from measure_reference import reference  # noqa: E402
+from results_schema import schema_page  # noqa: E402
 
 
 def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
@@ -34,3 +35,18 @@ def test_a_measure_whose_ideal_lies_outside_its_range_stops_the_build():
     wrong = replace(MEASURES["average_odds_difference"], name="odd", bounds=(0.5, 1.0))
     with pytest.raises(ValueError, match="measure 'odd': its ideal 0 is outside its range"):
         reference({**MEASURES, "odd": wrong})
+
+
+def test_the_schema_page_gives_every_column_its_type_and_meaning():
+    page = schema_page()
+    assert "| `fit_seconds` | REAL | Wall-clock seconds of the fit" in page
+    assert "## `predictions`" in page and "| `measures_validation` |" in page
+
+
+def test_a_column_without_a_description_stops_the_build(monkeypatch):
+    from faircompare.results import columns
+
+    undescribed = {**columns.COLUMNS, "runs": dict(list(columns.COLUMNS["runs"].items())[:-1])}
+    monkeypatch.setattr(columns, "COLUMNS", undescribed)
+    with pytest.raises(ValueError, match="column runs.audit_errors of the store has no descr"):
+        schema_page()
