@@ -30,6 +30,7 @@ sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure 
 
 from api_pages import write_api_pages  # noqa: E402
 from measure_reference import write_measure_reference  # noqa: E402
+from method_reference import write_method_reference  # noqa: E402
 from results_schema import write_results_schema  # noqa: E402
 
 _MIRROR = os.environ.get("FAIRCOMPARE_DATA_MIRROR") or ROOT.parent / "shared" / "data"  # former
@@ -88,4 +89,5 @@ def setup(app: object) -> None:
     """Write the pages made from the code (API, measures, results schema) before Sphinx reads."""
     write_api_pages(DOCS)
     write_measure_reference(DOCS)
+    write_method_reference(DOCS)
     write_results_schema(DOCS)

@@ -11,6 +11,8 @@ from faircompare.measures import MEASURES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 from measure_reference import reference  # noqa: E402
+from method_reference import METHODS, method_of  # noqa: E402
+from method_reference import reference as method_page  # noqa: E402
 from results_schema import schema_page  # noqa: E402
 
 
@@ -50,3 +52,26 @@ def test_a_column_without_a_description_stops_the_build(monkeypatch):
     monkeypatch.setattr(columns, "COLUMNS", undescribed)
     with pytest.raises(ValueError, match="column runs.audit_errors of the store has no descr"):
         schema_page()
+
+
+def test_every_registered_algorithm_belongs_to_a_method_with_a_paper():
+    from faircompare.registry import algorithms
+
+    for name in algorithms():
+        method = method_of(name)
+        assert method is not None, name
+        assert method.paper and method.formula and method.checked, name
+
+
+def test_the_methods_page_lists_each_algorithm_with_the_registrys_grid():
+    from faircompare.described import algorithm_listing
+
+    page = method_page(algorithm_listing())
+    assert "| `kamishima` | in-processing | faircompare | numerical+binary | `eta` in [" in page
+    assert page.count("\n## ") == len(METHODS) + 1  # the table at a glance, then each method
+
+
+def test_an_algorithm_of_no_method_stops_the_build():
+    plugin = {"name": "my-method", "family": "in-processing"}
+    with pytest.raises(ValueError, match="algorithm 'my-method' has no entry in the methods ref"):
+        method_page([plugin])
