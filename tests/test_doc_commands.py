@@ -65,6 +65,7 @@ RULES = [
     Rule(r"dask (scheduler|worker)\b.*", "dask-help", "a cluster: its options are dask's"),
     Rule(r"faircompare run .*--spec acsincome-us\.toml.*", "help", "needs the ACS download"),
     Rule(r"(faircompare run|python benchmark\.py)\b.*", "dry-run"),
+    Rule(r"nohup faircompare run .* &", "dry-run", "the cluster recipe's detached coordinator"),
     Rule(r"faircompare new-plugin .*", "run"),
     Rule(r"python -m pytest plugins/tests", "run"),
     Rule(r"faircompare (list|status|export|report|check-plugin|fetch-data)\b.*", "run"),
@@ -109,7 +110,12 @@ def workspace(tmp_path_factory) -> Path:
 def as_typed(command: str, folder: Path) -> list[str]:
     """Return the command's words, run from ``folder`` as from the repository root."""
     mirror = os.environ.get("FAIRCOMPARE_MIRROR", str(ROOT.parent / "shared" / "data"))
-    words = command.replace("HOST", HOST).replace("../shared/data", mirror).split()
+    command = command.replace("HOST", HOST).replace("../shared/data", mirror)
+    # the cluster recipe's shared folders: the mirror, and the plugins the workspace holds
+    command = command.replace("/shared/data", mirror).replace("/shared/plugins", "plugins")
+    words = command.split()
+    if words[0] == "nohup":  # a detached command: the command itself, without its redirections
+        words = words[1 : min(words.index(w) for w in (">", "&") if w in words)]
     if words[:2] == ["python", "benchmark.py"]:
         return [sys.executable, str(ROOT / "benchmark.py"), *words[2:]]
     if words[0] == "python":
