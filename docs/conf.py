@@ -29,6 +29,7 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
 
 from api_pages import write_api_pages  # noqa: E402
+from dataset_reference import write_dataset_reference  # noqa: E402
 from measure_reference import write_measure_reference  # noqa: E402
 from method_reference import write_method_reference  # noqa: E402
 from results_schema import write_results_schema  # noqa: E402
@@ -86,8 +87,9 @@ html_theme_options = {
 
 
 def setup(app: object) -> None:
-    """Write the pages made from the code (API, measures, results schema) before Sphinx reads."""
+    """Write the pages made from the code (API, methods, measures, datasets, results schema)."""
     write_api_pages(DOCS)
     write_measure_reference(DOCS)
     write_method_reference(DOCS)
+    write_dataset_reference(DOCS)
     write_results_schema(DOCS)

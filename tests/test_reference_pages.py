@@ -10,6 +10,7 @@ import pytest
 from faircompare.measures import MEASURES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+from dataset_reference import reference as dataset_page  # noqa: E402
 from measure_reference import reference  # noqa: E402
 from method_reference import METHODS, method_of  # noqa: E402
 from method_reference import reference as method_page  # noqa: E402
@@ -75,3 +76,22 @@ def test_an_algorithm_of_no_method_stops_the_build():
     plugin = {"name": "my-method", "family": "in-processing"}
     with pytest.raises(ValueError, match="algorithm 'my-method' has no entry in the methods ref"):
         method_page([plugin])
+
+
+def test_every_built_in_dataset_has_its_rules_and_its_known_problems():
+    from faircompare.datasets import BUILTIN
+
+    page = dataset_page(BUILTIN)
+    assert page.count("**Known problems.**") == len(BUILTIN)
+    assert "keep the rows where `days_b_screening_arrest <= 30`" in page
+    assert "`age` becomes `youth` below 25, `adult` from it" in page
+
+
+def test_a_dataset_without_known_problems_stops_the_build():
+    from dataclasses import replace
+
+    from faircompare.datasets import BUILTIN
+
+    new = replace(BUILTIN["ricci"], name="new-data")
+    with pytest.raises(ValueError, match="dataset 'new-data' has no entry in the datasets ref"):
+        dataset_page({**BUILTIN, "new-data": new})
