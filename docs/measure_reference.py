@@ -31,6 +31,12 @@ are equally far from parity. *Paper* is Friedler et al.'s name (with the attribu
 of its name (or meaning) in scikit-learn, fairlearn or AIF360, each relation checked against
 that library on two groups and on several (`tests/measures/test_relations.py`,
 `test_peers.py`).
+
+Reading a value: `DIbinary` = 0.8 means that the other groups, pooled, receive the favourable
+outcome at 80 % of the privileged group's rate, the threshold of the four-fifths rule of the US
+employment guidelines that Feldman et al. certify against (1.25 is as far the other way); `CV` =
+0.9 means their positive rate is 10 points below the privileged group's; a `comparative-...-diff`
+of 1 and a `...-ratio` of 1 mean parity with the privileged group on that rate.
 """
 
 _FAMILIES = {
