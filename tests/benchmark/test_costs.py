@@ -21,6 +21,7 @@ from faircompare.benchmark.costs import (
 from faircompare.benchmark.execute import execute_run, execute_runs
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import Summary, longest_first, shared_fits
+from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.records import RunRecord, RunSpec, SharedFit
 from faircompare.results import ResultStore
@@ -157,7 +158,8 @@ def test_run_plan_starts_the_costliest_runs_first(tmp_path):
     ).runs
     costs = {run.key: float(i) for i, run in enumerate(runs)}  # the plan's last run costs most
     with ResultStore(tmp_path) as store:
-        summary = run_plan(runs, store, Options(audits=False), costs=costs)
+        one = RunSettings(jobs=1)  # one worker: the runs start in the order they are given
+        summary = run_plan(runs, store, Options(audits=False), one, costs=costs)
         order = store.runs().sort_values("started_at")["key"].tolist()
     assert order == [run.key for run in reversed(runs)]
     assert summary.expected == summary.expected_finished == sum(costs.values())
