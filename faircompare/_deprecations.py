@@ -221,7 +221,7 @@ def renamed(table: Mapping[str, str], name: str, what: str) -> str:
     Parameters
     ----------
     table
-        One of the tables of renamed names (:data:`CONFIG_KEYS`, :data:`BACKENDS`, ...).
+        One of the tables of renamed names (:data:`BACKENDS`, ...).
     name
         A name as the user gave it.
     what
