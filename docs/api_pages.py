@@ -96,6 +96,20 @@ def write_api_pages(docs: Path) -> None:
     }
     pages["index.rst"] = _INDEX_HEAD + "".join(f"   {module}\n" for module in modules)
     for name, text in pages.items():
-        path = docs / "api" / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
+        write_if_changed(docs / "api" / name, text)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write a generated page, or leave it untouched when its text is the same.
+
+    An untouched page is not read again by Sphinx.
+
+    Parameters
+    ----------
+    path
+        The page.
+    text
+        Its text.
+    """
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)

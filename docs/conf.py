@@ -28,11 +28,11 @@ DOCS = Path(__file__).parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
 
-from api_pages import write_api_pages  # noqa: E402
-from dataset_reference import write_dataset_reference  # noqa: E402
-from measure_reference import write_measure_reference  # noqa: E402
-from method_reference import write_method_reference  # noqa: E402
-from results_schema import write_results_schema  # noqa: E402
+from api_pages import write_api_pages, write_if_changed  # noqa: E402
+from dataset_reference import page as dataset_page  # noqa: E402
+from measure_reference import page as measure_page  # noqa: E402
+from method_reference import page as method_page  # noqa: E402
+from results_schema import schema_page  # noqa: E402
 
 _MIRROR = os.environ.get("FAIRCOMPARE_DATA_MIRROR") or ROOT.parent / "shared" / "data"  # former
 if "FAIRCOMPARE_MIRROR" not in os.environ and Path(_MIRROR).is_dir():
@@ -86,10 +86,17 @@ html_theme_options = {
 }
 
 
+# The reference pages written from the code at each build (each stops it on a gap).
+_GENERATED = {
+    "methods.md": method_page,
+    "measures.md": measure_page,
+    "datasets.md": dataset_page,
+    "results.md": schema_page,
+}
+
+
 def setup(app: object) -> None:
     """Write the pages made from the code (API, methods, measures, datasets, results schema)."""
     write_api_pages(DOCS)
-    write_measure_reference(DOCS)
-    write_method_reference(DOCS)
-    write_dataset_reference(DOCS)
-    write_results_schema(DOCS)
+    for name, page in _GENERATED.items():
+        write_if_changed(DOCS / name, page())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 _COMPAS = (
@@ -145,17 +144,8 @@ def reference(specs: Mapping[str, Any]) -> str:
     return "\n".join(page) + "\n"
 
 
-def write_dataset_reference(docs: Path) -> None:
-    """Write ``datasets.md`` into the documentation's folder, when it changed.
-
-    Parameters
-    ----------
-    docs
-        The documentation's folder.
-    """
+def page() -> str:
+    """Return the reference of the built-in datasets (``datasets.md``)."""
     from faircompare.datasets import BUILTIN
 
-    path = docs / "datasets.md"
-    text = reference(BUILTIN)
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    return reference(BUILTIN)

@@ -8,7 +8,6 @@ build (``tests/test_measure_reference.py``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from faircompare.measures.catalogue import Measure
 
@@ -88,11 +87,6 @@ def check(measure: Measure) -> None:
         )
 
 
-def _range(measure: Measure) -> str:
-    low, high = measure.bounds
-    return f"[{low:g}, {high:g}]" if high != float("inf") else f"[{low:g}, inf)"
-
-
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -113,7 +107,7 @@ def reference(measures: Mapping[str, Measure]) -> str:
             f"`{measure.name}`",
             _cell(measure.description),
             f"{measure.ideal:g}",
-            _range(measure),
+            measure.interval,
             f"`{paper}`" if paper else "",
             _cell(measure.peers),
         ]
@@ -129,17 +123,8 @@ def reference(measures: Mapping[str, Measure]) -> str:
     return "\n".join(page) + "\n"
 
 
-def write_measure_reference(docs: Path) -> None:
-    """Write ``measures.md`` into the documentation's folder, when it changed.
-
-    Parameters
-    ----------
-    docs
-        The documentation's folder.
-    """
+def page() -> str:
+    """Return the reference of the measure catalogue (``measures.md``)."""
     from faircompare.measures import MEASURES
 
-    path = docs / "measures.md"
-    text = reference(MEASURES)
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    return reference(MEASURES)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 
@@ -342,17 +341,8 @@ def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_method_reference(docs: Path) -> None:
-    """Write ``methods.md`` into the documentation's folder, when it changed.
-
-    Parameters
-    ----------
-    docs
-        The documentation's folder.
-    """
+def page() -> str:
+    """Return the reference of every registered algorithm (``methods.md``)."""
     from faircompare.registry import algorithms
 
-    path = docs / "methods.md"
-    text = reference(a.describe() for a in algorithms().values())
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    return reference(a.describe() for a in algorithms().values())

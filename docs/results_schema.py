@@ -1,14 +1,10 @@
 """Write the results schema page (``results.md``) from the store's schema and its descriptions.
 
-The tables and columns come from a fresh store (SQLite's own account of them), their meaning
+The tables and columns come from the store's own schema (SQLite's account of it), their meaning
 from :data:`faircompare.results.columns.COLUMNS`: a column without a description stops the build.
 """
 
 from __future__ import annotations
-
-import sqlite3
-import tempfile
-from pathlib import Path
 
 _HEAD = """# Results schema
 
@@ -58,19 +54,6 @@ to the one coordinator that writes it ({doc}`guide/cluster`).
 """
 
 
-def _types(folder: Path) -> dict[str, dict[str, str]]:
-    """Each table's columns and their SQL types, from a fresh store."""
-    from faircompare.results import DATABASE, ResultStore
-
-    with ResultStore(folder):
-        pass
-    with sqlite3.connect(folder / DATABASE) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {
-            t: {row[1]: row[2] for row in db.execute(f"PRAGMA table_info({t})")} for t in tables
-        }
-
-
 def schema_page() -> str:
     """Return the page: each table's columns with type and meaning, the exports, the recipes.
 
@@ -79,10 +62,9 @@ def schema_page() -> str:
     ValueError
         For a table or column of the store that has no description.
     """
-    from faircompare.results.columns import COLUMNS, EXPORTS
+    from faircompare.results.columns import COLUMNS, EXPORTS, schema
 
-    with tempfile.TemporaryDirectory() as folder:
-        types = _types(Path(folder))
+    types = schema()
     page = [_HEAD]
     for table, columns in types.items():
         described = COLUMNS.get(table, {})
@@ -100,17 +82,3 @@ def schema_page() -> str:
         _RECIPES,
     ]
     return "\n".join(page)
-
-
-def write_results_schema(docs: Path) -> None:
-    """Write ``results.md`` into the documentation's folder, when it changed.
-
-    Parameters
-    ----------
-    docs
-        The documentation's folder.
-    """
-    path = docs / "results.md"
-    text = schema_page()
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)

@@ -185,7 +185,7 @@ def list_measures(as_json: bool) -> None:
             "measure": m.name,
             "kind": m.kind,
             "ideal": m.ideal,
-            "range": _range(m.bounds),
+            "range": m.interval,
             "paper name": m.paper_name("", "{attribute}") or "",
             "needs scores": m.needs_scores,
             "description": m.description,
@@ -200,12 +200,6 @@ def list_measures(as_json: bool) -> None:
     click.echo(table.to_string(index=False))
     click.echo("\nAs in the libraries (the measures reference, docs/guide/measures.md, says more):")
     click.echo("\n".join(f"{row['measure']}: {row['peers']}" for row in rows if row["peers"]))
-
-
-def _range(bounds: tuple[float, float]) -> str:
-    """Return a measure's range as an interval: ``[0, 1]``, ``[0, inf)``."""
-    low, high = bounds
-    return f"[{low:g}, {high:g}]" if high != float("inf") else f"[{low:g}, inf)"
 
 
 @list_.command(name="algorithms")

@@ -94,6 +94,12 @@ class Measure:
     bounds: tuple[float, float] = (0.0, 1.0)
     peers: str = ""
 
+    @property
+    def interval(self) -> str:
+        """The measure's range as an interval: ``[0, 1]``, ``[-1, 1]``, ``[0, inf)``."""
+        low, high = self.bounds
+        return f"[{low:g}, {high:g}]" if high != INF else f"[{low:g}, inf)"
+
     def gap(self, values: Any) -> np.ndarray:
         """Return each value's distance from the ideal, bounded for a ratio.
 

@@ -1,13 +1,17 @@
 """What every column of the results store means: its tables, their columns, types and units.
 
 The documentation's results schema page is written from :data:`COLUMNS` and the store's own
-schema, and ``tests/results/test_columns.py`` checks that the two name the same tables and
-columns, so that no column goes undescribed.
+schema (:func:`schema`), and ``tests/results/test_columns.py`` checks that the two name the same
+tables and columns, so that no column goes undescribed.
 """
 
 from __future__ import annotations
 
-__all__ = ["COLUMNS", "EXPORTS"]
+import sqlite3
+
+from faircompare.results.store import _SCHEMA
+
+__all__ = ["COLUMNS", "EXPORTS", "schema"]
 
 _KEY = "The run's key: 20 hex digits of a SHA-256 of its dataset, attribute, variant, "
 _KEY += "algorithm, parameters, split and base seed (`RunSpec.key`)."
@@ -101,3 +105,20 @@ EXPORTS: dict[str, str] = {
     "audits": "The audits of done runs: `key`, the identifying columns, `audit`, `metric`, "
     "`scope`, `statistic`, `pvalue`, `adjusted_pvalue`, `details` (JSON text in a CSV file).",
 }
+
+
+def schema() -> dict[str, dict[str, str]]:
+    """Return each table of the results store, in order, with its columns and their SQL types.
+
+    Returns
+    -------
+    dict of str to dict of str to str
+        Read from the store's own schema, created in memory, as SQLite reports it.
+    """
+    with sqlite3.connect(":memory:") as db:
+        db.executescript(_SCHEMA)
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {
+            table: {row[1]: row[2] for row in db.execute(f"PRAGMA table_info({table})")}
+            for table in tables
+        }

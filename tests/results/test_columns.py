@@ -6,20 +6,20 @@ import sqlite3
 import pytest
 
 from faircompare.results import DATABASE, ResultStore
-from faircompare.results.columns import COLUMNS, EXPORTS
+from faircompare.results.columns import COLUMNS, EXPORTS, schema
 from faircompare.results.export import export
 
 
-def schema(folder):
-    with ResultStore(folder):
-        pass
-    with sqlite3.connect(folder / DATABASE) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")] for t in tables}
-
-
 def test_the_descriptions_name_exactly_the_stores_tables_and_columns_in_order(tmp_path):
-    assert {table: list(columns) for table, columns in COLUMNS.items()} == schema(tmp_path)
+    with ResultStore(tmp_path):  # a store as it is made on disk
+        pass
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        on_disk = {
+            table: [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+    assert {table: list(columns) for table, columns in schema().items()} == on_disk
+    assert {table: list(columns) for table, columns in COLUMNS.items()} == on_disk
 
 
 @pytest.mark.parametrize("table", sorted(COLUMNS))
