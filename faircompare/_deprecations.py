@@ -108,6 +108,9 @@ MOVED: dict[str, dict[str, str]] = {
         **_all_to("faircompare.stats.rates", "ALL", "RATES", "binary_labels"),
     },
     "faircompare.rows": _all_to("faircompare.records", "AuditRow", "MeasureRow"),
+    # after 0.2.0: the names a user chooses among, and the settings, in light modules
+    "faircompare.algorithms.base": {"FAMILIES": "faircompare.names"},
+    "faircompare.benchmark.workers": {"BACKENDS": "faircompare.benchmark.settings"},
     "faircompare.results": {"Predictions": "faircompare.records"},
     # 0.2.0: benchmark/execute.py split by job.
     "faircompare.benchmark.execute": {

@@ -21,9 +21,12 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from faircompare._deprecations import moved_names
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
 from faircompare.stats.rates import binary_labels as checked_labels
+
+__getattr__ = moved_names(__name__)  # FAMILIES moved to faircompare.names
 
 
 class AlgorithmInputError(FaircompareError, ValueError):

@@ -44,11 +44,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
+from faircompare._deprecations import moved_names
 from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run
 from faircompare.benchmark.settings import Options
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
 
+__getattr__ = moved_names(__name__)  # BACKENDS moved to faircompare.benchmark.settings
 _GRACE = (1.0, 30.0)  # seconds a run gets past its limit to stop itself: 5 %, within these
 _WATCH = 1.0  # seconds between two looks at the workers (alive? memory?)
 _STARTUP = 120.0  # seconds a new worker may take to import what its first run needs
