@@ -17,6 +17,15 @@ vertices of each group's ROC hull:
 - objective: the accuracy ``sum_g n_g / n sum_v w[g, v] accuracy[g, v]``;
 - constraints: ``b[m] <= sum_v w[g, v] rate_m[g, v] <= b[m] + tolerance`` for every group.
 
+The program fixes each group's point (FPR, TPR), and with it the group's accuracy and rates, but
+not the mix of rules that reaches it: where the point lies inside the hull, many mixes do, and
+the solver's vertex may mix far-apart thresholds, which generalise poorly in a small group
+(Adult's race "Other", equalized odds at tolerance 0: thresholds 0.08, 0.25 and 0.95). Each
+group's point is then reached with the least randomisation, as Cruz & Hardt's ``error-parity``
+does: the two adjacent rules of the hull's upper chain at the point's FPR, mixed, where the
+point lies below that chain, with labels drawn at random at that FPR (the hull's diagonal: the
+rules "nobody" and "everybody"). The rates, and so the accuracy, are the same to rounding.
+
 Demographic parity constrains the selection rate (fairlearn's
 ``demographic_parity_difference`` is then at most ``tolerance`` on the data fitted), equalized
 odds the true and the false positive rates (``equalized_odds_difference``). fairlearn's
@@ -60,6 +69,9 @@ class RocHull:
         Rule ``v`` labels 1 where the score is at least ``thresholds[v]`` (``inf``: nobody).
     FPR, TPR, selection_rate, accuracy
         The rule's rates on the rows it was computed from.
+    upper
+        Whether the vertex lies on the hull's upper chain, from the rule that labels nobody 1
+        to the one that labels everyone (the ROC curve's concave majorant).
     """
 
     thresholds: np.ndarray
@@ -67,6 +79,7 @@ class RocHull:
     TPR: np.ndarray
     selection_rate: np.ndarray
     accuracy: np.ndarray
+    upper: np.ndarray | None = None
 
 
 def roc_hull(scores: np.ndarray, labels: np.ndarray) -> RocHull:
@@ -97,7 +110,7 @@ def roc_hull(scores: np.ndarray, labels: np.ndarray) -> RocHull:
     thresholds = np.r_[np.inf, ranked[last_of_value]]
     positives, negatives = tp[-1], fp[-1]
     fpr, tpr = fp / negatives, tp / positives
-    vertices = _hull_vertices(fpr, tpr)
+    vertices, upper = _hull_vertices(fpr, tpr)
     n = positives + negatives
     return RocHull(
         thresholds=thresholds[vertices],
@@ -105,11 +118,12 @@ def roc_hull(scores: np.ndarray, labels: np.ndarray) -> RocHull:
         TPR=tpr[vertices],
         selection_rate=(tp + fp)[vertices] / n,
         accuracy=(tp + negatives - fp)[vertices] / n,
+        upper=np.isin(vertices, upper),
     )
 
 
-def _hull_vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Return the indices of the convex hull's vertices of points sorted by x, then y."""
+def _hull_vertices(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the hull's vertices of points sorted by x, then y, and its upper chain (indices)."""
 
     def chain(indices: range) -> list[int]:
         kept: list[int] = []
@@ -126,7 +140,7 @@ def _hull_vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n = len(x)
     upper = chain(range(n))  # counter-clockwise turns dropped: the chain above the points
     lower = chain(range(n - 1, -1, -1))
-    return np.unique(np.r_[upper, lower])
+    return np.unique(np.r_[upper, lower]), np.array(upper)
 
 
 @dataclass(frozen=True)
@@ -235,7 +249,10 @@ def fit_group_thresholds(
         hulls.append(roc_hull(scores[rows], labels[rows]))
     shares = np.bincount(group_of_row) / len(labels)
     rates = CONSTRAINTS[constraint] if constraint is not None else ()
-    weights = _solve(hulls, shares, rates, tolerance)
+    weights = [
+        _least_randomised(hull, w)
+        for hull, w in zip(hulls, _solve(hulls, shares, rates, tolerance), strict=True)
+    ]
     reached = {
         rate: np.array([w @ getattr(h, rate) for w, h in zip(weights, hulls, strict=True)])
         for rate in rates
@@ -283,6 +300,30 @@ def _solve(
     if solution.status != 0:  # the program is always feasible: every group labelling nobody
         raise RuntimeError(f"the threshold program failed: {solution.message}")
     return [solution.x[starts[g] : starts[g + 1]] for g in range(len(hulls))]
+
+
+def _least_randomised(hull: RocHull, weights: np.ndarray) -> np.ndarray:
+    """Reach the point that ``weights`` mix with the fewest and nearest rules (module docstring).
+
+    The point (f, t) is projected up onto the upper chain, between its vertices a and b with
+    FPR(a) <= f < FPR(b), and mixed with the diagonal's (f, f) where it lies below the chain.
+    A point below the diagonal (never better than the diagonal above it) keeps its weights.
+    """
+    f, t = float(weights @ hull.FPR), float(weights @ hull.TPR)
+    if hull.upper is None or t < f - _NEGLIGIBLE:
+        return weights
+    chain = np.flatnonzero(hull.upper)  # by FPR, then TPR: "nobody" first, "everybody" last
+    position = int(np.searchsorted(hull.FPR[chain], f + _NEGLIGIBLE, side="right")) - 1
+    a, b = chain[position], chain[min(position + 1, len(chain) - 1)]
+    share = 0.0 if b == a else min(max((f - hull.FPR[a]) / (hull.FPR[b] - hull.FPR[a]), 0.0), 1.0)
+    above = (1 - share) * hull.TPR[a] + share * hull.TPR[b]  # the chain's TPR at FPR f
+    on_chain = 1.0 if above - f <= _NEGLIGIBLE else min(max((t - f) / (above - f), 0.0), 1.0)
+    mixed = np.zeros_like(weights)
+    mixed[a] += on_chain * (1 - share)
+    mixed[b] += on_chain * share
+    mixed[chain[0]] += (1 - on_chain) * (1 - f)  # the diagonal: nobody, or everybody
+    mixed[chain[-1]] += (1 - on_chain) * f
+    return mixed
 
 
 def _rules(thresholds: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -73,6 +73,7 @@ class UnprocessedClassifier(FairEstimator):
     """
 
     family: ClassVar[str] = "post-processing"
+    version: ClassVar[str] = "2"  # 2: each group's point reached with the fewest thresholds
     uses_sensitive_at_predict: ClassVar[bool] = True
     sparse_input: ClassVar[bool] = True
     refit_params: ClassVar[frozenset[str]] = frozenset({"constraint", "tolerance"})

@@ -42,6 +42,55 @@ def test_the_roc_hull_of_a_small_group_by_hand():
     assert hull.TPR.tolist() == [0.0, 0.5, 1.0, 1.0]
     assert hull.selection_rate.tolist() == [0.0, 0.25, 0.75, 1.0]
     assert hull.accuracy.tolist() == [0.5, 0.75, 0.75, 0.5]
+    assert hull.upper.tolist() == [True, True, True, True]  # no vertex below the curve here
+
+
+def test_a_point_inside_a_small_groups_hull_is_reached_as_error_parity_reaches_it():
+    # Equalized odds at tolerance 0 between a large group whose score says little and a small
+    # one (40 rows) whose score says much: the common point lies on the large group's curve,
+    # strictly inside the small group's hull. Seeded: the program's own vertex mixes the rules
+    # >= 0.686 and >= 0.131 with "nobody", seven chain vertices apart. Reached as error-parity
+    # reaches it (Cruz & Hardt's RandomizedClassifier), the small group uses the two rules of
+    # its hull's upper chain around the point's FPR, mixed with the diagonal ("nobody" and
+    # "everybody", the lowest threshold).
+    rng = np.random.default_rng(3)
+    g = np.r_[np.zeros(4000, int), np.ones(40, int)]
+    s = rng.uniform(size=len(g))
+    y = (rng.uniform(size=len(g)) < np.where(g == 0, 0.3 + 0.4 * s, s)).astype(int)
+    fitted = fit_group_thresholds(s, y, g, "equalized_odds", 0.0)
+    small = roc_hull(s[g == 1], y[g == 1])
+    chain = small.thresholds[small.upper]  # descending: "nobody" (inf) first
+    rules = fitted.thresholds[1]
+    assert rules[-1] == np.inf and rules[0] == chain[-1]  # the diagonal's two rules
+    inner = np.flatnonzero(np.isin(chain, rules[1:-1]))
+    assert len(inner) == 2 and inner[1] - inner[0] == 1  # two neighbours on the chain
+    point = [fitted.rates[rate][1] for rate in ("FPR", "TPR")]
+    assert point == pytest.approx([0.4540, 0.6770], abs=1e-4)  # the program's point, kept
+
+
+@pytest.mark.parametrize("constraint", ["demographic_parity", "equalized_odds"])
+@pytest.mark.parametrize("tolerance", [0.0, 0.02, 0.1])
+def test_the_least_randomised_mix_keeps_the_programs_rates_and_accuracy(constraint, tolerance):
+    # The re-expressed mix reaches the same point of every group's hull, so the rates and the
+    # accuracy the linear program found (its own vertex weights, thresholds._solve) hold to
+    # rounding, on three groups, one of them small.
+    from faircompare.algorithms.thresholds import CONSTRAINTS, _solve
+
+    rng = np.random.default_rng(4)
+    g = np.r_[rng.integers(0, 2, 3000), np.full(60, 2)]
+    s = rng.beta(2 + g, 2)
+    y = (rng.uniform(size=len(g)) < s).astype(int)
+    fitted = fit_group_thresholds(s, y, g, constraint, tolerance)
+    hulls = [roc_hull(s[g == k], y[g == k]) for k in range(3)]
+    shares = np.bincount(g) / len(g)
+    solved = _solve(hulls, shares, CONSTRAINTS[constraint], tolerance)
+    accuracy = sum(s * (w @ h.accuracy) for s, w, h in zip(shares, solved, hulls, strict=True))
+    assert fitted.accuracy == pytest.approx(accuracy, abs=1e-9)
+    for rate in CONSTRAINTS[constraint]:
+        reached = [w @ getattr(h, rate) for w, h in zip(solved, hulls, strict=True)]
+        assert fitted.rates[rate] == pytest.approx(reached, abs=1e-9)
+    assert expected_accuracy(fitted, s, y, g) == pytest.approx(accuracy, abs=1e-9)
+    assert all(len(weights) <= 4 for weights in fitted.weights)
 
 
 def test_unconstrained_thresholds_are_one_half_for_calibrated_scores():
