@@ -237,6 +237,11 @@ class RunSpec:
         return int(self.fit_key[:8], 16)
 
     @property
+    def audited(self) -> bool:
+        """Whether the run is audited when the benchmark audits: its inputs do not say ``off``."""
+        return dict(self.inputs).get("audits") != "off"
+
+    @property
     def parameters(self) -> dict[str, Any]:
         """The parameter settings as a dict."""
         return dict(self.params)

@@ -13,8 +13,10 @@ command, not a note. Runs that share one fit (:func:`faircompare.benchmark.sched
 fit it once: the script prints the total with and without that reuse. A run that repeats its
 numerical twin (:attr:`faircompare.records.RunSpec.repeats`) is not timed but counted at the
 cost model's price of one. ``--write-costs`` keeps each cell's seconds per run for the
-runner's cost model, by part (``run``: the run without audits; one column per audit), with
-each dataset's audit setups of one split. One run
+runner's cost model, by part (``run``: the run without its fit and audits; ``fit``: one fit,
+which the runner shares among the runs of a fit key; one column per audit), with each dataset's
+audit setups of one split and this machine's calibration time
+(:mod:`faircompare.benchmark.calibration`). One run
 per cell is a rough estimate (a cell's strata differ up to 3x); ``--sample`` of a cell's number
 of strata (up to 6) times each once.
 
@@ -36,9 +38,19 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
 from faircompare.benchmark import Options, RunSpec, execute, make_plan
-from faircompare.benchmark.costs import COSTS, REPEAT_SECONDS, RUN, SETUP, TUNING, write_costs
+from faircompare.benchmark.calibration import calibration_seconds
+from faircompare.benchmark.costs import (
+    CALIBRATION,
+    COSTS,
+    FIT,
+    REPEAT_SECONDS,
+    RUN,
+    SETUP,
+    TUNING,
+    write_costs,
+)
 from faircompare.config import PROFILES
-from faircompare.datasets import load_dataset
+from faircompare.datasets import cache_dir, load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
 
 OPTIONS = Options()  # built-in algorithms, default data locations
@@ -104,17 +116,19 @@ def time_parts(
         _, parts[f"{name} audits"] = cpu(audit, run, options)
 
 
-RUN_PARTS = ("fits", "predictions", "measures", "failed runs")
+RUN_PARTS = ("predictions", "measures", "failed runs")
 
 
 def cost_parts(seconds: dict[str, float], fitted: float, runs: int) -> dict[str, float]:
-    """A cell's seconds per run by part of the cost model: the run, its tuning, each audit.
+    """A cell's seconds per run by part of the cost model: the run, one fit, its tuning, each audit.
 
-    ``fitted``: the share of the cell's fits made (runs sharing one fit make it once).
+    ``fitted``: the share of the cell's fits made (runs sharing one fit make it once). The fit
+    is kept whole, as one run alone makes it: the runner's model shares it among the runs of
+    the plan it prices.
     """
     parts = {
-        RUN: sum(seconds.get(name, 0.0) for name in RUN_PARTS)
-        - seconds.get("fits", 0.0) * (1 - fitted),
+        RUN: sum(seconds.get(name, 0.0) for name in RUN_PARTS),
+        FIT: seconds.get("fits", 0.0),
         TUNING: seconds.get("tuning fits", 0.0) * fitted + seconds.get("tuning predictions", 0.0),
     }
     for name, total in seconds.items():
@@ -221,8 +235,8 @@ def main() -> None:
         fitted = len({run.fit_key for run in part["spec"]}) / len(part)
         fits = seconds_by_part.get("fits", 0.0) + seconds_by_part.get("tuning fits", 0.0)
         reused += fits * (1 - fitted)
-        each = cost_parts(seconds_by_part, fitted, len(part))  # as the runner runs them
-        cell = sum(each.values()) * len(part)
+        each = cost_parts(seconds_by_part, fitted, len(part))
+        cell = (sum(each.values()) - each[FIT] * (1 - fitted)) * len(part)  # as the runner runs
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
         table_rows.append(
             {"dataset": dataset, "algorithm": algorithm}
@@ -253,6 +267,7 @@ def main() -> None:
             table_rows + [{"dataset": d, "algorithm": SETUP, **s} for d, s in setups.items()]
         )
         table.insert(2, "rows", table["dataset"].map(rows))
+        table[CALIBRATION] = round(calibration_seconds(cache_dir()), 4)  # this machine's speed
         write_costs(table, args.costs)
         print(f"\nwrote {args.costs} ({len(table)} cells)")
     print("\ncostliest cells:")

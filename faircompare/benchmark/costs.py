@@ -4,8 +4,11 @@ The table ``costs.csv`` beside this module holds, for each (dataset, algorithm) 
 seconds of one run's parts as ``perf/paper_estimate.py --write-costs`` measured them (one
 thread, a fit shared by several runs counted once), with the dataset's rows:
 
-- ``run``: what a run costs without audits: the split, the fit, the predictions and the
-  measures;
+- ``run``: what a run costs without audits: the split, the predictions and the measures, and
+  the fit unless the ``fit`` column holds it;
+- ``fit``: one fit of the model, which the runs sharing it (:attr:`RunSpec.fit_key`: a
+  baseline's attributes and numeric variants, a frontier's points) make once; empty in cells
+  measured before the column, whose ``run`` holds the fit's share as their profile shared it;
 - ``tuning``: the fit on the training data less its validation part, with its predictions and
   measures, for the runs that tune (a grid's);
 - one column per audit (``permutation`` at :data:`MEASURED_PERMUTATIONS` permutations,
@@ -14,9 +17,13 @@ thread, a fit shared by several runs counted once), with the dataset's rows:
 
 The rows whose algorithm is :data:`SETUP` hold each audit's setup of one split of the dataset
 (the FlipTest map, the fair metric), which a worker builds once for every run of the split.
+Each row's ``calibration`` holds the seconds the calibration workload took on the machine that
+measured it (:mod:`~faircompare.benchmark.calibration`): the model brings every row to one
+machine's speed, and :meth:`CostModel.on_machine` scales them all to this one's.
 
-A run is priced by what will run (:class:`Pricing`): its ``run`` part, its tuning if it tunes,
-the audits enabled (none with ``--no-audits``), the permutation audit scaled to the permutations
+A run is priced by what will run (:class:`Pricing`): its ``run`` part, its share of the fit it
+shares with other planned runs, its tuning if it tunes, the audits enabled (none with
+``--no-audits``, nor for a run not audited), the permutation audit scaled to the permutations
 asked for, and its share of its split's setups. A run that repeats another
 (:attr:`~faircompare.records.RunSpec.repeats`) costs :data:`REPEAT_SECONDS`: it measures the
 other's predictions. A cell the table lacks is scaled part by part
@@ -28,9 +35,9 @@ one model.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from statistics import median
@@ -43,6 +50,8 @@ from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")
 RUN = "run"  # the part of a run without audits and tuning
+FIT = "fit"  # one fit, shared by the runs of one fit key
+CALIBRATION = "calibration"  # seconds of the calibration workload where the row was measured
 TUNING = "tuning"  # the tuning fit, its predictions and measures
 SETUP = "(setup)"  # the algorithm of the rows that hold each audit's setup of one split
 MEASURED_PERMUTATIONS = 1000  # the permutations of the table's ``permutation`` column
@@ -87,7 +96,7 @@ class Pricing:
 
     def weight(self, part: str) -> float:
         """Return how many times a part's measured seconds a run spends on it."""
-        if part == RUN:
+        if part in (RUN, FIT):
             return 1.0
         if part not in self.audits:
             return 0.0
@@ -107,11 +116,38 @@ class CostModel:
         The measured datasets' rows.
     setups
         ``{dataset: {audit: CPU seconds of its setup of one split}}``.
+    reference
+        The calibration workload's seconds on the machine whose speed ``seconds`` and
+        ``setups`` are given at (None: not known).
+    speed
+        How many times slower than that machine runs are priced: 1 as measured,
+        :meth:`on_machine` for this machine.
     """
 
     seconds: Mapping[tuple[str, str], Mapping[str, float]]
     rows: Mapping[str, int]
     setups: Mapping[str, Mapping[str, float]] | None = None
+    reference: float | None = None
+    speed: float = 1.0
+
+    def on_machine(self, calibration: float) -> CostModel:
+        """Return the model priced at the speed of a machine with this calibration time.
+
+        Parameters
+        ----------
+        calibration
+            The calibration workload's seconds there
+            (:func:`~faircompare.benchmark.calibration.calibration_seconds`).
+
+        Returns
+        -------
+        CostModel
+            Every cell and setup scaled by ``calibration / reference``; the model itself
+            when its reference is not known.
+        """
+        if self.reference is None:
+            return self
+        return replace(self, speed=calibration / self.reference)
 
     def run_seconds(
         self,
@@ -121,6 +157,7 @@ class CostModel:
         pricing: Pricing = Pricing(),
         *,
         tune: bool = False,
+        fit_share: float = 1.0,
     ) -> float:
         """Return the expected CPU seconds of one run of ``algorithm`` on ``dataset``.
 
@@ -134,22 +171,25 @@ class CostModel:
             What the run executes (the audits enabled, the permutations).
         tune
             Whether the run tunes (:attr:`RunSpec.tune`).
+        fit_share
+            The share of its fit the run pays: 1 over the number of runs sharing it.
 
         Returns
         -------
         float
             The measured parts that will run, or each part's seconds per row scaled to the
-            dataset's rows; 1 for every run when nothing was measured. Its split's setups are
-            not included (:meth:`plan_seconds` shares them among the split's runs).
+            dataset's rows, times :attr:`speed`; 1 for every run when nothing was measured.
+            Its split's setups are not included (:meth:`plan_seconds` shares them among the
+            split's runs).
         """
         if not self.seconds:
             return 1.0
         parts = self.seconds.get((dataset, algorithm))
         if parts is None:
             parts = _scaled(self.seconds, self.rows, algorithm, self._size(dataset, rows))
-        return sum(
-            seconds * (tune if part == TUNING else pricing.weight(part))
-            for part, seconds in parts.items()
+        weights = {TUNING: float(tune), FIT: fit_share}
+        return self.speed * sum(
+            seconds * weights.get(part, pricing.weight(part)) for part, seconds in parts.items()
         )
 
     def setup_seconds(
@@ -179,7 +219,7 @@ class CostModel:
         if parts is None:
             cells = {(name, SETUP): seconds for name, seconds in setups.items()}
             parts = _scaled(cells, self.rows, SETUP, self._size(dataset, rows))
-        return sum(seconds * pricing.weight(part) for part, seconds in parts.items())
+        return self.speed * sum(seconds * pricing.weight(part) for part, seconds in parts.items())
 
     def plan_seconds(
         self,
@@ -201,24 +241,32 @@ class CostModel:
         Returns
         -------
         dict
-            Expected seconds by run key, the audit setups of each split (dataset, variant,
-            attribute, split) shared among its runs (numeric variants only, repeating runs
-            left out).
+            Expected seconds by run key: a fit shared by several runs (:attr:`RunSpec.fit_key`)
+            is shared among them, and so are the audit setups of each split (dataset, variant,
+            attribute, split) among its audited runs (numeric variants only, repeating runs
+            left out); a run not audited (:attr:`RunSpec.audited`) costs no audit.
         """
         rows = rows or {}
         runs = list(runs)
+        unaudited = replace(pricing, audits=())
+        sharing = Counter(run.fit_key for run in runs if not run.repeats)
         seconds = {
             run.key: REPEAT_SECONDS
             if run.repeats
             else self.run_seconds(
-                run.dataset, run.algorithm, rows.get(run.dataset), pricing, tune=run.tune
+                run.dataset,
+                run.algorithm,
+                rows.get(run.dataset),
+                pricing if run.audited else unaudited,
+                tune=run.tune,
+                fit_share=1 / sharing[run.fit_key],
             )
             for run in runs
         }
         by_split: dict[tuple, list[str]] = defaultdict(list)
         for run in runs:
             # the audits that need a setup move numeric features; a repeating run audits nothing
-            if run.variant != "original" and not run.repeats:
+            if run.variant != "original" and not run.repeats and run.audited:
                 split = (run.dataset, run.variant, run.sensitive_attribute, run.split_id,
                          run.base_seed)  # fmt: skip
                 by_split[split].append(run.key)
@@ -296,7 +344,12 @@ def duration(seconds: float, *, cpu: bool = False) -> str:
 
 
 def describe_plan(
-    runs: Sequence[RunSpec], seconds: Mapping[str, float], pricing: Pricing, workers: int
+    runs: Sequence[RunSpec],
+    seconds: Mapping[str, float],
+    pricing: Pricing,
+    workers: int,
+    *,
+    speed: float = 1.0,
 ) -> str:
     """Describe a plan as a dry run prints it: what it runs, its cost per cell and in all.
 
@@ -310,6 +363,8 @@ def describe_plan(
         What the runs execute: the audits and their permutations.
     workers
         The workers that will share the runs.
+    speed
+        How many times the table's seconds the costs are (:attr:`CostModel.speed`).
 
     Returns
     -------
@@ -339,8 +394,8 @@ def describe_plan(
     footer = (
         f"{len(runs):,} runs, about {duration(total, cpu=True)}: about "
         f"{duration(total / workers)} on {workers} worker{'s' if workers > 1 else ''} (nothing "
-        "was run; costs measured by perf/paper_estimate.py, scaled by rows where a dataset was "
-        "not measured)"
+        f"was run; costs measured by perf/paper_estimate.py, {speed:.2f} times their seconds "
+        "at this machine's speed, scaled by rows where a dataset was not measured)"
     )
     return f"{header}\n{table.to_string(float_format='{:.2f}'.format)}\n{footer}"
 
@@ -355,27 +410,34 @@ def cost_model(path: Path = COSTS) -> CostModel:
     Parameters
     ----------
     path
-        The table: ``dataset``, ``algorithm``, ``rows``, then ``run``, ``tuning`` and one column
-        per audit (rows of algorithm :data:`SETUP` hold a split's audit setups).
+        The table: ``dataset``, ``algorithm``, ``rows``, then ``run``, ``fit``, ``tuning``, one
+        column per audit and ``calibration`` (rows of algorithm :data:`SETUP` hold a split's
+        audit setups).
 
     Returns
     -------
     CostModel
-        Its cells; every run costs the same (one) with an empty table.
+        Its cells, each brought to the speed of the machine of the median row's calibration
+        (:attr:`CostModel.reference`); every run costs the same (one) with an empty table.
     """
     if not path.is_file():
         return CostModel({}, {})
     table = pd.read_csv(path)
-    parts = [column for column in table.columns if column not in ("dataset", "algorithm", "rows")]
+    parts = [c for c in table.columns if c not in ("dataset", "algorithm", "rows", CALIBRATION)]
+    calibrations = table.get(CALIBRATION, pd.Series(dtype=float)).dropna()
+    # every row at the speed of the machine that measured most of them (its median row)
+    reference = float(calibrations.median()) if len(calibrations) else None
     seconds, setups = {}, {}
     for record in table.to_dict("records"):
-        measured = {part: float(record[part]) for part in parts if pd.notna(record[part])}
+        own = record.get(CALIBRATION)
+        scale = reference / own if reference is not None and pd.notna(own) else 1.0
+        measured = {part: float(record[part]) * scale for part in parts if pd.notna(record[part])}
         if record["algorithm"] == SETUP:
             setups[record["dataset"]] = measured
         else:
             seconds[record["dataset"], record["algorithm"]] = measured
     rows = dict(zip(table["dataset"], table["rows"].astype(int), strict=True))
-    return CostModel(seconds, rows, setups)
+    return CostModel(seconds, rows, setups, reference)
 
 
 def write_costs(measured: pd.DataFrame, path: Path = COSTS) -> None:
@@ -384,16 +446,16 @@ def write_costs(measured: pd.DataFrame, path: Path = COSTS) -> None:
     Parameters
     ----------
     measured
-        Columns ``dataset``, ``algorithm``, ``rows``, and the parts measured (``run``,
-        ``tuning`` and one per audit); rows of algorithm :data:`SETUP` hold a split's audit
-        setups.
+        Columns ``dataset``, ``algorithm``, ``rows``, the parts measured (``run``, ``fit``,
+        ``tuning`` and one per audit) and ``calibration``; rows of algorithm :data:`SETUP`
+        hold a split's audit setups.
     path
         The table to update.
     """
     cells = ["dataset", "algorithm"]
     table = pd.read_csv(path) if path.is_file() else measured.iloc[:0]
     table = pd.concat([table, measured]).drop_duplicates(cells, keep="last")
-    parts = sorted(set(table.columns) - {*cells, "rows", RUN, TUNING})
-    columns = [*cells, "rows", RUN, TUNING, *parts]
+    parts = sorted(set(table.columns) - {*cells, "rows", RUN, FIT, TUNING, CALIBRATION})
+    columns = [*cells, "rows", RUN, FIT, TUNING, *parts, CALIBRATION]
     table.reindex(columns=columns).sort_values(cells).to_csv(path, index=False)
     cost_model.cache_clear()

@@ -287,7 +287,7 @@ def _fit_and_score(
     predict_seconds = time.perf_counter() - predict_start
     measures = _measure_rows(split, y_pred, scores)
     audits = AuditOutcome((), {})
-    if options.audits:
+    if options.audits and spec.audited:
         run = AuditedRun(split, model, y_pred, scores, seed=spec.seed, data=dataset.fingerprint)
         audits = audit_run(run, AuditOptions(permutations=options.permutations))
     if spec.tune:  # parameters are chosen on data the test set never touched

@@ -196,9 +196,10 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         for algorithm in chosen
         for params in _grid(algorithm, config) + _always_planned(algorithm)
     }
-    audits = (
-        f"on, {config.permutations} permutations, {audit_versions()}" if config.audits else "off"
-    )
+    audited = f"on, {config.permutations} permutations, {audit_versions()}"
+    audits = {
+        algorithm.name: audited if _audited(algorithm, config) else "off" for algorithm in chosen
+    }
     runs = [
         RunSpec(
             dataset=spec.name,
@@ -213,7 +214,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
             inputs=_inputs(
                 data[spec.name],
                 versions[algorithm.name],
-                audits,
+                audits[algorithm.name],
                 tune,
                 shared[algorithm.name, params],
             ),
@@ -239,6 +240,12 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     row_limits = {name: limit for name, limit in limits.items() if limit is not None}
     by_order = frozenset(a.name for a in chosen if a.estimator_class.groups_by_order)
     return Plan(tuple(runs), unavailable, row_limits, by_order=by_order)
+
+
+def _audited(algorithm: Algorithm, config: BenchmarkConfig) -> bool:
+    """Whether the algorithm's runs are audited: a frontier's only with ``audit_frontier``."""
+    frontier = bool(algorithm.estimator_class.always_planned)
+    return config.audits and (config.audit_frontier or not frontier)
 
 
 def _row_limit(algorithm: Algorithm) -> int | None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from faircompare._deprecations import folded_keywords, renamed_arguments
+from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Summary, run_plan
@@ -61,12 +62,16 @@ class Study:
         For each dataset loaded, the rows each cleaning step removed.
     options
         How the workers run (time limit, plugins, data locations, audits).
+    speed
+        How many times the cost table's seconds a run takes on this machine
+        (:attr:`~faircompare.benchmark.costs.CostModel.speed`).
     """
 
     runs: tuple[RunSpec, ...]
     costs: dict[str, float]
     cleaning: dict[str, dict[str, int]]
     options: Options
+    speed: float = 1.0
 
     def describe(self, workers: int) -> str:
         """Describe the plan as ``faircompare run --dry-run`` prints it.
@@ -82,7 +87,8 @@ class Study:
             What the plan runs (splits, settings, tuning, audits), its runs and expected CPU
             time per dataset and algorithm, and in all (:func:`~.costs.describe_plan`).
         """
-        return describe_plan(self.runs, self.costs, Pricing.of(self.options), workers)
+        pricing = Pricing.of(self.options)
+        return describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed)
 
 
 @renamed_arguments
@@ -116,14 +122,15 @@ def plan_study(
     Returns
     -------
     Study
-        The runs, their costs, the cleaning record and the workers' options.
+        The runs, their costs at this machine's speed (:meth:`CostModel.on_machine`), the
+        cleaning record and the workers' options.
     """
     say = say or _silent
     plan = make_plan(config)
     for algorithm in plan.unavailable:
         say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
     options = Options.from_config(config, cache=cache, mirror=mirror)
-    model = cost_model()
+    model = cost_model().on_machine(calibration_seconds(cache_dir(options.cache), say=say))
     specs = {
         (name, path): read_spec(path) if path else get_spec(name)
         for name, path in {(s.dataset, s.dataset_file) for s in plan.runs}
@@ -145,7 +152,7 @@ def plan_study(
     for reason in plan.too_large:
         say(f"skipping {reason}")
     costs = model.plan_seconds(plan.runs, rows, Pricing.of(options))
-    return Study(plan.runs, costs, cleaning, options)
+    return Study(plan.runs, costs, cleaning, options, model.speed)
 
 
 @renamed_arguments

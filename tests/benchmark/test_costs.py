@@ -91,6 +91,18 @@ def test_a_splits_audit_setups_are_shared_among_its_numeric_runs():
     assert AUDITED.plan_seconds(two, pricing=Pricing(()))[two[0].key] == pytest.approx(2.0)
 
 
+def test_a_run_not_audited_costs_no_audit_and_no_share_of_the_setups():
+    audited = RunSpec(
+        "small", "s", "numerical", "svm", (("C", 1),), 0, 0, inputs=(("audits", "on"),)
+    )
+    frontier = RunSpec(
+        "small", "s", "numerical", "svm", (("C", 2),), 0, 0, inputs=(("audits", "off"),)
+    )
+    seconds = AUDITED.plan_seconds([audited, frontier])
+    # by hand: 2 + 0.5 + 3 and every setup (0.8 + 1.6) for the one audited run; 2 for the other
+    assert seconds == pytest.approx({audited.key: 7.9, frontier.key: 2.0})
+
+
 def spec(dataset: str, algorithm: str, split: int = 0) -> RunSpec:
     return RunSpec(dataset, "s", "numerical+binary", algorithm, (), split, 0)
 
@@ -179,6 +191,34 @@ def test_measured_costs_merge_into_the_table(tmp_path):
     assert dict(model.rows) == {"a": 10, "b": 20}
 
 
+def test_rows_measured_on_other_machines_are_brought_to_one_speed(tmp_path):
+    # Three rows measured where the calibration workload took 1, 1 and 3 seconds: the median
+    # machine (1 s) is the reference, and the slow machine's row counts a third of its seconds.
+    path = tmp_path / "costs.csv"
+    table = pd.DataFrame({"dataset": ["a", "b", "c"], "algorithm": ["svm"] * 3,
+                          "rows": [10, 20, 30], "run": [1.0, 2.0, 6.0],
+                          "calibration": [1.0, 1.0, 3.0]})  # fmt: skip
+    write_costs(table, path)
+    model = cost_model(path)
+    assert model.reference == 1.0
+    assert [model.run_seconds(d, "svm") for d in "abc"] == pytest.approx([1.0, 2.0, 2.0])
+    # on a machine where the workload takes 1.5 s, every price is 1.5 times the reference's
+    here = model.on_machine(1.5)
+    assert [here.run_seconds(d, "svm") for d in "abc"] == pytest.approx([1.5, 3.0, 3.0])
+    assert here.speed == 1.5 and model.speed == 1.0
+
+
+def test_runs_sharing_one_fit_share_its_price():
+    model = CostModel({("small", "svm"): {"run": 1.0, "fit": 6.0}}, {"small": 100})
+    # two attributes of a baseline: one fit key, so the 6 s fit is paid once, half by each
+    shared = [RunSpec("small", a, "numerical", "svm", (), 0, 0, fit_uses_attribute=False)
+              for a in ("sex", "race")]  # fmt: skip
+    assert shared[0].fit_key == shared[1].fit_key
+    assert model.plan_seconds(shared) == pytest.approx({r.key: 4.0 for r in shared})
+    alone = RunSpec("small", "sex", "numerical", "svm", (), 0, 0)
+    assert model.plan_seconds([alone]) == pytest.approx({alone.key: 7.0})
+
+
 def test_a_baselines_runs_share_one_fit_per_split_and_the_others_do_not():
     config = BenchmarkConfig(
         datasets=("german",), algorithms=("decision-tree", "kamishima"), sensitive_attributes="all",
@@ -255,7 +295,7 @@ def test_refitted_frontier_runs_store_the_numbers_fitting_each_alone_stores(tmp_
 
 def test_a_dry_run_prices_the_audits_only_when_they_run():
     config = PROFILES["paper"].overridden(splits=1, datasets=("german", "ricci"))
-    audited = plan_study(config, fetch=False)
+    audited = plan_study(config)  # fetched: German's twin variants are found from its data
     bare = plan_study(replace(config, audits=False), fetch=False)
     model = cost_model()
     runs = [r for r in audited.runs if not r.repeats]

@@ -1,5 +1,7 @@
 """Plans: the run grid, stable keys, shared split seeds."""
 
+from dataclasses import replace
+
 import pytest
 
 from faircompare.benchmark import make_plan
@@ -138,6 +140,18 @@ def test_a_frontiers_points_are_planned_with_or_without_the_grid_and_never_tuned
         }
         assert not any(run.tune for run in runs)
         assert {run.refit_params for run in runs} == {("constraint", "tolerance")}
+
+
+def test_without_audit_frontier_a_frontiers_runs_alone_are_not_audited():
+    config = BenchmarkConfig(datasets=("german",), splits=1, audit_frontier=False,
+                             algorithms=("logistic-regression", "unprocessed-logistic-regression"))  # fmt: skip
+    audited = {run.algorithm: run.audited for run in make_plan(config).runs}
+    assert audited == {"logistic-regression": True, "unprocessed-logistic-regression": False}
+    every = make_plan(replace(config, audit_frontier=True)).runs
+    assert all(run.audited for run in every)
+    # the setting is an input of the frontier's runs: a stored audited run is stale, not reused
+    inputs = {run.key: dict(run.inputs)["audits"] for run in make_plan(config).runs}
+    assert {dict(run.inputs)["audits"] != inputs[run.key] for run in every} == {False, True}
 
 
 def test_the_frontiers_join_the_default_modern_and_extended_profiles_not_the_papers():
