@@ -108,6 +108,21 @@ class Algorithm:
         return estimator.set_params(**params)
 
     @property
+    def in_default_profile(self) -> bool:
+        """Whether the ``default`` profile runs it: available, and not opted out.
+
+        Its class opts out with :attr:`FairEstimator.in_default_profile`, its builder with an
+        attribute ``in_default_profile = False`` (the SVM pipelines of a costly
+        pre-processing, :func:`~faircompare.algorithms.representation.with_baselines`).
+        """
+        if self.make is None:
+            return False
+        return (
+            getattr(self.make, "in_default_profile", True)
+            and self.estimator_class.in_default_profile
+        )
+
+    @property
     def estimator_class(self) -> type[FairEstimator]:
         """The estimator's class.
 
@@ -144,7 +159,7 @@ class Algorithm:
             "supports": sorted(cls.supports) if cls else [],
             "param_grid": dict(cls.param_grid) if cls else {},
             "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
-            "in_default_profile": bool(cls and cls.in_default_profile),
+            "in_default_profile": self.in_default_profile,
         }
 
 

@@ -52,7 +52,7 @@ def main() -> None:
         config = config.overridden(datasets=tuple(args.dataset))
     if args.no_audits:
         config = config.overridden(audits=False)
-    expected = sum(plan_study(config).costs.values())
+    expected = plan_study(config).expected_seconds(args.jobs)
     if args.measured:
         compare(expected, _run_time(args.measured), f"{args.profile}, stored in {args.measured}")
         return

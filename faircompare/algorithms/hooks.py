@@ -129,6 +129,7 @@ def model_oracle(
     smoothing: float = 0.1,
     pairs: int = 8,
     rng: np.random.Generator | int | None = None,
+    within: np.ndarray | None = None,
 ) -> LossOracle:
     """Build the loss oracle of a fitted classifier.
 
@@ -165,6 +166,9 @@ def model_oracle(
         (formerly ``directions=``, which still works with a :class:`DeprecationWarning`).
     rng
         Seed or generator of the random directions.
+    within
+        Orthonormal rows spanning the smoothed gradient's directions (the attack's free ones,
+        :meth:`~faircompare.stats.individual.FairMetric.free_directions`); None for all.
 
     Returns
     -------
@@ -189,7 +193,7 @@ def model_oracle(
             return model.input_gradient(mean + scale * Z, y, sensitive_features=s) * scale
 
         return LossOracle(loss, analytic_gradient, kind)
-    gradient = smoothed_gradient(loss, s, smoothing, pairs, np.random.default_rng(rng))
+    gradient = smoothed_gradient(loss, s, smoothing, pairs, np.random.default_rng(rng), within)
     return LossOracle(loss, gradient, "derivative-free")
 
 

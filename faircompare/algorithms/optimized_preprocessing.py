@@ -34,7 +34,11 @@ from scipy.optimize import OptimizeResult, linprog
 from sklearn.metrics import mutual_info_score
 
 from faircompare.algorithms.base import AlgorithmInputError, FairEstimator
-from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
+from faircompare.algorithms.representation import (
+    FIRST_LOOK,
+    RepresentationClassifier,
+    with_baselines,
+)
 from faircompare.algorithms.rowhash import row_uniform
 
 _MAX_CELLS = 1024  # values of x: the linear program has up to 8 n_cells**2 variables
@@ -424,4 +428,5 @@ def _draw(probabilities: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     return np.minimum((uniforms[:, None] >= cumulative).sum(axis=1), probabilities.shape[1] - 1)
 
 
-OPTIMIZED_PREPROCESSING_PIPELINES = with_baselines(OptimizedPreprocessing)
+# As the correlation remover's: the SVM pipeline left to the extended profile and --algorithm.
+OPTIMIZED_PREPROCESSING_PIPELINES = with_baselines(OptimizedPreprocessing, first_look=FIRST_LOOK)

@@ -292,7 +292,9 @@ def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
     writer.table(
         tables.audit_table(outcomes),
         f"audits-{c.name}",
-        f"Audits: share of splits rejecting (FlipTest: mean rates): {c.label}",
+        f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
+        f"decided (undecided: the share of each audit's verdicts it leaves open; FlipTest: "
+        f"mean rates): {c.label}",
         numbers=outcomes,
     )
     groups = tidy.group_outcomes(chosen_audits)
@@ -304,7 +306,11 @@ def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
             f"(max-T adjusted over the groups) rejects, per metric: {c.label}",
             numbers=groups,
         )
-    shares = [col for col in outcomes.columns if col.startswith(("permutation", "individual loss"))]
+    shares = [
+        col
+        for col in outcomes.columns
+        if col.startswith(("permutation", "individual loss")) and not col.endswith("undecided")
+    ]
     if shares:
         figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=c.label)
         writer.figure(figure, f"audits-{c.name}", f"Share of splits rejecting: {c.label}")

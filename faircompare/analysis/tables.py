@@ -31,9 +31,11 @@ AUDIT_NAMES = {
     "permutation FPR": "FPR parity",
     "permutation accuracy": "accuracy parity",
     "permutation AUC": "AUC parity",
+    "permutation undecided": "permutation undecided (Monte Carlo)",
     "individual loss-ratio": "individual T_n",
     "individual error-ratio": "individual T~_n",
     "individual near-certain": "near-certain (read T~_n)",
+    "individual undecided": "individual undecided (Monte Carlo)",
     "FlipTest F+ rate": "FlipTest F+",
     "FlipTest F- rate": "FlipTest F-",
 }

@@ -22,6 +22,7 @@ from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore, audit_details
 from faircompare.stats.individual import NEAR_CERTAIN_SHARE
+from faircompare.stats.multitest import holm
 
 __all__ = [
     "audit_outcomes",
@@ -33,6 +34,7 @@ __all__ = [
     "labelled",
     "measure_correlations",
     "parameter_sweep",
+    "permutation_verdicts",
     "pooled_audits",
     "preprocessing_comparison",
     "representative",
@@ -455,11 +457,15 @@ def parameter_sweep(
 def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     """Return the share of splits whose audits reject, per configuration.
 
-    Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``;
-    the individual-fairness tests when T_n (or T~_n) exceeds delta, and ``individual
-    near-certain`` is the share of splits where the loss ratio is not defined and T~_n is the
-    one to read (:func:`individual_statistics`). FlipTest
-    contributes the mean rates of F+ and F-.
+    Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``,
+    and as undecided when its Monte Carlo interval holds ``alpha`` (:func:`permutation_verdicts`).
+    The individual-fairness tests reject when T_n (or T~_n) exceeds delta, and are undecided
+    when delta lies within their Monte Carlo interval (a derivative-free attack's, recorded
+    since the audit's version 4); ``individual near-certain`` is the share of splits where the
+    loss ratio is not defined and T~_n is the one to read (:func:`individual_statistics`). An
+    undecided verdict counts in no rejection share; ``permutation undecided`` and ``individual
+    undecided`` are the shares of each audit's verdicts left open. FlipTest contributes the
+    mean rates of F+ and F-.
 
     Parameters
     ----------
@@ -476,10 +482,12 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     audits = pooled_audits(audits)
     permutation = audits["audit"] == "permutation"
     rejects = pd.Series(np.nan, index=audits.index)
-    holm = audits.loc[permutation, "adjusted_pvalue"].astype(float)
-    rejects[permutation] = (holm < alpha).astype(float)
+    verdicts = permutation_verdicts(audits[permutation], alpha=alpha)
+    rejects[verdicts.index] = verdicts.map({"reject": 1.0, "accept": 0.0})  # undecided: NaN
     individual = audit_details(audits, "individual")
-    rejects[individual.index] = individual["reject"].astype(float)
+    open_verdict = _undecided(individual)
+    if "reject" in individual:  # an undecided verdict counts in no rejection share
+        rejects[individual.index] = individual["reject"].astype(float).mask(open_verdict)
     outcome = np.where(
         audits["audit"] == "fliptest",
         audits["metric"].radd("FlipTest ") + " rate",
@@ -487,14 +495,74 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     )
     value = np.where(audits["audit"] == "fliptest", audits["statistic"], rejects)
     frame = audits[[*CONFIGURATION, "split_id"]].assign(outcome=outcome, value=value)
+    for audit, undecided in (
+        ("permutation", verdicts == "undecided"),
+        ("individual", open_verdict),
+    ):
+        if len(undecided):
+            tested = audits.loc[undecided.index, [*CONFIGURATION, "split_id"]]
+            value = undecided.astype(float)
+            frame = pd.concat([frame, tested.assign(outcome=f"{audit} undecided", value=value)])
     loss = individual[individual["metric"] == "loss-ratio"]
     if "near_certain" in loss:  # recorded since the individual audit's version 3
         near = (loss["near_certain"] > NEAR_CERTAIN_SHARE).astype(float)
         extra = audits.loc[loss.index, [*CONFIGURATION, "split_id"]]
         frame = pd.concat([frame, extra.assign(outcome="individual near-certain", value=near)])
     table = frame.pivot_table(index=CONFIGURATION, columns="outcome", values="value")
+    table = table.reindex(columns=sorted(frame["outcome"].unique()))  # all undecided: NaN
     splits = frame.groupby(CONFIGURATION)["split_id"].nunique().rename("splits")
     return table.join(splits).rename_axis(columns=None).reset_index()
+
+
+def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Series:
+    """Return each permutation test's verdict at ``alpha``, with its Monte Carlo error.
+
+    A p-value from B permutations is a Monte Carlo estimate of the p-value over every
+    permutation; the audit stores its Clopper-Pearson interval (``pvalue_interval``). Holm's
+    adjustment is non-decreasing in every p-value, so adjusting the intervals' lower and upper
+    ends as the p-values were adjusted (the run's tests together) bounds the adjusted p-value
+    that every permutation would give. A test rejects when that bound lies below ``alpha``,
+    accepts when it lies at or above, and is undecided when it holds ``alpha``: more
+    permutations would be needed to say.
+
+    Parameters
+    ----------
+    audits
+        Permutation rows of the store's audits (the pooled tests of one run adjust together).
+    alpha
+        The level of the tests.
+
+    Returns
+    -------
+    pandas.Series
+        ``"reject"``, ``"accept"`` or ``"undecided"``, in the index of the rows with a p-value;
+        rows stored without an interval are decided by their adjusted p-value alone.
+    """
+    tested = audits[audits["pvalue"].notna()]
+    if tested.empty:
+        return pd.Series(dtype=object)
+    details = audit_details(tested, "permutation")
+    interval = details.get("pvalue_interval", pd.Series(None, index=tested.index, dtype=object))
+    ends = [
+        bounds if isinstance(bounds, list) else [p, p]
+        for bounds, p in zip(interval, tested["pvalue"].astype(float), strict=True)
+    ]
+    bounds = pd.DataFrame(ends, index=tested.index, columns=["low", "high"])
+    for end in ("low", "high"):
+        bounds[end] = bounds[end].groupby(tested["key"]).transform(_holm)
+    verdict = np.where(bounds["high"] < alpha, "reject", "accept")
+    verdict = np.where((bounds["low"] < alpha) & (bounds["high"] >= alpha), "undecided", verdict)
+    return pd.Series(verdict, index=tested.index)
+
+
+def _undecided(individual: pd.DataFrame) -> pd.Series:
+    """Whether each individual-fairness verdict is open (recorded since the audit's version 4)."""
+    recorded = individual.get("undecided", pd.Series(False, index=individual.index))
+    return recorded.astype("boolean").fillna(False).astype(bool)
+
+
+def _holm(pvalues: pd.Series) -> pd.Series:
+    return pd.Series(holm(pvalues.to_numpy(float)), index=pvalues.index)
 
 
 def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:

@@ -180,7 +180,8 @@ def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
     Returns
     -------
     list of AuditRow
-        ``loss-ratio`` (with its p-value) and ``error-ratio``, with scope ``"all"``.
+        ``loss-ratio`` (with its p-value) and ``error-ratio``, with scope ``"all"``; each one's
+        details hold its Monte Carlo error and whether it leaves the verdict ``undecided``.
     """
     loss, error = result.loss, result.error
     shared = {"gradient": result.gradient, "n": len(loss.ratios), **result.settings}
@@ -191,6 +192,8 @@ def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
         "delta": loss.delta,
         "reject": loss.reject,
         "near_certain": loss.near_certain,
+        "monte_carlo_error": loss.monte_carlo_error,
+        "undecided": loss.undecided,
         **shared,
     }
     error_details = {
@@ -199,6 +202,8 @@ def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
         "error_after": error.error_after,
         "delta": error.delta,
         "reject": error.reject,
+        "monte_carlo_error": error.monte_carlo_error,
+        "undecided": error.undecided,
         **shared,
     }
     return [

@@ -59,6 +59,27 @@ MEASURED_PERMUTATIONS = 1000  # the permutations of the table's ``permutation`` 
 # and ProPublica, 0.07 s for the first of a split, which prepares its variant)
 REPEAT_SECONDS = 0.02
 _SCALED = {"permutation"}  # parts whose cost grows with the permutations
+# Runs side by side take longer than the table's, timed one at a time on an otherwise idle
+# machine: the ``default`` profile's 1,275 runs on 2 workers here (2 cores, bare install) took
+# 1.35 times their priced seconds (perf/cost_model.py); memory-bound fits slow each other most
+# (libsvm on Adult's dense repaired features: 22 s beside another, 16 s alone).
+SIDE_BY_SIDE = 1.35
+
+
+def side_by_side(workers: int) -> float:
+    """Return how many times its priced seconds a run takes beside ``workers - 1`` others.
+
+    Parameters
+    ----------
+    workers
+        The workers running at once.
+
+    Returns
+    -------
+    float
+        1 for one worker, :data:`SIDE_BY_SIDE` for more.
+    """
+    return SIDE_BY_SIDE if workers > 1 else 1.0
 
 
 @dataclass(frozen=True)
@@ -371,9 +392,11 @@ def describe_plan(
     str
         A header (splits, settings swept, runs tuned, audits), the table of
         :func:`plan_table` in the unit that fits the total, and the total CPU time and wall
-        time on ``workers`` workers.
+        time on ``workers`` workers, each run at its price times :func:`side_by_side`.
     """
-    total = sum(seconds[run.key] for run in runs)
+    slowdown = side_by_side(workers)
+    seconds = {run.key: seconds[run.key] * slowdown for run in runs}
+    total = sum(seconds.values())
     unit = duration(total, cpu=True).split()[1]  # the table in the total's unit
     table = plan_table(runs, seconds)
     table[unit] = table.pop("CPU-hours") * 3600 / _SECONDS_PER[unit]
@@ -391,11 +414,12 @@ def describe_plan(
         f"{len(algorithms)} algorithms; {sum(run.tune for run in runs):,} runs also tuned on a "
         f"validation part; audits: {audits}"
     )
+    beside = f", {slowdown:.2f} times again side by side" if slowdown != 1 else ""
     footer = (
         f"{len(runs):,} runs, about {duration(total, cpu=True)}: about "
         f"{duration(total / workers)} on {workers} worker{'s' if workers > 1 else ''} (nothing "
         f"was run; costs measured by perf/paper_estimate.py, {speed:.2f} times their seconds "
-        "at this machine's speed, scaled by rows where a dataset was not measured)"
+        f"at this machine's speed{beside}, scaled by rows where a dataset was not measured)"
     )
     return f"{header}\n{table.to_string(float_format='{:.2f}'.format)}\n{footer}"
 

@@ -170,7 +170,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     if config.algorithms in ("all", "default"):
         chosen = [a for a in registry.values() if a.make is not None]
         if config.algorithms == "default":
-            chosen = [a for a in chosen if a.estimator_class.in_default_profile]
+            chosen = [a for a in chosen if a.in_default_profile]
         unavailable = tuple(a for a in registry.values() if a.make is None)
     else:
         chosen = [

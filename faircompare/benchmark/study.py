@@ -28,7 +28,7 @@ from pathlib import Path
 
 from faircompare._deprecations import folded_keywords, renamed_arguments
 from faircompare.benchmark.calibration import calibration_seconds
-from faircompare.benchmark.costs import Pricing, cost_model, describe_plan
+from faircompare.benchmark.costs import Pricing, cost_model, describe_plan, side_by_side
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Summary, run_plan
 from faircompare.benchmark.settings import Options, RunSettings
@@ -72,6 +72,22 @@ class Study:
     cleaning: dict[str, dict[str, int]]
     options: Options
     speed: float = 1.0
+
+    def expected_seconds(self, workers: int) -> float:
+        """Return the run time the plan is expected to take on ``workers`` workers, all runs summed.
+
+        Parameters
+        ----------
+        workers
+            The workers running at once (runs side by side take longer:
+            :func:`~faircompare.benchmark.costs.side_by_side`).
+
+        Returns
+        -------
+        float
+            The sum of the runs' seconds, as the store will record them.
+        """
+        return sum(self.costs.values()) * side_by_side(workers)
 
     def describe(self, workers: int) -> str:
         """Describe the plan as ``faircompare run --dry-run`` prints it.

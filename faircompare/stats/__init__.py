@@ -51,6 +51,7 @@ _HOMES = {
     "logistic_oracle": "faircompare.stats.individual",
     "permutation_test": "faircompare.stats.permutation",
     "permutation_tests": "faircompare.stats.permutation",
+    "replicated_fairness_test": "faircompare.stats.individual",
     "sensitive_subspace_metric": "faircompare.stats.individual",
     "transport": "faircompare.stats.fliptest",
 }
@@ -73,6 +74,7 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.stats.individual import gradient_flow_attack as gradient_flow_attack
     from faircompare.stats.individual import individual_fairness_test as individual_fairness_test
     from faircompare.stats.individual import logistic_oracle as logistic_oracle
+    from faircompare.stats.individual import replicated_fairness_test as replicated_fairness_test
     from faircompare.stats.individual import sensitive_subspace_metric as sensitive_subspace_metric
     from faircompare.stats.multitest import benjamini_hochberg as benjamini_hochberg
     from faircompare.stats.multitest import holm as holm

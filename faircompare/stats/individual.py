@@ -27,8 +27,8 @@ hidden layer) is attacked in the span of V and the metric's directions, exactly
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,7 @@ NEAR_CERTAIN = 0.999
 # Above this share of near-certain audit points the loss ratio is read as the loss's floor, not
 # as the model: the error-rate ratio (§3.2) is the statistic defined for such a model.
 NEAR_CERTAIN_SHARE = 0.05
+MONTE_CARLO_Z = float(norm.ppf(0.975))  # a verdict within this many Monte Carlo errors is open
 _ATTACK_ROWS = 2048  # points attacked together in the reduced space (their arrays stay in cache)
 
 
@@ -123,6 +124,21 @@ class FairMetric:
         v *= 2 * self.base
         v += along @ directions
         return v
+
+    def free_directions(self) -> np.ndarray | None:
+        """Return the directions cheaper than the rest, where an attack moves (orthonormal rows).
+
+        Returns
+        -------
+        numpy.ndarray or None
+            The rows of ``directions`` whose weight is below ``base`` (a sensitive-subspace
+            metric's sensitive directions, free of cost); None where every other direction
+            is as cheap (``base`` 0) or none is cheaper.
+        """
+        cheaper = self.weights < self.base
+        if self.base == 0 or not cheaper.any():
+            return None
+        return self.directions[cheaper]
 
     def project(self, X: Any) -> np.ndarray:
         """Remove the components of the rows along ``directions`` (the "project" baseline).
@@ -329,6 +345,7 @@ def smoothed_gradient(
     smoothing: float,
     pairs: int,
     rng: np.random.Generator,
+    within: np.ndarray | None = None,
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """Return an antithetic Gaussian-smoothing estimate of a loss's gradient in its input.
 
@@ -336,6 +353,12 @@ def smoothed_gradient(
     ``pairs`` antithetic pairs of random directions per point and call, all points in one batch
     (Nesterov & Spokoiny 2017): it exists for piecewise-constant models such as trees, whose
     exact gradient is zero almost everywhere.
+
+    With ``within`` (orthonormal rows D spanning k directions), u = D'g with g ~ N(0, I_k): the
+    estimate is that of the gradient's projection D'D grad l, whose variance grows with k
+    rather than with the input's d dimensions. An attack under a sensitive-subspace metric moves
+    freely along a few directions only (:meth:`FairMetric.free_directions`); its estimate there
+    is some d / k times less noisy at the same cost.
 
     Parameters
     ----------
@@ -349,6 +372,8 @@ def smoothed_gradient(
         Antithetic pairs of random directions per point.
     rng
         The random generator of the perturbations.
+    within
+        Orthonormal rows spanning the directions to perturb along; None for every direction.
 
     Returns
     -------
@@ -358,7 +383,10 @@ def smoothed_gradient(
 
     def gradient(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
         n, d = Z.shape
-        u = rng.standard_normal((pairs, n, d))
+        if within is None:
+            u = rng.standard_normal((pairs, n, d))
+        else:
+            u = rng.standard_normal((pairs, n, len(within))) @ within
         shifted = np.concatenate([Z + smoothing * u, Z - smoothing * u]).reshape(-1, d)
         copies = None if s is None else np.tile(s, 2 * pairs)
         values = loss(shifted, np.tile(y, 2 * pairs), copies).reshape(2, pairs, n)
@@ -589,6 +617,10 @@ class LossRatioResult:
         move S_n by thousands: where many are, the loss ratio says more about the loss's floor
         than about the model (§3.1 warns that a small loss inflates V_n, and assumption A3
         bounds the loss below), and the error-rate ratio (§3.2) is the statistic to read.
+    monte_carlo_error
+        The standard error of T_n over the attack's own randomness, where the attack is random
+        (a derivative-free gradient) and was run more than once
+        (:func:`replicated_fairness_test`); 0 otherwise.
 
     Examples
     --------
@@ -612,11 +644,17 @@ class LossRatioResult:
     delta: float
     alpha: float
     near_certain: float
+    monte_carlo_error: float = 0.0
 
     @property
     def reject(self) -> bool:
         """Whether the audit rejects fairness: T_n > delta."""
         return bool(self.lower_bound > self.delta)
+
+    @property
+    def undecided(self) -> bool:
+        """Whether delta lies within T_n's Monte Carlo interval: a seed may decide otherwise."""
+        return _undecided(self.lower_bound, self.delta, self.monte_carlo_error)
 
     @property
     def pvalue(self) -> float:
@@ -665,6 +703,8 @@ class ErrorRatioResult:
         T~_n of Eq. 3.13.
     delta, alpha
         Tolerance and level.
+    monte_carlo_error
+        The standard error of T~_n over the attack's own randomness (as the loss ratio's).
 
     Examples
     --------
@@ -686,11 +726,22 @@ class ErrorRatioResult:
     lower_bound: float
     delta: float
     alpha: float
+    monte_carlo_error: float = 0.0
 
     @property
     def reject(self) -> bool:
         """Whether the audit rejects fairness: T~_n > delta."""
         return bool(self.lower_bound > self.delta)
+
+    @property
+    def undecided(self) -> bool:
+        """Whether delta lies within T~_n's Monte Carlo interval."""
+        return _undecided(self.lower_bound, self.delta, self.monte_carlo_error)
+
+
+def _undecided(statistic: float, delta: float, error: float) -> bool:
+    """Whether ``delta`` lies within ``statistic`` +- z_{0.975} ``error`` (a positive error)."""
+    return bool(error > 0 and abs(statistic - delta) <= MONTE_CARLO_Z * error)
 
 
 def error_ratio_test(
@@ -815,6 +866,104 @@ def individual_fairness_test(
         gradient=oracle.kind,
         settings=settings,
     )
+
+
+def replicated_fairness_test(
+    oracles: Sequence[LossOracle],
+    X: Any,
+    y: Any,
+    metric: FairMetric,
+    *,
+    lam: float = 50.0,
+    steps: int = 500,
+    step_size: float = 0.01,
+    decay: float = 0.0,
+    delta: float = 1.25,
+    alpha: float = 0.05,
+) -> IndividualFairnessResult:
+    """Audit with independent runs of a random attack, and the Monte Carlo error of the result.
+
+    A derivative-free gradient is random, so one attack's T_n depends on its seed. Each oracle
+    (the same model, with its own random directions) attacks every point; a point's loss after
+    the attack, and whether it is misclassified, are averaged over the R attacks before the
+    tests of :func:`individual_fairness_test` read them. Given the points, the R attacks of a
+    point are independent draws, so the variance of S_n over the attacks' randomness is
+    estimated by sum_i s_i^2 / (R n^2), s_i^2 the sample variance of point i's ratio over its
+    attacks; its square root is T_n's ``monte_carlo_error`` (T~_n's: the same for the error
+    rate after the attack, divided by the rate before). A verdict whose statistic lies within
+    z_{0.975} Monte Carlo errors of delta is ``undecided``: another seed could reverse it.
+
+    Parameters
+    ----------
+    oracles
+        At least two oracles of one model, with independent random directions.
+    X, y, metric
+        As for :func:`individual_fairness_test`.
+    lam, steps, step_size, decay
+        The attack's settings (:func:`gradient_flow_attack`).
+    delta, alpha
+        Tolerance of H0 and level.
+
+    Returns
+    -------
+    IndividualFairnessResult
+        Both tests on the averaged attacks, with their Monte Carlo errors; ``attacked`` holds
+        the first attack's points and ``settings`` the number of ``replicates``.
+
+    Raises
+    ------
+    ValueError
+        With fewer than two oracles (no Monte Carlo error can be estimated from one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats import LossOracle, explicit_metric, replicated_fairness_test
+    >>> from faircompare.stats.individual import clipped_log_loss, smoothed_gradient
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2))
+    >>> y = (X[:, 1] > 0).astype(int)
+    >>> def loss(Z, y, s=None):  # a step function of both coordinates: no gradient
+    ...     return clipped_log_loss(0.1 + 0.8 * (Z.sum(axis=1) > 0), y)
+    >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    >>> oracles = [
+    ...     LossOracle(loss, smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(seed)),
+    ...                "derivative-free")
+    ...     for seed in (1, 2)
+    ... ]
+    >>> result = replicated_fairness_test(oracles, X, y, metric, steps=50)
+    >>> result.settings["replicates"], result.loss.monte_carlo_error > 0
+    (2, True)
+    """
+    if len(oracles) < 2:
+        raise ValueError(f"a Monte Carlo error needs at least two attacks, got {len(oracles)}")
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    settings: dict[str, Any] = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
+    attacked = [gradient_flow_attack(oracle, X, y, metric, **settings) for oracle in oracles]
+    before = oracles[0].loss(X, y)
+    after = np.array([oracle.loss(a, y) for oracle, a in zip(oracles, attacked, strict=True)])
+    wrong_before, wrong_after = before > math.log(2), after > math.log(2)
+    loss = loss_ratio_test(before, after.mean(axis=0), delta=delta, alpha=alpha)
+    error = error_ratio_test(wrong_before, wrong_after.mean(axis=0), delta=delta, alpha=alpha)
+    rate_error = _replicate_error(wrong_after.astype(float))
+    error_mc = rate_error / error.error_before if error.error_before > 0 else math.nan
+    return IndividualFairnessResult(
+        loss=replace(loss, monte_carlo_error=_replicate_error(after / before)),
+        error=replace(error, monte_carlo_error=error_mc),
+        attacked=attacked[0],
+        gradient=oracles[0].kind,
+        settings=settings | {"replicates": len(oracles)},
+    )
+
+
+def _replicate_error(values: np.ndarray) -> float:
+    """Return the Monte Carlo standard error of the mean over points of each point's replicates.
+
+    ``values`` has one row per replicate and one column per point.
+    """
+    replicates, points = values.shape
+    variance = values.var(axis=0, ddof=1) / replicates  # of each point's replicate mean
+    return float(math.sqrt(variance.sum()) / points)
 
 
 def coefficient_grid(

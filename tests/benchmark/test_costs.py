@@ -3,6 +3,7 @@
 import io
 import json
 import math
+from collections import Counter
 from dataclasses import replace
 
 import pandas as pd
@@ -12,10 +13,13 @@ from faircompare.benchmark import Options, make_plan, plan_study, run_plan
 from faircompare.benchmark.costs import (
     REPEAT_SECONDS,
     SETUP,
+    SIDE_BY_SIDE,
     CostModel,
     Pricing,
     cost_model,
+    describe_plan,
     plan_table,
+    side_by_side,
     write_costs,
 )
 from faircompare.benchmark.execute import execute_run, execute_runs
@@ -112,6 +116,17 @@ def test_the_plan_table_counts_runs_and_cpu_hours_per_cell():
     table = plan_table(runs, MODEL.plan_seconds(runs))
     assert table.loc[("large", "svm")].tolist() == [2, 80 / 3600]
     assert table.loc[("small", "tree")].tolist() == [1, 1 / 3600]
+
+
+def test_a_dry_run_prices_runs_side_by_side_slower_than_alone():
+    runs = [spec("small", "svm", split) for split in range(6)]  # 2 s each, as measured alone
+    seconds = MODEL.plan_seconds(runs)
+    alone = describe_plan(runs, seconds, Pricing(()), workers=1)
+    assert "6 runs, about 12 CPU-seconds: about 12 seconds on 1 worker" in alone
+    # two workers: each run 1.35 times longer (SIDE_BY_SIDE), 16 CPU-seconds over 2 workers
+    beside = describe_plan(runs, seconds, Pricing(()), workers=2)
+    assert "about 16 CPU-seconds: about 8 seconds on 2 workers" in beside
+    assert SIDE_BY_SIDE == 1.35 and side_by_side(1) == 1.0
 
 
 def test_runs_start_longest_first_and_ties_keep_the_plans_order():
@@ -298,13 +313,19 @@ def test_a_dry_run_prices_the_audits_only_when_they_run():
     audited = plan_study(config)  # fetched: German's twin variants are found from its data
     bare = plan_study(replace(config, audits=False), fetch=False)
     model = cost_model()
+    speed = audited.speed  # this machine's, from its calibration time
+    assert bare.speed == speed == model.on_machine(speed * model.reference).speed
     runs = [r for r in audited.runs if not r.repeats]
     repeating = len(audited.runs) - len(runs)  # German's sex: they measure their twin's work
     assert repeating > 0
-    # without audits: each run's measured ``run`` part and, where it tunes, its tuning
+    sharing = Counter(r.fit_key for r in runs)
+    # without audits: each run's measured ``run`` part, its share of the fit it shares with
+    # other runs and, where it tunes, its tuning, at this machine's speed
     assert sum(bare.costs.values()) == pytest.approx(
-        sum(
+        speed
+        * sum(
             model.seconds[r.dataset, r.algorithm]["run"]
+            + model.seconds[r.dataset, r.algorithm].get("fit", 0.0) / sharing[r.fit_key]
             + r.tune * model.seconds[r.dataset, r.algorithm].get("tuning", 0.0)
             for r in runs
         )
@@ -312,12 +333,15 @@ def test_a_dry_run_prices_the_audits_only_when_they_run():
     )
     splits = {(r.dataset, r.variant, r.sensitive_attribute, r.split_id) for r in runs
               if r.variant != "original"}  # fmt: skip
-    audits = sum(
-        seconds
-        for r in runs
-        for part, seconds in model.seconds[r.dataset, r.algorithm].items()
-        if part not in ("run", "tuning")
-    ) + sum(sum(model.setups[split[0]].values()) for split in splits)
+    audits = speed * (
+        sum(
+            seconds
+            for r in runs
+            for part, seconds in model.seconds[r.dataset, r.algorithm].items()
+            if part not in ("run", "fit", "tuning")
+        )
+        + sum(sum(model.setups[split[0]].values()) for split in splits)
+    )
     assert sum(audited.costs.values()) == pytest.approx(sum(bare.costs.values()) + audits)
 
 

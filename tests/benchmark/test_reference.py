@@ -8,7 +8,10 @@ It was produced by the code before the run path was redesigned (#13), and regene
 decision tree's seed came to derive from what its fit depends on (#30: the tree's rows changed,
 and the AUC tests' p-values took the sampler #19 introduced; nothing else), and when Feldman's
 repair came to break training ties with a stream per block of columns and group (#31: the 143
-rows of ``feldman-gaussian-nb`` changed; nothing else).
+rows of ``feldman-gaussian-nb`` changed; nothing else), and when the individual audit came to
+attack a model without gradients twice within the metric's free directions (#52, audit version
+4: the 12 individual rows of the three derivative-free models changed, and every individual
+row's details gained its Monte Carlo error and verdict; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,

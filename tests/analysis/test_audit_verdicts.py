@@ -1,0 +1,71 @@
+"""Permutation verdicts with their Monte Carlo error: Holm on the intervals' ends, by hand."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from faircompare.analysis import tables, tidy
+from faircompare.stats import permutation_test
+
+CONFIG = {"dataset": "german", "sensitive_attribute": "sex", "variant": "numerical+binary",
+          "algorithm": "svm", "setting": "defaults"}  # fmt: skip
+
+
+def rows(key, split, tests):
+    """One run's pooled permutation rows: (metric, p-value, Clopper-Pearson interval or None)."""
+    pvalues = [p for _, p, _ in tests]
+    adjusted = np.maximum.accumulate(np.sort(pvalues) * np.arange(len(pvalues), 0, -1))
+    holm = dict(zip(np.argsort(pvalues), np.minimum(adjusted, 1), strict=True))
+    return [
+        CONFIG
+        | {
+            "key": key,
+            "split_id": split,
+            "audit": "permutation",
+            "metric": metric,
+            "scope": "rest",
+            "statistic": 1.0,
+            "pvalue": p,
+            "adjusted_pvalue": holm[i],
+            "details": {} if interval is None else {"pvalue_interval": interval},
+        }  # fmt: skip
+        for i, (metric, p, interval) in enumerate(tests)
+    ]
+
+
+def test_holm_on_the_intervals_ends_rejects_accepts_or_leaves_undecided():
+    # Run a: p = 0.01 in [0.005, 0.018] and p = 0.04 in [0.030, 0.052]. Holm by hand on the
+    # lower ends: 2 x 0.005 = 0.01, then 0.030; on the upper ends: 2 x 0.018 = 0.036, then
+    # 0.052. The first is below 0.05 at both ends (reject), the second's ends straddle 0.05
+    # (undecided). Run b: p = 0.2, stored without an interval: accepted on its p-value.
+    audits = pd.DataFrame(
+        rows("a", 0, [("TPR", 0.01, [0.005, 0.018]), ("FPR", 0.04, [0.030, 0.052])])
+        + rows("b", 1, [("TPR", 0.2, None)])
+    )
+    verdicts = tidy.permutation_verdicts(audits)
+    assert verdicts.tolist() == ["reject", "undecided", "accept"]
+    outcomes = tidy.audit_outcomes(audits).iloc[0]
+    # TPR: reject in split 0, accept in split 1; FPR: its one verdict undecided, so no share
+    assert outcomes["permutation TPR"] == 0.5
+    assert np.isnan(outcomes["permutation FPR"])
+    assert outcomes["permutation undecided"] == pytest.approx(1 / 3)
+    assert (
+        "permutation undecided (Monte Carlo)"
+        in tables.audit_table(tidy.audit_outcomes(audits)).columns
+    )
+
+
+def test_a_p_value_near_the_level_is_undecided_with_few_permutations_and_decided_with_many():
+    # Positive rates 0.5 and 0.58 over 300 rows each (seeded): its studentized permutation
+    # p-value is about 0.011. With 200 permutations the estimate is 0.030 in [0.008, 0.057],
+    # which holds 0.05; with 20,000 it is 0.011 in [0.010, 0.013], a rejection.
+    rng = np.random.default_rng(1)
+    s = np.r_[np.zeros(300, int), np.ones(300, int)]
+    y_pred = (rng.uniform(size=600) < np.where(s == 1, 0.58, 0.5)).astype(int)
+    y_true = rng.integers(0, 2, 600)
+    verdicts = []
+    for permutations in (200, 20_000):
+        result = permutation_test(y_true, y_pred, s, group_a=1, permutations=permutations, rng=0)
+        test = ("positive_rate", result.pvalue, list(result.pvalue_interval))
+        verdicts.append(tidy.permutation_verdicts(pd.DataFrame(rows("a", 0, [test]))).iloc[0])
+    assert verdicts == ["undecided", "reject"]
