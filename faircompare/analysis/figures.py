@@ -36,6 +36,7 @@ from faircompare.analysis.style import (
 from faircompare.analysis.tidy import individual_statistics
 from faircompare.names import FAMILIES
 from faircompare.safe_write import replaced
+from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = [
     "FORMATS",
@@ -629,8 +630,10 @@ def plot_individual_statistics(
 
     Each run is a point at its one-sided lower bound (T_n of Eq. 3.10, or T~_n of Eq. 3.13
     where the loss ratio is not defined: :func:`~.tidy.individual_statistics`), jittered in
-    its algorithm's column; a circle is a loss ratio, a square an error-rate ratio. The test
-    rejects individual fairness above the dashed line (delta); the share of runs rejecting is
+    its algorithm's column; a circle is a loss ratio, a square an error-rate ratio. A run
+    attacked without gradients carries its Monte Carlo interval, +- 1.96 Monte Carlo errors (a
+    vertical line), and is filled when that interval holds delta (undecided). The test rejects
+    individual fairness above the dashed line (delta); the share of decided runs rejecting is
     written above each column. The axis is logarithmic: statistics below
     :data:`INDIVIDUAL_FLOOR` (negative bounds of noisy audits included) are drawn at its
     bottom edge and counted in the panel's title.
@@ -678,10 +681,20 @@ def plot_individual_statistics(
             x = i + jitter.uniform(-0.3, 0.3, len(mine))
             y = mine["statistic"].clip(lower=INDIVIDUAL_FLOOR)
             square = (mine["kind"] == "error ratio").to_numpy()
-            for marker, chosen in (("o", ~square), ("s", square)):
-                ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors="none",
-                           edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
-            ax.text(i, top, f"{mine['reject'].mean():.0%}", ha="center", va="bottom", fontsize=6)
+            error = mine.get("monte_carlo_error", pd.Series(0.0, index=mine.index)).to_numpy()
+            open_ = mine.get("undecided", pd.Series(False, index=mine.index)).to_numpy(bool)
+            for run in np.flatnonzero(error > 0):  # the attack's own randomness
+                low, high = (mine["statistic"].iloc[run] + side * MONTE_CARLO_Z * error[run]
+                             for side in (-1, 1))  # fmt: skip
+                ax.vlines(x[run], max(low, INDIVIDUAL_FLOOR), max(high, INDIVIDUAL_FLOOR),
+                          colors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
+            for marker, shape in (("o", ~square), ("s", square)):
+                for faces, chosen in (("none", shape & ~open_), (colour, shape & open_)):
+                    ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors=faces,
+                               edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
+            decided = mine.loc[~open_, "reject"]
+            share = f"{decided.mean():.0%}" if len(decided) else "-"
+            ax.text(i, top, share, ha="center", va="bottom", fontsize=6)
         for delta in part["delta"].unique():
             ax.axhline(delta, color="black", linestyle="--", linewidth=0.8)
         ax.set_yscale("log")

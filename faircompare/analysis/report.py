@@ -655,8 +655,10 @@ def _audit_figures(
             "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
             "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
             "than 5% of the audit points are near-certain and the loss ratio is not defined; "
-            "above delta (dashed) the test rejects, and each column's share of rejections is "
-            "written above it"
+            "a run attacked without gradients has its Monte Carlo interval (+-1.96 errors, a "
+            "vertical line) and is filled where that interval holds delta (undecided); above "
+            "delta (dashed) the test rejects, and each column's share of decided runs "
+            "rejecting is written above it"
         )
         writer.figure(figure, "individual-statistics", caption)
     pooled = tidy.pooled_audits(audits)

@@ -582,7 +582,9 @@ def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per audited run: its identifying columns, ``statistic`` (T_n or T~_n), ``kind``
-        (``"loss ratio"`` or ``"error ratio"``), ``delta`` and ``reject``.
+        (``"loss ratio"`` or ``"error ratio"``), ``delta``, ``reject``, ``monte_carlo_error``
+        (0 where the attack is exact, or was stored before the audit's version 4) and
+        ``undecided``.
     """
     individual = audit_details(audits, "individual")
     loss = individual[individual["metric"] == "loss-ratio"].set_index("key")
@@ -591,4 +593,9 @@ def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:
     near = loss.get("near_certain", pd.Series(np.nan, loss.index)) > NEAR_CERTAIN_SHARE
     errors = error.loc[near[near].index].assign(kind="error ratio")
     chosen = pd.concat([loss[~near].assign(kind="loss ratio"), errors])
-    return chosen.assign(reject=chosen["reject"].astype(bool)).reset_index()
+    error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
+    return chosen.assign(
+        reject=chosen["reject"].astype(bool),
+        monte_carlo_error=error.astype(float).fillna(0.0),
+        undecided=_undecided(chosen),
+    ).reset_index()

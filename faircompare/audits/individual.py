@@ -95,7 +95,7 @@ def audit_oracle(
     setup: IndividualSetup,
     *,
     pairs: int = SMOOTHING_PAIRS,
-    rng: Any = None,
+    rng: np.random.Generator | int | None = None,
     within_free: bool = True,
 ) -> LossOracle:
     """Return the loss oracle the audit attacks: the run's model on the split's audit rows.
@@ -109,7 +109,7 @@ def audit_oracle(
     pairs
         Antithetic pairs of a derivative-free gradient (the audit's :data:`SMOOTHING_PAIRS`).
     rng
-        Seed (or seed sequence) of the random directions (None: the run's seed).
+        Seed or generator of the random directions (None: the run's seed).
     within_free
         Draw a derivative-free gradient's directions within the metric's free directions
         (:meth:`~faircompare.stats.individual.FairMetric.free_directions`), as the audit does

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import SymLogNorm, to_rgb
 from matplotlib.patches import Rectangle
 
@@ -74,6 +75,28 @@ def test_individual_statistics_are_a_panel_per_dataset_on_a_readable_scale():
     # the share of runs rejecting, above each algorithm's column
     assert sorted(t.get_text() for t in d2.texts) == ["0%", "100%"]
     assert figure.get_suptitle() == "four runs"
+
+
+def test_a_derivative_free_run_shows_its_monte_carlo_interval_and_an_open_verdict_filled():
+    # "unfair" attacked without gradients: T_n = 2.3 with a Monte Carlo error of 0.6, so its
+    # interval 2.3 +- 1.96 x 0.6 = [1.124, 3.476] holds delta = 1.25: undecided, drawn filled,
+    # and left out of its column's share (no decided run: "-")
+    rows = individual_rows()
+    loss = (rows["key"] == "unfair") & (rows["metric"] == "loss-ratio")
+    rows.loc[loss, "details"] = [rows.loc[loss, "details"].iloc[0] | {"monte_carlo_error": 0.6,
+                                                                       "undecided": True}]  # fmt: skip
+    statistics = tidy.individual_statistics(rows).set_index("algorithm")
+    assert statistics.loc["unfair", ["monte_carlo_error", "undecided"]].tolist() == [0.6, True]
+    assert statistics.loc["fair", ["monte_carlo_error", "undecided"]].tolist() == [0.0, False]
+    styles = figures.algorithm_styles(rows["algorithm"])
+    d1, _ = figures.plot_individual_statistics(statistics.reset_index(), styles).axes
+    (line,) = [c for c in d1.collections if isinstance(c, LineCollection)]
+    (segment,) = line.get_segments()
+    assert segment[:, 1].tolist() == pytest.approx([2.3 - 1.96 * 0.6, 2.3 + 1.96 * 0.6], abs=1e-3)
+    points = [c for c in d1.collections if isinstance(c, PathCollection) and len(c.get_offsets())]
+    filled = [c.get_offsets()[0, 1] for c in points if len(c.get_facecolor())]  # not "none"
+    assert filled == [2.3]
+    assert sorted(t.get_text() for t in d1.texts) == ["-", "0%"]
 
 
 def test_stability_rectangles_span_mean_plus_minus_one_sd():
