@@ -34,41 +34,18 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
+from individual_gradient import audited, sampled_runs  # perf/, the script's own folder
 from threadpoolctl import threadpool_limits
 
 from faircompare.analysis.tidy import permutation_verdicts
 from faircompare.audits import AuditedRun, AuditOptions
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit, audit_oracle
 from faircompare.audits.permutation import PermutationAudit
-from faircompare.benchmark import Options, RunSpec, execute, make_plan
 from faircompare.config import PROFILES
-from faircompare.datasets import load_dataset
-from faircompare.preprocessing import make_split, prepare
 from faircompare.records import AuditRow
 from faircompare.stats.individual import individual_fairness_test
 
 OPTIONS = AuditOptions(permutations=1000)
-
-
-def sampled_runs(profile: str, datasets: tuple[str, ...], per_cell: int) -> list[RunSpec]:
-    """``per_cell`` runs of every (dataset, algorithm) cell of a profile at split 0."""
-    config = PROFILES[profile].overridden(datasets=datasets, splits=1)
-    runs = [r for r in make_plan(config).runs if r.variant != "original"]
-    rng = np.random.default_rng(0)
-    chosen: list[RunSpec] = []
-    for cell in dict.fromkeys((r.dataset, r.algorithm) for r in runs):
-        pool = [r for r in runs if (r.dataset, r.algorithm) == cell]
-        chosen += [pool[i] for i in rng.choice(len(pool), min(per_cell, len(pool)), False)]
-    return chosen
-
-
-def fitted(spec: RunSpec) -> AuditedRun:
-    """The run's split and fitted model, as a benchmark worker has them."""
-    prepared = prepare(load_dataset(spec.dataset), spec.variant, spec.sensitive_attribute)
-    split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
-    model, _ = execute._fit(spec, Options(), split, {})
-    y_pred, scores = execute._predict(spec.algorithm, model, split)
-    return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
 
 
 def permutation_schemes(run: AuditedRun) -> dict[str, str]:
@@ -140,12 +117,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="runs sampled per cell")
     parser.add_argument("--seeds", type=int, default=4)
     args = parser.parse_args()
-    specs = sampled_runs("paper", tuple(args.datasets), args.runs)
-    specs += sampled_runs("modern", (args.modern,), args.runs)
+    specs = sampled_runs(tuple(args.datasets), args.runs, seed=0)
+    specs += sampled_runs((args.modern,), args.runs, seed=0, profile="modern")
     individual = IndividualAudit()
     rows = []
     for spec in specs:
-        run = fitted(spec)
+        run = audited(spec)
         where = f"{spec.dataset}/{spec.sensitive_attribute}/{spec.variant}/{spec.algorithm}"
         kind = audit_oracle(run, individual.setups(run)).kind
         schemes = [permutation_schemes]  # both readings of one audit: its time counts once

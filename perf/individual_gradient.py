@@ -64,9 +64,11 @@ REFERENCE = Scheme(pairs=2, every=1, seeds_from=1000)
 SPREAD_FLOOR = 0.01  # the spread of a statistic that hardly varies over seeds
 
 
-def sampled_runs(datasets: tuple[str, ...], per_cell: int, seed: int) -> list[RunSpec]:
-    """``per_cell`` runs of every (dataset, algorithm) cell of the paper profile at split 0."""
-    config = PROFILES["paper"].overridden(datasets=datasets, splits=1)
+def sampled_runs(
+    datasets: tuple[str, ...], per_cell: int, seed: int, profile: str = "paper"
+) -> list[RunSpec]:
+    """``per_cell`` runs of every (dataset, algorithm) cell of a profile at split 0."""
+    config = PROFILES[profile].overridden(datasets=datasets, splits=1)
     runs = [r for r in make_plan(config).runs if r.variant != "original"]
     rng = np.random.default_rng(seed)
     chosen: list[RunSpec] = []

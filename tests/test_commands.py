@@ -74,7 +74,7 @@ def test_run_help_shows_the_profile_defaults_of_the_audits_and_splits():
     text = " ".join(ok(faircompare_("run", "--help")).split())
     assert "Audit each run (permutation tests, FlipTest, individual fairness). [default: the " \
         "profile's; on in 'default']" in text  # fmt: skip
-    assert "Number of train/test splits. [default: the profile's; 10 in 'default']" in text
+    assert "Number of train/test splits. [default: the profile's; 5 in 'default']" in text
 
 
 def test_python_dash_m_faircompare_is_the_command():

@@ -140,7 +140,7 @@ def with_baselines(
     dict
         Algorithm name to a function building the pipeline with that baseline.
     """
-    pipelines = {}
+    pipelines: dict[str, Callable[[], FairEstimator]] = {}
     for baseline, make in BASELINES.items():
         build = partial(_pipeline, method, make)
         if first_look is not None and baseline not in first_look:

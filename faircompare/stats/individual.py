@@ -27,7 +27,7 @@ hidden layer) is attacked in the span of V and the metric's directions, exactly
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -869,11 +869,12 @@ def individual_fairness_test(
 
 
 def replicated_fairness_test(
-    oracles: Sequence[LossOracle],
+    oracle: LossOracle,
     X: Any,
     y: Any,
     metric: FairMetric,
     *,
+    replicates: int = 2,
     lam: float = 50.0,
     steps: int = 500,
     step_size: float = 0.01,
@@ -883,22 +884,28 @@ def replicated_fairness_test(
 ) -> IndividualFairnessResult:
     """Audit with independent runs of a random attack, and the Monte Carlo error of the result.
 
-    A derivative-free gradient is random, so one attack's T_n depends on its seed. Each oracle
-    (the same model, with its own random directions) attacks every point; a point's loss after
-    the attack, and whether it is misclassified, are averaged over the R attacks before the
-    tests of :func:`individual_fairness_test` read them. Given the points, the R attacks of a
-    point are independent draws, so the variance of S_n over the attacks' randomness is
-    estimated by sum_i s_i^2 / (R n^2), s_i^2 the sample variance of point i's ratio over its
-    attacks; its square root is T_n's ``monte_carlo_error`` (T~_n's: the same for the error
-    rate after the attack, divided by the rate before). A verdict whose statistic lies within
-    z_{0.975} Monte Carlo errors of delta is ``undecided``: another seed could reverse it.
+    A derivative-free gradient is random, so one attack's T_n depends on its seed. Every point
+    is attacked ``replicates`` times, all in one batch: the attack moves R stacked copies of
+    the points, whose random directions are drawn row by row, so each copy's attack is
+    independent of the others' (and costs what one attack of R times the points costs, not R
+    attacks' overheads). A point's loss after the attack, and whether it is misclassified, are
+    averaged over its R attacks before the tests of :func:`individual_fairness_test` read
+    them. Given the points, the R attacks of a point are independent draws, so the variance of
+    S_n over the attacks' randomness is estimated by sum_i s_i^2 / (R n^2), s_i^2 the sample
+    variance of point i's ratio over its attacks; its square root is T_n's
+    ``monte_carlo_error`` (T~_n's: the same for the error rate after the attack, divided by the
+    rate before). A verdict within z_{0.975} Monte Carlo errors of delta is ``undecided``:
+    another seed could reverse it.
 
     Parameters
     ----------
-    oracles
-        At least two oracles of one model, with independent random directions.
+    oracle
+        The model's loss and a random gradient, for R stacked copies of the points (a model
+        that reads the sensitive attribute gets it R times over, in the same order).
     X, y, metric
-        As for :func:`individual_fairness_test`.
+        As for :func:`individual_fairness_test`: the points once.
+    replicates
+        The attacks per point, R; at least two (no Monte Carlo error comes from one).
     lam, steps, step_size, decay
         The attack's settings (:func:`gradient_flow_attack`).
     delta, alpha
@@ -913,7 +920,7 @@ def replicated_fairness_test(
     Raises
     ------
     ValueError
-        With fewer than two oracles (no Monte Carlo error can be estimated from one).
+        With fewer than two replicates.
 
     Examples
     --------
@@ -925,23 +932,22 @@ def replicated_fairness_test(
     >>> y = (X[:, 1] > 0).astype(int)
     >>> def loss(Z, y, s=None):  # a step function of both coordinates: no gradient
     ...     return clipped_log_loss(0.1 + 0.8 * (Z.sum(axis=1) > 0), y)
+    >>> gradient = smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(1))
+    >>> oracle = LossOracle(loss, gradient, "derivative-free")
     >>> metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
-    >>> oracles = [
-    ...     LossOracle(loss, smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(seed)),
-    ...                "derivative-free")
-    ...     for seed in (1, 2)
-    ... ]
-    >>> result = replicated_fairness_test(oracles, X, y, metric, steps=50)
+    >>> result = replicated_fairness_test(oracle, X, y, metric, steps=50)
     >>> result.settings["replicates"], result.loss.monte_carlo_error > 0
     (2, True)
     """
-    if len(oracles) < 2:
-        raise ValueError(f"a Monte Carlo error needs at least two attacks, got {len(oracles)}")
+    if replicates < 2:
+        raise ValueError(f"a Monte Carlo error needs at least two attacks, got {replicates}")
     X, y = np.asarray(X, dtype=float), np.asarray(y)
+    n = len(X)
     settings: dict[str, Any] = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
-    attacked = [gradient_flow_attack(oracle, X, y, metric, **settings) for oracle in oracles]
-    before = oracles[0].loss(X, y)
-    after = np.array([oracle.loss(a, y) for oracle, a in zip(oracles, attacked, strict=True)])
+    copies, labels = np.tile(X, (replicates, 1)), np.tile(y, replicates)
+    attacked = gradient_flow_attack(oracle, copies, labels, metric, **settings)
+    before = oracle.loss(copies, labels)[:n]  # every copy's: the same points
+    after = oracle.loss(attacked, labels).reshape(replicates, n)
     wrong_before, wrong_after = before > math.log(2), after > math.log(2)
     loss = loss_ratio_test(before, after.mean(axis=0), delta=delta, alpha=alpha)
     error = error_ratio_test(wrong_before, wrong_after.mean(axis=0), delta=delta, alpha=alpha)
@@ -950,9 +956,9 @@ def replicated_fairness_test(
     return IndividualFairnessResult(
         loss=replace(loss, monte_carlo_error=_replicate_error(after / before)),
         error=replace(error, monte_carlo_error=error_mc),
-        attacked=attacked[0],
-        gradient=oracles[0].kind,
-        settings=settings | {"replicates": len(oracles)},
+        attacked=attacked[:n],
+        gradient=oracle.kind,
+        settings=settings | {"replicates": replicates},
     )
 
 

@@ -10,8 +10,9 @@ and the AUC tests' p-values took the sampler #19 introduced; nothing else), and 
 repair came to break training ties with a stream per block of columns and group (#31: the 143
 rows of ``feldman-gaussian-nb`` changed; nothing else), and when the individual audit came to
 attack a model without gradients twice within the metric's free directions (#52, audit version
-4: the 12 individual rows of the three derivative-free models changed, and every individual
-row's details gained its Monte Carlo error and verdict; nothing else).
+4: the 12 individual rows of the three derivative-free models changed, and the 4 rows of the
+logistic regression only in their details, which gained the Monte Carlo error and the verdict;
+nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,
