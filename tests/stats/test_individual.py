@@ -12,6 +12,7 @@ from faircompare.datasets.synthetic import maity_two_groups
 from faircompare.stats.individual import (
     LossOracle,
     _intercept,
+    clipped_log_loss,
     coefficient_grid,
     error_ratio_test,
     explicit_metric,
@@ -19,7 +20,9 @@ from faircompare.stats.individual import (
     individual_fairness_test,
     logistic_oracle,
     loss_ratio_test,
+    replicated_fairness_test,
     sensitive_subspace_metric,
+    smoothed_gradient,
 )
 
 SIMULATION_ATTACK = {"lam": 100.0, "steps": 400, "step_size": 0.02, "decay": 2 / 3}  # App. E.3
@@ -266,3 +269,80 @@ def test_a_held_gradient_is_evaluated_every_kth_step_and_the_metric_at_every_ste
         assert x[0, 1] == pytest.approx(0.02952, rel=1e-6)
     with pytest.raises(ValueError, match="gradient_every must be a positive integer, got 0"):
         gradient_flow_attack(oracle, start, [1], metric, gradient_every=0)
+
+
+def _step_oracle(seed: int) -> LossOracle:
+    """A model with no gradient (its probability steps at z1 + z2 = 0), smoothed with a seed."""
+
+    def loss(Z, y, s=None):
+        return clipped_log_loss(0.1 + 0.8 * (Z.sum(axis=1) > 0), y)
+
+    gradient = smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(seed))
+    return LossOracle(loss, gradient, "derivative-free")
+
+
+def test_the_monte_carlo_error_is_the_spread_of_the_statistic_over_seeds():
+    # Simulation: one model, 200 points, the attack repeated under 200 seeds of its directions.
+    # The Monte Carlo errors each audit estimates from its own two attacks must match how far
+    # S_n, T_n and the error rate after the attack actually move with the seed (measured:
+    # estimate / spread 0.91, 1.03, 0.91). With 200 seeds the spread's relative standard error
+    # is 5 %; the bounds allow 5 of them.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 1] > 0).astype(int)
+    metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    results = [
+        replicated_fairness_test(_step_oracle(seed), X, y, metric, steps=50) for seed in range(200)
+    ]
+    loss = np.array([(r.loss.mean, r.loss.lower_bound, r.loss.monte_carlo_error) for r in results])
+    error = np.array([(r.error.error_after, r.error.monte_carlo_error * r.error.error_before)
+                      for r in results])  # fmt: skip
+    for spread, estimate in (
+        (np.std(loss[:, 0], ddof=1), loss[:, 2].mean()),  # S_n
+        (np.std(loss[:, 1], ddof=1), loss[:, 2].mean()),  # T_n
+        (np.std(error[:, 0], ddof=1), error[:, 1].mean()),  # the error rate after the attack
+    ):
+        assert 0.75 < estimate / spread < 1.33
+    # a verdict is undecided exactly when delta lies within 1.96 Monte Carlo errors of T_n
+    for r in results:
+        assert r.loss.undecided == (
+            abs(r.loss.lower_bound - 1.25) <= 1.96 * r.loss.monte_carlo_error
+        )
+
+
+def test_a_replicated_audit_needs_two_attacks():
+    X, y = np.zeros((4, 2)), np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError, match="at least two attacks, got 1"):
+        replicated_fairness_test(_step_oracle(0), X, y, explicit_metric([0.0, 1.0]), replicates=1)
+
+
+def test_directions_within_a_subspace_estimate_its_projection_with_less_variance():
+    # A linear loss w'z, w all ones in d = 20: an antithetic pair's estimate is (w'u) u exactly.
+    # Drawn in every direction, its first coordinate has mean w_1 = 1 and variance
+    # 2 w_1^2 + sum_{j > 1} w_j^2 = 21 (Gaussian moments, by hand); drawn within e_1 (u = g e_1)
+    # it is w_1 g^2, mean 1 and variance 2, and every other coordinate is 0.
+    d, draws = 20, 4000
+    w = np.ones(d)
+
+    def loss(Z, y, s=None):
+        return Z @ w
+
+    Z, y = np.zeros((draws, d)), np.zeros(draws)
+    within = np.eye(d)[:1]
+    full = smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(0))(Z, y)
+    sub = smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(0), within)(Z, y)
+    assert full[:, 0].mean() == pytest.approx(1, abs=0.25)
+    assert full[:, 0].var() == pytest.approx(21, rel=0.15)
+    assert sub[:, 0].mean() == pytest.approx(1, abs=0.1)
+    assert sub[:, 0].var() == pytest.approx(2, rel=0.15)
+    assert np.abs(sub[:, 1:]).max() == 0
+
+
+def test_a_sensitive_subspace_metric_frees_its_sensitive_directions_only():
+    metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])  # base 0: every direction as cheap
+    assert metric.free_directions() is None
+    rng = np.random.default_rng(0)
+    sex = rng.integers(0, 2, 300)
+    X = np.column_stack([sex + 0.1 * rng.normal(size=300), rng.normal(size=(300, 2))])
+    learned = sensitive_subspace_metric(X, sex)
+    np.testing.assert_array_equal(learned.free_directions(), learned.directions)
