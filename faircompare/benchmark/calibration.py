@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from faircompare.safe_write import WriteError, write_text
+
 __all__ = ["calibration_seconds", "calibration_workload", "machine_key"]
 
 _FILE = "calibration.json"
@@ -113,9 +115,9 @@ def calibration_seconds(cache: Path, say: Callable[[str], None] | None = None) -
         calibration_workload()
         timings.append(time.perf_counter() - start)
     seconds = min(timings)
-    try:
-        path.write_text(json.dumps({"key": key, "seconds": seconds}, indent=1))
-    except OSError:
+    try:  # whole or not at all, never through a planted link: another process may read it
+        write_text(path, json.dumps({"key": key, "seconds": seconds}, indent=1), root=cache)
+    except (OSError, WriteError):
         pass  # a read-only cache measures again next time
     return seconds
 

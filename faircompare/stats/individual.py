@@ -857,15 +857,8 @@ def individual_fairness_test(
         settings["gradient_every"] = gradient_every
     attacked = gradient_flow_attack(oracle, X, y, metric, **settings)
     before, after = oracle.loss(X, y), oracle.loss(attacked, y)
-    # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
-    wrong_before, wrong_after = before > math.log(2), after > math.log(2)
-    return IndividualFairnessResult(
-        loss=loss_ratio_test(before, after, delta=delta, alpha=alpha),
-        error=error_ratio_test(wrong_before, wrong_after, delta=delta, alpha=alpha),
-        attacked=attacked,
-        gradient=oracle.kind,
-        settings=settings,
-    )
+    loss, error = _tests(before, after[np.newaxis], delta=delta, alpha=alpha)
+    return IndividualFairnessResult(loss, error, attacked, oracle.kind, settings)
 
 
 def replicated_fairness_test(
@@ -948,17 +941,30 @@ def replicated_fairness_test(
     attacked = gradient_flow_attack(oracle, copies, labels, metric, **settings)
     before = oracle.loss(copies, labels)[:n]  # every copy's: the same points
     after = oracle.loss(attacked, labels).reshape(replicates, n)
-    wrong_before, wrong_after = before > math.log(2), after > math.log(2)
+    loss, error = _tests(before, after, delta=delta, alpha=alpha)
+    settings |= {"replicates": replicates}
+    return IndividualFairnessResult(loss, error, attacked[:n], oracle.kind, settings)
+
+
+def _tests(
+    before: np.ndarray, after: np.ndarray, *, delta: float, alpha: float
+) -> tuple[LossRatioResult, ErrorRatioResult]:
+    """Run both tests on the losses before the attack and after each attack (one row each).
+
+    Each point's loss after, and whether it is misclassified, are its means over the attacks;
+    with more than one attack the tests carry their Monte Carlo errors.
+    """
+    # A point is misclassified exactly when its log-loss exceeds log 2 (p(true label) < 1/2).
+    wrong_before, wrong_after = before > math.log(2), (after > math.log(2)).astype(float)
     loss = loss_ratio_test(before, after.mean(axis=0), delta=delta, alpha=alpha)
     error = error_ratio_test(wrong_before, wrong_after.mean(axis=0), delta=delta, alpha=alpha)
-    rate_error = _replicate_error(wrong_after.astype(float))
-    error_mc = rate_error / error.error_before if error.error_before > 0 else math.nan
-    return IndividualFairnessResult(
-        loss=replace(loss, monte_carlo_error=_replicate_error(after / before)),
-        error=replace(error, monte_carlo_error=error_mc),
-        attacked=attacked[:n],
-        gradient=oracle.kind,
-        settings=settings | {"replicates": replicates},
+    if len(after) == 1:  # one attack: no Monte Carlo error to estimate
+        return loss, error
+    rate = _replicate_error(wrong_after)
+    error_mc = rate / error.error_before if error.error_before > 0 else math.nan
+    return (
+        replace(loss, monte_carlo_error=_replicate_error(after / before)),
+        replace(error, monte_carlo_error=error_mc),
     )
 
 

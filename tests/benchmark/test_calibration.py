@@ -45,3 +45,10 @@ def test_an_unreadable_cache_file_is_measured_again(tmp_path, workloads):
 
 def test_the_workload_runs_the_benchmarks_libraries():
     calibration.calibration_workload()  # the real one: a second or so, no error
+
+
+def test_a_cache_that_cannot_be_written_measures_again_next_time(tmp_path, workloads):
+    (tmp_path / "calibration.json").mkdir()  # a folder where the file would go
+    assert calibration.calibration_seconds(tmp_path) >= 0
+    assert calibration.calibration_seconds(tmp_path) >= 0
+    assert len(workloads) == 8  # nothing kept: measured both times, no error
