@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
 from faircompare.analysis.style import PALETTE, new_figure
+from faircompare.stats.individual import MONTE_CARLO_Z
 from faircompare.stats.permutation import permutation_test
 
 
@@ -141,14 +142,18 @@ def plot_transparency_report(
     """Bar chart of a flipset's leading features: mean difference x - G(x), ranked.
 
     ``transparency`` is a :class:`~faircompare.stats.FlipTestResult`'s (formerly ``report=``,
-    which still works with a :class:`DeprecationWarning`).
+    which still works with a :class:`DeprecationWarning`). Where it has a
+    ``monte_carlo_error`` column (a map fitted to samples), each bar carries its 95% interval.
     """
     figure, ax = _axes(ax)
     rows = transparency[transparency["flipset"] == flipset].nsmallest(top, "rank_difference")[::-1]
     colours = np.where(rows["mean_difference"] > 0, "#4477AA", "#EE6677")
-    ax.barh(rows["feature"], rows["mean_difference"], color=colours)
+    error = rows.get("monte_carlo_error")
+    xerr = None if error is None else MONTE_CARLO_Z * error.astype(float).fillna(0.0).to_numpy()
+    ax.barh(rows["feature"], rows["mean_difference"], color=colours, xerr=xerr, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"mean of x - G(x) over {flipset}")
+    interval = "" if xerr is None else "\n(bars: 95% sampling interval)"
+    ax.set_xlabel(f"mean of x - G(x) over {flipset}{interval}")
     return figure
 
 

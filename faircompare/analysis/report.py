@@ -45,6 +45,7 @@ from faircompare.names import FAMILIES
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
+from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = [
     "write_report",
@@ -646,6 +647,16 @@ def _audit_figures(
     if audits.empty:
         return
     writer.section("Audits")
+    errors = tidy.monte_carlo_errors(audits)
+    caption = (
+        "Monte Carlo errors of the audits' numbers, as 95% half-widths: a permutation "
+        "p-value's Clopper-Pearson interval, after Holm's adjustment; a derivative-free "
+        "individual statistic's attacks; a FlipTest rate on a map fitted to samples of a large "
+        "group. 'stored': the numbers (a run's tests, or its statistic); 'with an error': "
+        "those that are random; 'undecided': the verdicts their error leaves open at 0.05"
+    )
+    if len(errors):
+        writer.table(errors.round(4), "audit-monte-carlo-errors", caption)
     if (audits["audit"] == "individual").any():
         title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
         figure = figures.plot_individual_statistics(
@@ -705,16 +716,26 @@ def _transparency_report(
     pool = sized[significant] if significant.any() else sized
     run = pool.loc[pool["statistic"].idxmax()]
     leading = run["details"]["leading_features"]
+    errors = run["details"].get("leading_errors", {})  # a map fitted on samples (version 3)
     report = pd.DataFrame(
-        {"flipset": "F+", "feature": list(leading), "mean_difference": list(leading.values())}
+        {
+            "flipset": "F+",
+            "feature": list(leading),
+            "mean_difference": list(leading.values()),
+            "monte_carlo_error": [errors.get(feature) for feature in leading],
+        }
     ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
     figure = plot_transparency_report(report)
     where = _run_label(run)
-    figure.axes[0].set_title(f"F+ of {where}: {run['statistic']:.1%}", fontsize=8, wrap=True)
+    rate = f"{run['statistic']:.1%}"
+    if run["details"].get("monte_carlo_error"):
+        rate += f" ± {MONTE_CARLO_Z * run['details']['monte_carlo_error']:.1%}"
+    figure.axes[0].set_title(f"F+ of {where}: {rate}", fontsize=8, wrap=True)
     verdict = "rejects" if significant.any() else "does not reject (no run of this size does)"
     caption = (
-        f"Transparency report of the largest F+ ({run['statistic']:.1%}) among runs with at "
-        f"least {FLIPTEST_MIN_ROWS} test rows whose demographic-parity test {verdict}: {where}"
+        f"Transparency report of the largest F+ ({rate}) among runs with at least "
+        f"{FLIPTEST_MIN_ROWS} test rows whose demographic-parity test {verdict}: {where}; on a "
+        "map fitted to samples, the rate and each mean carry their 95% sampling interval"
     )
     writer.figure(figure, "fliptest-largest-flipset", caption)
 

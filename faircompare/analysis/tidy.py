@@ -21,7 +21,7 @@ from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore, audit_details
-from faircompare.stats.individual import NEAR_CERTAIN_SHARE
+from faircompare.stats.individual import MONTE_CARLO_Z, NEAR_CERTAIN_SHARE
 from faircompare.stats.multitest import holm
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "label",
     "labelled",
     "measure_correlations",
+    "monte_carlo_errors",
     "parameter_sweep",
     "permutation_verdicts",
     "pooled_audits",
@@ -538,21 +539,92 @@ def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Ser
         ``"reject"``, ``"accept"`` or ``"undecided"``, in the index of the rows with a p-value;
         rows stored without an interval are decided by their adjusted p-value alone.
     """
+    bounds = _adjusted_bounds(audits)
+    verdict = np.where(bounds["high"] < alpha, "reject", "accept")
+    verdict = np.where((bounds["low"] < alpha) & (bounds["high"] >= alpha), "undecided", verdict)
+    return pd.Series(verdict, index=bounds.index, dtype=object)
+
+
+def _adjusted_bounds(audits: pd.DataFrame) -> pd.DataFrame:
+    """Return the Holm-adjusted ends (low, high) of each tested permutation row's interval."""
     tested = audits[audits["pvalue"].notna()]
     if tested.empty:
-        return pd.Series(dtype=object)
+        return pd.DataFrame(columns=["low", "high"], dtype=float)
     details = audit_details(tested, "permutation")
     interval = details.get("pvalue_interval", pd.Series(None, index=tested.index, dtype=object))
     ends = [
         bounds if isinstance(bounds, list) else [p, p]
         for bounds, p in zip(interval, tested["pvalue"].astype(float), strict=True)
     ]
-    bounds = pd.DataFrame(ends, index=tested.index, columns=["low", "high"])
+    bounds = pd.DataFrame(ends, index=tested.index, columns=["low", "high"], dtype=float)
     for end in ("low", "high"):
         bounds[end] = bounds[end].groupby(tested["key"]).transform(_holm)
-    verdict = np.where(bounds["high"] < alpha, "reject", "accept")
-    verdict = np.where((bounds["low"] < alpha) & (bounds["high"] >= alpha), "undecided", verdict)
-    return pd.Series(verdict, index=tested.index)
+    return bounds
+
+
+def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Return how far the audits' Monte Carlo numbers could move with their seed.
+
+    Each number an audit estimates by simulation carries its error: a permutation p-value its
+    95% Clopper-Pearson interval (its half-width, after Holm's adjustment of the run's tests,
+    :func:`permutation_verdicts`); a derivative-free individual-fairness statistic the Monte
+    Carlo error of its attacks; a FlipTest rate on a map fitted to samples of a large group its
+    sampling error (:func:`~faircompare.stats.fliptest.subsample_errors`). Errors are shown as
+    95% half-widths (1.96 standard errors where the audit stores one), over the pooled rows of
+    every run.
+
+    Parameters
+    ----------
+    audits
+        The store's long audits frame (``ResultStore.audits()``), or part of it.
+    alpha
+        The level of the tests, for their undecided verdicts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by audit number; ``stored`` (the numbers stored: a run's tests, or its
+        statistic), ``with an error`` (those that are random, error above 0), the ``median``
+        and ``largest`` half-width among them, and ``undecided`` (verdicts their error leaves
+        open; missing for FlipTest, which gives rates, not verdicts).
+    """
+    pooled = pooled_audits(audits)
+    permutation = pooled[pooled["audit"] == "permutation"]
+    bounds = _adjusted_bounds(permutation)
+    verdicts = permutation_verdicts(permutation, alpha=alpha)
+    parts = [
+        _errors("permutation p-value (Holm-adjusted)", (bounds["high"] - bounds["low"]) / 2,
+                verdicts == "undecided"),
+    ]  # fmt: skip
+    individual = audit_details(pooled, "individual")
+    for metric, name in (("loss-ratio", "individual T_n"), ("error-ratio", "individual T~_n")):
+        chosen = individual[individual["metric"] == metric]
+        error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
+        parts.append(_errors(name, MONTE_CARLO_Z * error.astype(float), _undecided(chosen)))
+    fliptest = audit_details(pooled, "fliptest")
+    for metric in ("F+", "F-"):
+        chosen = fliptest[fliptest["metric"] == metric]
+        error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
+        parts.append(_errors(f"FlipTest {metric} rate", MONTE_CARLO_Z * error.astype(float)))
+    table = pd.DataFrame([part for part in parts if part["stored"]])
+    if table.empty:
+        return table
+    table["undecided"] = table["undecided"].astype("Int64")
+    return table.set_index("number").rename_axis(None)
+
+
+def _errors(number: str, half_width: pd.Series, undecided: pd.Series | None = None) -> dict:
+    """Return one row of :func:`monte_carlo_errors`: an audit number's errors over the runs."""
+    half_width = half_width.fillna(0.0)
+    random = half_width[half_width > 0]
+    return {
+        "number": number,
+        "stored": len(half_width),
+        "with an error": len(random),
+        "median": random.median() if len(random) else 0.0,
+        "largest": random.max() if len(random) else 0.0,
+        "undecided": pd.NA if undecided is None else int(undecided.sum()),
+    }
 
 
 def _undecided(individual: pd.DataFrame) -> pd.Series:

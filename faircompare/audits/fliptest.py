@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -13,30 +13,64 @@ from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, too_few_rows
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
-from faircompare.stats.fliptest import exact_transport, flipsets, transport_sample
+from faircompare.stats.fliptest import (
+    MAX_POINTS,
+    PARTS,
+    FlipTestResult,
+    flipsets,
+    optimal_plan,
+    partition,
+    subsample_errors,
+    transport_sample,
+)
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 
 @dataclass(frozen=True, eq=False)
-class GroupMap:
-    """A source group's mapped rows and their counterparts in the privileged group.
-
-    Rows only (at most :data:`~faircompare.stats.fliptest.MAX_POINTS` of a large group): each
-    audit standardises their features again, so a split's maps take kilobytes, and a worker
-    keeps every split's maps for all the algorithms that follow.
+class Pairs:
+    """The pairs of an optimal plan between test rows, each with its share of its source row.
 
     Attributes
     ----------
     source_rows, counterpart_rows
-        Test-row positions of the mapped source rows and of each one's counterpart.
-    mean_cost
-        The map's mean cost of a source row and its counterpart.
+        Test-row positions of each pair's source row and counterpart; a source row split by
+        the plan between several counterparts is in several pairs.
+    shares
+        The share of its source row each pair carries
+        (:class:`~faircompare.stats.fliptest.TransportPlan`).
     """
 
     source_rows: np.ndarray
     counterpart_rows: np.ndarray
+    shares: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class GroupMap:
+    """A source group's plan onto the privileged group, and its parts for a sampled map.
+
+    Rows only (at most :data:`~faircompare.stats.fliptest.MAX_POINTS` of a large group): each
+    audit standardises their features again, so a split's maps take kilobytes, and a worker
+    keeps every split's maps for all the algorithms that follow. The flipsets are those the
+    randomised map gives in expectation (weighted by the plan's shares), so they do not move
+    with a seed where the groups differ in size.
+
+    Attributes
+    ----------
+    pairs
+        The plan's pairs of test rows.
+    mean_cost
+        The plan's mean cost of a source row and its counterpart.
+    parts
+        For a map fitted on a sample, each of its :data:`~faircompare.stats.fliptest.PARTS`
+        disjoint parts mapped alone, from which the map's sampling error is read
+        (:func:`~faircompare.stats.fliptest.subsample_errors`). Empty for a map of every row.
+    """
+
+    pairs: Pairs
     mean_cost: float
+    parts: tuple[Pairs, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,14 +99,19 @@ def split_transport(
     sensitive_features: np.ndarray,
     privileged: Any,
     rng: np.random.Generator | int,
+    *,
+    max_points: int = MAX_POINTS,
+    parts: int = PARTS,
 ) -> FlipTestSetup:
     """Fit the FlipTest maps of one split onto its privileged test rows.
 
     Features are standardised over the test rows first, so no feature's scale dominates the
     cost. The unprivileged rows are mapped together, as Black et al. map one group onto
     another; with more than two groups (ACSIncome's nine races), each group large enough is
-    also mapped on its own, so that a model's flips are seen group by group. The maps depend
-    on the data only, so one setup serves every algorithm's audit.
+    also mapped on its own, so that a model's flips are seen group by group. A map of a group
+    larger than :data:`~faircompare.stats.fliptest.MAX_POINTS` rows (or onto one) is fitted on
+    samples, and the disjoint parts of its samples are mapped alone as well, for its sampling
+    error. The maps depend on the data only, so one setup serves every algorithm's audit.
 
     Parameters
     ----------
@@ -85,6 +124,10 @@ def split_transport(
         The privileged group (every map's target).
     rng
         Random generator or seed (the samples of large groups).
+    max_points
+        Rows per group above which a map is fitted on samples of this many rows of each group.
+    parts
+        The disjoint parts of a sampled map mapped alone for its error (at least 2; 0: none).
 
     Returns
     -------
@@ -104,15 +147,32 @@ def split_transport(
                 small[str(name)] = count
             else:
                 sources[str(name)] = np.flatnonzero(groups == name)
-    maps = {}
+    maps, samples = {}, {}
     for scope, rows in sources.items():
         # the rows transport() would sample, drawn first: only they are densified
-        sampled, targets = transport_sample(len(rows), len(target_rows), rng=rng)
+        sampled, targets = transport_sample(
+            len(rows), len(target_rows), max_points=max_points, rng=rng
+        )
         source_rows, candidates = rows[sampled], target_rows[targets]
-        source, target = (standardised(X_test, r, mean, scale) for r in (source_rows, candidates))
-        mapping = exact_transport(source, target, rng=rng)
-        maps[scope] = GroupMap(source_rows, candidates[mapping.counterparts], mapping.mean_cost)
+        pairs, mean_cost = _planned(X_test, source_rows, candidates, mean, scale)
+        maps[scope] = GroupMap(pairs, mean_cost)
+        if parts and max(len(rows), len(target_rows)) > max_points:
+            samples[scope] = (source_rows, candidates)
+    for scope, (source_rows, candidates) in samples.items():  # after the maps: they stay as drawn
+        split = partition(source_rows, candidates, parts=parts, rng=rng)
+        planned = tuple(_planned(X_test, s, t, mean, scale)[0] for s, t in split)
+        maps[scope] = replace(maps[scope], parts=planned)
     return FlipTestSetup(maps, small, mean, scale)
+
+
+def _planned(
+    X: Any, source_rows: np.ndarray, target_rows: np.ndarray, mean: np.ndarray, scale: np.ndarray
+) -> tuple[Pairs, float]:
+    """Solve the plan of the source rows onto the target rows: its pairs and mean cost."""
+    source, target = (standardised(X, r, mean, scale) for r in (source_rows, target_rows))
+    plan = optimal_plan(source, target)
+    pairs = Pairs(source_rows[plan.rows], target_rows[plan.columns], plan.shares)
+    return pairs, plan.mean_cost
 
 
 class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
@@ -120,8 +180,10 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
 
     name = "fliptest"
     # 2: groups above 3,000 test rows are mapped on a sample (FlipTest at 10^5 rows); each
-    # group of a many-group attribute gets its own map (#31).
-    version = "2"
+    # group of a many-group attribute gets its own map (#31). 3: the flipsets are expected
+    # under the randomised map (a plan's pairs weighted), and a sampled map's rates and
+    # leading features carry their sampling error (#52).
+    version = "3"
     top = 5  # leading features kept per flipset
 
     def setup(self, run: AuditedRun) -> FlipTestSetup:
@@ -157,23 +219,27 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
         return run.numeric and run.both_groups
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Return the F+ and F- rows of every map: rates, sizes and leading features."""
+        """Return the F+ and F- rows of every map: rates, sizes, leading features and errors."""
         setup, features = self.setups(run), list(run.split.X_test.columns)
-        X = run.test_features
         rows = []
         for scope, group in setup.maps.items():
-            source, counterparts = (
-                standardised(X, part, setup.mean, setup.scale)
-                for part in (group.source_rows, group.counterpart_rows)
+            result = _flipsets(run, setup, group.pairs, features)
+            parts = [_flipsets(run, setup, part, features) for part in group.parts]
+            errors = subsample_errors(parts) if parts else None
+            rows += fliptest_rows(
+                result, scope=scope, mean_cost=group.mean_cost, top=self.top, errors=errors
             )
-            result = flipsets(
-                source,
-                counterparts,
-                run.y_pred[group.source_rows],
-                run.y_pred[group.counterpart_rows],
-                features=features,
-            )
-            rows += fliptest_rows(result, scope=scope, mean_cost=group.mean_cost, top=self.top)
         for name, count in setup.small.items():
             rows += too_few_rows(self.name, ("F+", "F-"), name, count, MIN_GROUP_ROWS)
         return rows
+
+
+def _flipsets(
+    run: AuditedRun, setup: FlipTestSetup, pairs: Pairs, features: list[str]
+) -> FlipTestResult:
+    """Compute the run's flipsets over a plan's pairs, expected under the randomised map."""
+    X = run.test_features
+    rows = (pairs.source_rows, pairs.counterpart_rows)
+    source, counterparts = (standardised(X, r, setup.mean, setup.scale) for r in rows)
+    predictions = (run.y_pred[pairs.source_rows], run.y_pred[pairs.counterpart_rows])
+    return flipsets(source, counterparts, *predictions, features=features, weights=pairs.shares)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from faircompare.records import AuditRow
@@ -132,7 +133,12 @@ def too_few_rows(
 
 
 def fliptest_rows(
-    result: FlipTestResult, *, scope: str, mean_cost: float, top: int
+    result: FlipTestResult,
+    *,
+    scope: str,
+    mean_cost: float,
+    top: int,
+    errors: tuple[np.ndarray, pd.Series] | None = None,
 ) -> list[AuditRow]:
     """Return the F+ and F- rows of a FlipTest: each flipset's rate, size and leading features.
 
@@ -146,25 +152,38 @@ def fliptest_rows(
         The transport map's mean cost.
     top
         Features kept per flipset, those whose ranks move most.
+    errors
+        The sampling errors of a map fitted on a sample
+        (:func:`~faircompare.stats.fliptest.subsample_errors`); None for a map of every row.
 
     Returns
     -------
     list of AuditRow
         ``F+`` and ``F-``; ``source_size`` in the details is the rows the map sends (the
-        flipsets' denominator: a sample of a large group).
+        flipsets' denominator: a sample of a large group); ``monte_carlo_error`` is the rate's
+        sampling error (0 for a map of every row) and ``leading_errors`` each leading
+        feature's (None where it cannot be estimated).
     """
     rows = []
-    for name, size, rate in zip(("F+", "F-"), result.sizes, result.rates, strict=True):
+    flipsets = zip(("F+", "F-"), result.sizes, result.rates, strict=True)
+    for i, (name, size, rate) in enumerate(flipsets):
         report: pd.DataFrame = result.transparency[result.transparency["flipset"] == name]
         leading = report.nsmallest(top, "rank_difference")
         details = {
             "size": size,
-            "source_size": len(result.positive),
+            "source_size": result.source_size,
             "mean_cost": mean_cost,
             "leading_features": dict(
                 zip(leading["feature"], leading["mean_difference"], strict=True)
             ),
+            "monte_carlo_error": 0.0 if errors is None else float(errors[0][i]),
         }
+        if errors is not None:
+            spread = errors[1].reindex([(name, feature) for feature in leading["feature"]])
+            details["leading_errors"] = {
+                feature: None if np.isnan(error) else float(error)
+                for feature, error in zip(leading["feature"], spread, strict=True)
+            }
         rows.append(AuditRow("fliptest", name, scope, rate, None, None, details))
     return rows
 

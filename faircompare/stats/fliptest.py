@@ -14,6 +14,7 @@ classifiers with it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from faircompare._validation import check_choice
 
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
 MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
+PARTS = 4  # disjoint parts of a sampled map's rows, each mapped alone: the map's sampling error
 _OPTIMAL = 1  # POT's result code for an optimal plan
 _RARE_SHARE = 0.2  # a two-valued column's rarer value up to which the L1 sum adds blocks
 
@@ -72,7 +74,8 @@ def exact_transport(
 
     With groups of equal size the optimal plan is a permutation, so each source point has one
     counterpart. Otherwise each source point's counterpart is drawn from its row of the plan
-    (the randomised map of Black et al. §3), with ``rng``.
+    (the randomised map of Black et al. §3), with ``rng``; :func:`optimal_plan` gives the plan's
+    pairs themselves, for flipsets expected under the draw.
 
     Raises
     ------
@@ -81,6 +84,77 @@ def exact_transport(
         a suboptimal plan from about 2,000 points per group; the limit here grows with the
         problem and the solver's status is checked.
     """
+    plan, matrix = _solve(source, target, cost)
+    if plan.shape[0] == plan.shape[1]:
+        counterparts = plan.argmax(axis=1)
+    else:
+        rng = np.random.default_rng(rng)
+        cumulative = np.cumsum(plan, axis=1)
+        draws = rng.random(len(plan)) * cumulative[:, -1]
+        counterparts = (cumulative < draws[:, None]).sum(axis=1)
+    mean_cost = float(matrix[np.arange(len(plan)), counterparts].mean())
+    return TransportMap(counterparts=counterparts, cost=cost, mean_cost=mean_cost)
+
+
+@dataclass(frozen=True, eq=False)
+class TransportPlan:
+    """The pairs an optimal transport plan joins, each with the share of its source row it carries.
+
+    With groups of equal size the plan is a permutation: one pair per source row, each carrying
+    all of it. Otherwise a source row may be split between several target rows; the randomised
+    map of Black et al. (§3) draws one of them, and the pairs' shares are the probabilities of
+    the draw. Flipsets weighted by them (:func:`flipsets`'s ``weights``) are the randomised
+    map's expected flipsets: the same under any seed.
+
+    Attributes
+    ----------
+    rows, columns
+        Each pair's source row and target row (positions in the two groups), by source row.
+    shares
+        The share of its source row each pair carries: those of one row sum to 1.
+    mean_cost
+        The plan's mean cost per source row.
+    """
+
+    rows: np.ndarray
+    columns: np.ndarray
+    shares: np.ndarray
+    mean_cost: float
+
+
+def optimal_plan(source: Any, target: Any, *, cost: str = "sqeuclidean_l1") -> TransportPlan:
+    """Solve the optimal transport problem between two point sets exactly; return its pairs.
+
+    Parameters
+    ----------
+    source, target
+        Feature matrices of the two groups.
+    cost
+        The ground cost, as in :func:`exact_transport`.
+
+    Returns
+    -------
+    TransportPlan
+        The plan's pairs (at most ``n + m - 1``: a vertex of the transport polytope) and the
+        share of its source row each carries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.stats.fliptest import optimal_plan
+    >>> plan = optimal_plan(np.array([[0.0], [1.0]]), np.array([[0.0], [0.5], [1.0]]))
+    >>> plan.rows.tolist(), plan.columns.tolist(), plan.shares.round(2).tolist()
+    ([0, 0, 1, 1], [0, 1, 1, 2], [0.67, 0.33, 0.33, 0.67])
+    """
+    plan, matrix = _solve(source, target, cost)
+    rows, columns = np.nonzero(plan > 0)  # by source row, as np.nonzero gives them
+    shares = plan[rows, columns] * len(plan)
+    mean_cost = float((plan[rows, columns] * matrix[rows, columns]).sum())
+    return TransportPlan(rows, columns, shares, mean_cost)
+
+
+def _solve(source: Any, target: Any, cost: str) -> tuple[np.ndarray, np.ndarray]:
+    """Solve for the optimal plan between uniform weights on the rows; return it and its costs."""
     import ot  # imported here: POT loads every array library it finds (torch: 1 s)
 
     metric = COSTS[check_choice(cost, COSTS, what="transport cost")]
@@ -95,15 +169,7 @@ def exact_transport(
     plan, log = ot.emd(weights_s, weights_t, matrix, numItermax=limit, log=True)
     if log["result_code"] != _OPTIMAL:
         raise RuntimeError(f"optimal transport did not converge: {log['warning']}")
-    if len(source) == len(target):
-        counterparts = plan.argmax(axis=1)
-    else:
-        rng = np.random.default_rng(rng)
-        cumulative = np.cumsum(plan, axis=1)
-        draws = rng.random(len(source)) * cumulative[:, -1]
-        counterparts = (cumulative < draws[:, None]).sum(axis=1)
-    mean_cost = float(matrix[np.arange(len(source)), counterparts].mean())
-    return TransportMap(counterparts=counterparts, cost=cost, mean_cost=mean_cost)
+    return plan, matrix
 
 
 def cityblock_distances(source: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -164,11 +230,11 @@ def transport(
     The exact map's cost matrix grows with the product of the group sizes and the network
     simplex faster still, so a group above the threshold is represented by a uniform random
     sample of ``max_points`` of its rows, and the map between the samples is solved exactly.
-    FlipTest's rates are then estimated on the sampled source rows (a binomial standard error
-    of at most 0.5 / sqrt(max_points)); with samples of equal size the map is a permutation, so
-    Proposition 2 holds exactly on them. Its cost stays flat beyond the threshold, whatever the
-    rows: ``perf/fliptest_scaling.py`` measures it, and the agreement with the exact map where
-    that still runs.
+    FlipTest's rates are then estimated on the sampled source rows, and vary with both samples
+    (:func:`partition` and :func:`subsample_errors` estimate by how much); with samples of equal
+    size the map is a permutation, so Proposition 2 holds exactly on them. Its cost stays flat
+    beyond the threshold, whatever the rows: ``perf/fliptest_scaling.py`` measures it, and the
+    agreement with the exact map where that still runs.
 
     Parameters
     ----------
@@ -250,12 +316,15 @@ class FlipTestResult:
     Attributes
     ----------
     positive, negative
-        Masks over the mapped source rows (all, or the sample of a large group): F+ (h(x) = 1,
-        h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
+        Masks over the mapped source rows (all, or the sample of a large group), or over a
+        plan's pairs: F+ (h(x) = 1, h(G(x)) = 0) and F- (h(x) = 0, h(G(x)) = 1).
     transparency
         The transparency report: one row per (flipset, feature) with ``mean_difference`` (of
         x - G(x)) and ``mean_sign``, and their ranks by absolute value within the flipset
         (formerly ``report``, which still reads it with a :class:`DeprecationWarning`).
+    weights
+        Each pair's share of its source row, where the pairs are a plan's
+        (:func:`optimal_plan`); None where each source row has one counterpart.
 
     Examples
     --------
@@ -274,18 +343,26 @@ class FlipTestResult:
     positive: np.ndarray
     negative: np.ndarray
     transparency: pd.DataFrame
+    weights: np.ndarray | None = None
 
     report = RenamedAttribute()
 
     @property
-    def sizes(self) -> tuple[int, int]:
-        """The sizes of F+ and F-."""
-        return int(self.positive.sum()), int(self.negative.sum())
+    def sizes(self) -> tuple[float, float]:
+        """The sizes of F+ and F- (expected sizes, for pairs weighted by a plan's shares)."""
+        if self.weights is None:
+            return int(self.positive.sum()), int(self.negative.sum())
+        return float(self.weights[self.positive].sum()), float(self.weights[self.negative].sum())
+
+    @property
+    def source_size(self) -> int:
+        """The number of source rows the flipsets are taken over."""
+        return len(self.positive) if self.weights is None else round(self.weights.sum())
 
     @property
     def rates(self) -> tuple[float, float]:
         """The sizes of F+ and F- as shares of the source group."""
-        return self.sizes[0] / len(self.positive), self.sizes[1] / len(self.negative)
+        return self.sizes[0] / self.source_size, self.sizes[1] / self.source_size
 
 
 def fliptest(
@@ -345,11 +422,15 @@ def flipsets(
     counterpart_predictions: Any,
     *,
     features: list[str] | None = None,
+    weights: Any = None,
 ) -> FlipTestResult:
     """Flipsets and transparency report from each source row's counterpart G(x) (§4).
 
     This is the form for maps that generate counterparts rather than pick target rows, such
     as :class:`faircompare.stats.gan.GanTransport`; :func:`fliptest` calls it for exact maps.
+    Given the pairs of an optimal plan and their ``weights`` (:func:`optimal_plan`), the
+    flipsets are those the randomised map gives in expectation: its rates, and its
+    transparency means weighted by the pairs' shares.
 
     Parameters
     ----------
@@ -359,6 +440,8 @@ def flipsets(
         The classifier's predictions (1 or 0) on those rows.
     features
         Feature names for the report; defaults to column positions.
+    weights
+        Each pair's share of its source row (a plan's ``shares``); None: one pair per row.
     """
     source, counterparts = np.asarray(source, dtype=float), np.asarray(counterparts, dtype=float)
     h = np.asarray(source_predictions).astype(bool)
@@ -366,24 +449,93 @@ def flipsets(
     positive, negative = h & ~h_counterpart, ~h & h_counterpart
     difference = source - counterparts
     names = features if features is not None else [str(j) for j in range(source.shape[1])]
+    shares = np.ones(len(source)) if weights is None else np.asarray(weights, dtype=float)
     masks = (("F+", positive), ("F-", negative))
     report = pd.concat(
-        [_report(difference[mask], names, label) for label, mask in masks], ignore_index=True
+        [_report(difference[mask], shares[mask], names, label) for label, mask in masks],
+        ignore_index=True,
     )
-    return FlipTestResult(positive=positive, negative=negative, transparency=report)
+    kept = None if weights is None else shares
+    return FlipTestResult(positive=positive, negative=negative, transparency=report, weights=kept)
 
 
-def _report(difference: np.ndarray, names: list[str], flipset: str) -> pd.DataFrame:
+def _report(
+    difference: np.ndarray, weights: np.ndarray, names: list[str], flipset: str
+) -> pd.DataFrame:
     """Definition 2 for one flipset: mean difference and mean sign per feature, ranked."""
-    empty = len(difference) == 0
-    mean = np.full(len(names), np.nan) if empty else difference.mean(0)
-    sign = np.full(len(names), np.nan) if empty else np.sign(difference).mean(0)
+    empty = weights.sum() == 0
+    mean = np.full(len(names), np.nan) if empty else np.average(difference, 0, weights)
+    sign = np.full(len(names), np.nan) if empty else np.average(np.sign(difference), 0, weights)
     frame = pd.DataFrame(
         {"flipset": flipset, "feature": names, "mean_difference": mean, "mean_sign": sign}
     )
     frame["rank_difference"] = frame["mean_difference"].abs().rank(ascending=False, method="first")
     frame["rank_sign"] = frame["mean_sign"].abs().rank(ascending=False, method="first")
     return frame
+
+
+def partition(
+    source_rows: np.ndarray,
+    target_rows: np.ndarray,
+    *,
+    parts: int = PARTS,
+    rng: np.random.Generator,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Split the rows of a sampled map into ``parts`` disjoint parts of source and target rows.
+
+    Each part is mapped on its own and its flipsets computed; :func:`subsample_errors` reads
+    the sampling error of the whole map's flipsets from the spread of the parts'.
+
+    Parameters
+    ----------
+    source_rows, target_rows
+        The rows the whole map sends, and the target rows it was fitted on.
+    parts
+        The number of parts.
+    rng
+        Random generator of the partition.
+
+    Returns
+    -------
+    list of tuple of numpy.ndarray
+        Each part's source and target rows, sorted.
+    """
+    shuffled = (np.array_split(rng.permutation(rows), parts) for rows in (source_rows, target_rows))
+    return [(np.sort(s), np.sort(t)) for s, t in zip(*shuffled, strict=True)]
+
+
+def subsample_errors(parts: Sequence[FlipTestResult]) -> tuple[np.ndarray, pd.Series]:
+    r"""Return the sampling errors of a sampled map's flipset rates and transparency means.
+
+    A map fitted on samples of ``n`` source and ``m`` target rows gives flipsets that change
+    with the samples: another seed draws other rows, and the target rows drawn decide each
+    source row's counterpart. With ``k`` disjoint parts of those rows, each of ``n / k``
+    source and ``m / k`` target rows mapped on its own, the parts' estimates vary as an
+    estimate on ``n / k`` rows does; an average over rows varies as one over its number of
+    rows, so the whole map's standard error is the parts' standard deviation over
+    :math:`\sqrt{k}` (the subsampling variance estimate of Politis, Romano & Wolf,
+    *Subsampling*, 1999, at the rate :math:`\sqrt{n}`). Parts of a quarter of the rows map
+    each row to a farther counterpart than the whole map does, so the error is conservative:
+    ``perf/audit_reproducibility.py`` compares it with the rates' spread over seeds.
+
+    Parameters
+    ----------
+    parts
+        The flipsets of each part's map (at least two).
+
+    Returns
+    -------
+    tuple
+        The standard errors of the F+ and F- rates, and of each transparency mean (a Series
+        indexed by flipset and feature; NaN where fewer than two parts have the flipset).
+    """
+    scale = 1 / np.sqrt(len(parts))
+    rates = np.array([part.rates for part in parts])
+    means = pd.concat(
+        [part.transparency.set_index(["flipset", "feature"])["mean_difference"] for part in parts],
+        axis=1,
+    )
+    return rates.std(axis=0, ddof=1) * scale, means.std(axis=1, ddof=1) * scale
 
 
 def fliptest_by_label(

@@ -69,3 +69,35 @@ def test_a_p_value_near_the_level_is_undecided_with_few_permutations_and_decided
         test = ("positive_rate", result.pvalue, list(result.pvalue_interval))
         verdicts.append(tidy.permutation_verdicts(pd.DataFrame(rows("a", 0, [test]))).iloc[0])
     assert verdicts == ["undecided", "reject"]
+
+
+def test_each_audit_number_shows_its_monte_carlo_error_by_hand():
+    # Permutation: run a as above. Holm's ends [0.01, 0.036] and [0.030, 0.052] give the
+    # half-widths 0.013 and 0.011; run b, stored without an interval, has none.
+    permutation = rows("a", 0, [("TPR", 0.01, [0.005, 0.018]), ("FPR", 0.04, [0.030, 0.052])])
+    permutation += rows("b", 1, [("TPR", 0.2, None)])
+    individual = [
+        CONFIG | {"key": key, "split_id": 0, "audit": "individual", "metric": "loss-ratio",
+                  "scope": "all", "statistic": t, "pvalue": None, "adjusted_pvalue": None,
+                  "details": {"monte_carlo_error": error, "undecided": undecided}}
+        for key, t, error, undecided in (("a", 1.30, 0.02, True), ("b", 1.0, 0.0, False))
+    ]  # fmt: skip
+    fliptest = [
+        CONFIG | {"key": "a", "split_id": 0, "audit": "fliptest", "metric": "F+",
+                  "scope": scope, "statistic": 0.1, "pvalue": None, "adjusted_pvalue": None,
+                  "details": {"monte_carlo_error": error}}
+        for scope, error in (("unprivileged", 0.01), ("q", 0.5))  # a group's row: not pooled
+    ]  # fmt: skip
+    errors = tidy.monte_carlo_errors(pd.DataFrame(permutation + individual + fliptest))
+    assert errors.index.tolist() == [
+        "permutation p-value (Holm-adjusted)", "individual T_n", "FlipTest F+ rate"
+    ]  # fmt: skip
+    p = errors.loc["permutation p-value (Holm-adjusted)"]
+    assert (p["stored"], p["with an error"], p["undecided"]) == (3, 2, 1)
+    assert p["median"] == pytest.approx(0.012) and p["largest"] == pytest.approx(0.013)
+    t = errors.loc["individual T_n"]
+    assert (t["stored"], t["with an error"], t["undecided"]) == (2, 1, 1)
+    assert t["largest"] == pytest.approx(1.959964 * 0.02)
+    flips = errors.loc["FlipTest F+ rate"]
+    assert (flips["stored"], flips["with an error"]) == (1, 1) and pd.isna(flips["undecided"])
+    assert flips["largest"] == pytest.approx(1.959964 * 0.01)

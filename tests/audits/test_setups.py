@@ -32,8 +32,10 @@ def test_fliptest_maps_of_sparse_rows_are_those_of_their_dense_values():
     wide = split_transport(sparse.csr_matrix(X), groups, "p", rng=0)
     assert list(wide.maps) == list(dense.maps) == ["unprivileged", "q", "r"]
     for scope, group in dense.maps.items():
-        np.testing.assert_array_equal(wide.maps[scope].source_rows, group.source_rows)
-        np.testing.assert_array_equal(wide.maps[scope].counterpart_rows, group.counterpart_rows)
+        np.testing.assert_array_equal(wide.maps[scope].pairs.source_rows, group.pairs.source_rows)
+        np.testing.assert_array_equal(
+            wide.maps[scope].pairs.counterpart_rows, group.pairs.counterpart_rows
+        )
         assert wide.maps[scope].mean_cost == pytest.approx(group.mean_cost, rel=1e-12)
     np.testing.assert_allclose(wide.mean, dense.mean, rtol=1e-12)
 

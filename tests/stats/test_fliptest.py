@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faircompare.datasets.synthetic import lipton_hiring
-from faircompare.stats.fliptest import exact_transport, fliptest
+from faircompare.stats.fliptest import exact_transport, flipsets, fliptest, optimal_plan
 
 
 @st.composite
@@ -214,3 +214,41 @@ def test_the_l1_cost_equals_pots_bit_for_bit_on_one_hot_and_continuous_columns()
     ours = cityblock_distances(source, target)
     assert np.array_equal(ours, ot.dist(source, target, metric="cityblock"))
     np.testing.assert_allclose(ours, cdist(source, target, metric="cityblock"), rtol=1e-12)
+
+
+def test_the_plan_splits_each_source_row_into_shares_that_sum_to_one():
+    import ot
+
+    rng = np.random.default_rng(5)
+    source, target = rng.normal(size=(7, 2)), rng.normal(size=(4, 2))
+    plan = optimal_plan(source, target)
+    np.testing.assert_allclose(np.bincount(plan.rows, plan.shares), 1)
+    # each target row receives 7/4 source rows' worth; a vertex has at most n + m - 1 pairs
+    np.testing.assert_allclose(np.bincount(plan.columns, plan.shares), 7 / 4)
+    assert len(plan.rows) <= 7 + 4 - 1
+    # its mean cost is POT's optimal cost
+    matrix = ot.dist(source, target, metric="cityblock") ** 2
+    optimum = ot.emd2(np.full(7, 1 / 7), np.full(4, 1 / 4), matrix)
+    assert plan.mean_cost == pytest.approx(optimum)
+
+
+def test_plan_weighted_flipsets_are_the_randomised_maps_expected_flipsets():
+    """4,000 draws of the randomised map (Black et al. §3): their mean F+ and F- rates and
+    F+ transparency mean match the plan's weighted ones within 4 Monte Carlo errors."""
+    rng = np.random.default_rng(6)
+    source, target = rng.normal(size=(30, 2)), rng.normal(0.5, 1, size=(45, 2))
+    h_source, h_target = (source.sum(1) > 0).astype(int), (target.sum(1) > 0.8).astype(int)
+    plan = optimal_plan(source, target)
+    expected = flipsets(
+        source[plan.rows], target[plan.columns], h_source[plan.rows],
+        h_target[plan.columns], weights=plan.shares,
+    )  # fmt: skip
+    draws = []
+    for seed in range(4000):
+        mapping = exact_transport(source, target, rng=seed)
+        drawn = fliptest(source, target, h_source, h_target, mapping)
+        draws.append(drawn.rates)
+    draws = np.array(draws)
+    error = draws.std(axis=0) / np.sqrt(len(draws))
+    assert np.all(np.abs(draws.mean(axis=0) - expected.rates) <= 4 * error + 1e-12)
+    assert expected.source_size == 30 and 0 < expected.rates[0] < 1
