@@ -12,7 +12,9 @@ rows of ``feldman-gaussian-nb`` changed; nothing else), and when the individual 
 attack a model without gradients twice within the metric's free directions (#52, audit version
 4: the 12 individual rows of the three derivative-free models changed, and the 4 rows of the
 logistic regression only in their details, which gained the Monte Carlo error and the verdict;
-nothing else).
+nothing else), and when FlipTest came to read the flipsets the randomised map gives in
+expectation (#52, audit version 3: the 16 FlipTest rows changed in their rates, where the groups
+differ in size, and in their details, which gained the sampling error; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,
