@@ -36,7 +36,7 @@ from faircompare.config import (
 from faircompare.datasets.builtin import BUILTIN
 from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
 from faircompare.exceptions import FaircompareError, cut_message
-from faircompare.names import FAMILIES, FORMATS
+from faircompare.names import FAMILIES, FIGURE_KINDS, FORMATS, TABLE_KINDS
 from faircompare.plugin_template import KINDS, write_plugin
 from faircompare.safe_write import make_folder, write_error
 
@@ -596,6 +596,174 @@ def export_command(results: Path, fmt: str, out: Path | None) -> None:
     with ResultStore(results, readonly=True) as store:
         for path in export(store, _output(out, results, "export"), fmt):
             click.echo(path)
+
+
+def _selection(command: Callable[..., None]) -> Callable[..., None]:
+    """Add the options that choose a figure's or a table's runs and names."""
+    options = [
+        click.option("--dataset", "datasets", multiple=True, help="A dataset shown (repeatable)."),
+        click.option("--attribute", "attributes", multiple=True, help="A sensitive attribute."),
+        click.option("--variant", "variants", multiple=True, help="A variant shown (repeatable)."),
+        click.option("--algorithm", "algorithms", multiple=True,
+                     help="An algorithm shown, in this order (repeatable)."),
+        click.option("--split", "splits", type=int, multiple=True, help="A split (repeatable)."),
+        click.option("--label", "labels", multiple=True, metavar="NAME=LABEL",
+                     help="A display name for an algorithm or a measure (repeatable)."),
+        click.option("--measure", "measures", multiple=True,
+                     help="A measure shown, where the kind lists several (repeatable)."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@cli.command(name="figure")
+@click.argument("kind", required=False)
+@_RESULTS
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The file; its suffix gives the format (.pdf, .svg, .png). [default: KIND.pdf]",
+)
+@click.option("--list", "list_kinds", is_flag=True, help="Name the kinds and what each shows.")
+@_selection
+@click.option("--x", help="The measure on the x axis, where the kind has a choice (--list).")
+@click.option("--y", help="The measure on the y axis, where the kind has a choice (--list).")
+@click.option(
+    "--width", type=click.FloatRange(0, min_open=True), default=3.5, show_default=True,
+    help="Inches: 3.5 for a column of a two-column paper, 7 for its page.",
+)  # fmt: skip
+@click.option(
+    "--height", type=click.FloatRange(0, min_open=True),
+    help="Inches. [default: the kind's aspect, with its legend's room]",
+)  # fmt: skip
+@click.option("--font-size", type=click.FloatRange(4, 24), default=8.0, show_default=True)
+@click.option(
+    "--legend", type=click.Choice(["below", "right", "inside", "off"]), default="below",
+    show_default=True,
+)  # fmt: skip
+@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True,
+              help="Dots per inch of a PNG.")  # fmt: skip
+def figure_command(
+    kind: str | None,
+    results: Path,
+    out: Path | None,
+    list_kinds: bool,
+    datasets: tuple[str, ...],
+    attributes: tuple[str, ...],
+    variants: tuple[str, ...],
+    algorithms: tuple[str, ...],
+    splits: tuple[int, ...],
+    labels: tuple[str, ...],
+    measures: tuple[str, ...],
+    x: str | None,
+    y: str | None,
+    width: float,
+    height: float | None,
+    font_size: float,
+    legend: str,
+    dpi: int,
+) -> None:
+    """Draw one figure of a study for a paper, at the size and over the runs asked.
+
+    Without rewriting the report: KIND is one of `faircompare figure --list`, drawn from the
+    results folder's store, e.g. `faircompare figure tradeoff --dataset german --width 3.5
+    --label massaging-lr=Ours --out tradeoff.pdf`.
+    """
+    if list_kinds:
+        for name, (shows, axes) in FIGURE_KINDS.items():
+            click.echo(f"{name}: {shows}\n    {axes}")
+        return
+    from faircompare.analysis import paper
+    from faircompare.safe_write import replaced
+
+    if kind is None:
+        raise click.UsageError("name a figure kind, or --list to see them")
+    path = _suffixed(out or Path(f"{kind}.pdf"), (".pdf", ".svg", ".png"))
+    try:
+        figure = paper.draw(
+            kind, results, datasets=datasets or None, attributes=attributes or None,
+            variants=variants or None, algorithms=algorithms or None, splits=splits or None,
+            labels=_labels(labels), x=x, y=y, measures=measures or None, width=width,
+            height=height, font_size=font_size, legend=legend,
+        )  # fmt: skip
+    except ValueError as error:  # an unknown kind or value, or a figure that cannot fit
+        raise click.ClickException(str(error)) from None
+    with replaced(path, path.parent) as temporary:
+        figure.savefig(temporary, dpi=dpi)
+    size = figure.get_size_inches()
+    click.echo(f"{path} ({size[0]:.2f} x {size[1]:.2f} in)")
+
+
+@cli.command(name="table")
+@click.argument("kind", required=False)
+@_RESULTS
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The file: .tex (booktabs, the best of each column in bold) or .csv. [default: KIND.tex]",
+)
+@click.option("--list", "list_kinds", is_flag=True, help="Name the kinds and what each shows.")
+@_selection
+def table_command(
+    kind: str | None,
+    results: Path,
+    out: Path | None,
+    list_kinds: bool,
+    datasets: tuple[str, ...],
+    attributes: tuple[str, ...],
+    variants: tuple[str, ...],
+    algorithms: tuple[str, ...],
+    splits: tuple[int, ...],
+    labels: tuple[str, ...],
+    measures: tuple[str, ...],
+) -> None:
+    """Write one table of a study for a paper, as LaTeX or CSV, over the runs asked.
+
+    Without rewriting the report: KIND is one of `faircompare table --list`, e.g. `faircompare
+    table intervals --dataset german --measure accuracy --measure DIbinary --out t.tex`.
+    """
+    if list_kinds:
+        for name, shows in TABLE_KINDS.items():
+            click.echo(f"{name}: {shows}")
+        return
+    if kind is None:
+        raise click.UsageError("name a table kind, or --list to see them")
+    path = _suffixed(out or Path(f"{kind}.tex"), (".tex", ".csv"))
+    from faircompare.analysis.paper_tables import table
+    from faircompare.safe_write import write_text
+
+    try:
+        made = table(
+            kind, results, datasets=datasets or None, attributes=attributes or None,
+            variants=variants or None, algorithms=algorithms or None, splits=splits or None,
+            labels=_labels(labels), measures=measures or None,
+        )  # fmt: skip
+    except ValueError as error:  # an unknown kind or value, or a selection of several
+        raise click.ClickException(str(error)) from None
+    write_text(path, made.latex() if path.suffix == ".tex" else made.csv(), path.parent)
+    click.echo(f"{path} ({len(made.shown)} rows)")
+
+
+def _suffixed(path: Path, suffixes: Sequence[str]) -> Path:
+    """Return ``path`` where its suffix names one of the formats, else say which it may."""
+    if path.suffix.lower() not in suffixes:
+        allowed = ", ".join(suffixes)
+        raise click.BadParameter(
+            f"{path.name!r}: the suffix must be one of {allowed}", param_hint="--out"
+        )
+    return path
+
+
+def _labels(pairs: Sequence[str]) -> dict[str, str]:
+    """Return ``NAME=LABEL`` pairs as a mapping, refusing one without ``=``."""
+    labels = {}
+    for pair in pairs:
+        name, sign, label = pair.partition("=")
+        if not sign or not name:
+            raise click.BadParameter(f"{pair!r} is not NAME=LABEL", param_hint="--label")
+        labels[name] = label
+    return labels
 
 
 def _output(out: Path | None, results: Path, default: str) -> Path:

@@ -6,7 +6,15 @@ where it belongs (:data:`faircompare.preprocessing.VARIANTS`,
 :data:`faircompare.algorithms.base.FAMILIES`, :data:`faircompare.results.export.FORMATS`).
 """
 
-__all__ = ["ALGORITHM_ENTRY_POINTS", "AUDIT_ENTRY_POINTS", "FAMILIES", "FORMATS", "VARIANTS"]
+__all__ = [
+    "ALGORITHM_ENTRY_POINTS",
+    "AUDIT_ENTRY_POINTS",
+    "FAMILIES",
+    "FIGURE_KINDS",
+    "FORMATS",
+    "TABLE_KINDS",
+    "VARIANTS",
+]
 
 #: The preprocessing variants, in the paper's order: ``original``, ``numerical`` and
 #: ``numerical+binary``.
@@ -14,6 +22,56 @@ VARIANTS: tuple[str, ...] = ("original", "numerical", "numerical+binary")
 
 #: Where an intervention acts; :attr:`FairEstimator.family` is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
+
+#: The figure kinds of ``faircompare figure`` (:func:`faircompare.analysis.paper.draw`): what
+#: each shows, and what its ``x`` and ``y`` choose.
+FIGURE_KINDS: dict[str, tuple[str, str]] = {
+    "tradeoff": (
+        "accuracy against a fairness gap, a point per run, and the Pareto front; filled: the "
+        "run's demographic-parity test is significant (Holm); a panel per dataset, attribute "
+        "and variant",
+        "x: the fairness measure (DIbinary), y: the accuracy measure (accuracy)",
+    ),
+    "stability": (
+        "each algorithm's mean over splits and a rectangle of +/- one sd (Friedler et al. "
+        "Fig. 7); one dataset, attribute and variant",
+        "x (DIbinary), y (accuracy)",
+    ),
+    "intervals": (
+        "each algorithm's mean score and corrected 95% interval over splits; hollow: "
+        "significantly worse than the best (Holm); one dataset, attribute and variant",
+        "x: the measure (accuracy)",
+    ),
+    "equal-fairness": (
+        "every run against the post-processed frontier of the best unconstrained model (a thin "
+        "line per split, their mean black), a panel per constraint (Cruz & Hardt 2024); one "
+        "dataset, attribute and variant",
+        "fixed: each constraint's violation, and accuracy",
+    ),
+    "critical-difference": (
+        "average ranks over the selected datasets and attributes with bars of +/- half the "
+        "Nemenyi critical difference: bars apart, ranks significantly apart (Demsar 2006); "
+        "one variant",
+        "x: the measure ranked (accuracy)",
+    ),
+    "correlations": (
+        "Pearson correlations of measures across the selected runs, in the order given (Friedler "
+        "et al. Fig. 3)",
+        "--measure: the measures shown (accuracy, TPR, TNR, BCR, DIbinary, CV, sensitive-TPR, "
+        "sensitive-calibration-)",
+    ),
+}
+
+#: The table kinds of ``faircompare table`` (:func:`faircompare.analysis.paper_tables.table`).
+TABLE_KINDS: dict[str, str] = {
+    "measures": "each algorithm's mean ± sd over splits of key measures (--measure to choose); "
+    "bold: each column's best",
+    "intervals": "each algorithm's mean score with its corrected 95% interval over splits "
+    "(--measure, default accuracy); bold: the highest mean",
+    "equal-fairness": "each algorithm's accuracy minus the post-processed frontier's at its own "
+    "violation, with its interval, share of splits above and verdict (Cruz & Hardt 2024)",
+    "audits": "each algorithm's share of splits whose audits reject, and FlipTest's rates",
+}
 
 #: The file formats of ``faircompare export``.
 FORMATS = ("csv", "parquet")

@@ -68,7 +68,10 @@ RULES = [
     Rule(r"nohup faircompare run .* &", "dry-run", "the cluster recipe's detached coordinator"),
     Rule(r"faircompare new-plugin .*", "run"),
     Rule(r"python -m pytest plugins/tests", "run"),
-    Rule(r"faircompare (list|status|export|report|check-plugin|fetch-data)\b.*", "run"),
+    Rule(r"faircompare (figure|table) .*massaging-lr.*", "help", "a reader's own plugin study"),
+    Rule(
+        r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data)\b.*", "run"
+    ),
 ]
 
 

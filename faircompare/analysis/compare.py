@@ -521,6 +521,26 @@ class FriedmanTest:
     datasets: int
     alpha: float
 
+    def groups(self) -> list[tuple[float, float]]:
+        """Return the maximal groups the Nemenyi test cannot tell apart, as rank spans.
+
+        Returns
+        -------
+        list of tuple of float
+            The lowest and highest average rank of each maximal run of algorithms (in rank
+            order) whose ranks span less than the critical difference; a critical-difference
+            diagram joins each with a bar (Demšar Fig. 1).
+        """
+        ranks = self.ranks.to_numpy(dtype=float)
+        spans: list[tuple[int, int]] = []
+        for start in range(len(ranks)):
+            end = start
+            while end + 1 < len(ranks) and ranks[end + 1] - ranks[start] < self.critical_difference:
+                end += 1
+            if end > start and not any(s <= start and end <= e for s, e in spans):
+                spans.append((start, end))
+        return [(float(ranks[s]), float(ranks[e])) for s, e in spans]
+
 
 def friedman(table: pd.DataFrame, *, alpha: float = 0.05) -> FriedmanTest:
     """Rank algorithms over datasets and test that their average ranks are equal.
@@ -642,9 +662,9 @@ def intervals(
         # An interval of one algorithm's mean: the test of its values against 0, shifted.
         test = corrected_ttest(values, test_to_train, confidence=confidence)
         rows[name] = {"mean": test.mean, "ci_low": test.interval[0], "ci_high": test.interval[1]}
+    if not rows:  # no algorithm with two splits or more
+        return pd.DataFrame(columns=["mean", "ci_low", "ci_high", "worse_than_best"])
     table = pd.DataFrame.from_dict(rows, orient="index").sort_values("mean", ascending=False)
-    if table.empty:
-        return table.assign(worse_than_best=pd.Series(dtype=bool))
     best = table.index[0]
     others = [name for name in table.index if name != best and _comparable(by_split, best, name)]
     pvalues = [

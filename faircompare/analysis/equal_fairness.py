@@ -41,6 +41,7 @@ from faircompare.stats.multitest import holm
 __all__ = [
     "CONSTRAINT_MEASURES",
     "FRONTIER_PREFIX",
+    "accuracy_limits",
     "best_frontier",
     "equal_fairness",
     "equal_fairness_summary",
@@ -275,3 +276,34 @@ def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
         [tables["constraint"], *(tables[c] for c in _WHERE)], tables["verdict"]
     ).reindex(columns=verdicts, fill_value=0)
     return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", *verdicts]]
+
+
+def accuracy_limits(points: pd.DataFrame, runs: pd.DataFrame) -> tuple[float, float]:
+    """Return the lowest and highest accuracy an equal-fairness panel shows.
+
+    The floor is twice the span from the frontier's lowest point to the highest accuracy, below
+    that point (at least 0.04 below it): the frontier and the runs that compare with it fill the
+    axis. The lowest accuracy sets the floor where it is higher. A run below the floor (naive
+    Bayes at 0.38 where the frontier is at 0.82) is drawn at the bottom edge.
+
+    Parameters
+    ----------
+    points
+        The frontier's points (:func:`frontier_points`).
+    runs
+        The other runs, with ``accuracy`` (:func:`equal_fairness`).
+
+    Returns
+    -------
+    tuple of float
+        The floor and the top of the accuracy axis.
+    """
+    frontier = points["accuracy"].dropna()
+    accuracies = pd.concat([frontier, runs["accuracy"]]).dropna()
+    if accuracies.empty:
+        return 0.0, 0.0
+    lowest, top = float(accuracies.min()), float(accuracies.max())
+    if frontier.empty:
+        return lowest, top
+    reach = frontier.min() - 2 * max(top - frontier.min(), 0.02)
+    return float(max(reach, lowest)), top

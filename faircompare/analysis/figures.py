@@ -22,7 +22,11 @@ from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 
 from faircompare.analysis.compare import FriedmanTest
-from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES, frontier_accuracy
+from faircompare.analysis.equal_fairness import (
+    CONSTRAINT_MEASURES,
+    accuracy_limits,
+    frontier_accuracy,
+)
 from faircompare.analysis.style import (
     LEGEND_COLUMN,
     PALETTE,
@@ -308,9 +312,10 @@ def plot_equal_fairness(
     thin grey line, their mean over splits a black one; each other run is a point in its
     algorithm's style at its violation of the panel's constraint and its accuracy. A point above
     the lines beats the post-processed model at its own level of unfairness (Cruz & Hardt 2024).
-    The accuracy axis shows the frontier and what lies near it (:func:`_accuracy_limits`): a run
-    far below, such as naive Bayes at 0.38 on credit default where the frontier is at 0.82,
-    would squeeze the rest into a line; it is drawn at the bottom edge and counted in the
+    The accuracy axis shows the frontier and what lies near it
+    (:func:`~faircompare.analysis.equal_fairness.accuracy_limits`): a run far below, such as
+    naive Bayes at 0.38 on credit default where the frontier is at 0.82, would squeeze the
+    rest into a line; it is drawn at the bottom edge and counted in the
     panel's title.
 
     Parameters
@@ -336,7 +341,7 @@ def plot_equal_fairness(
     width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
     figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
-    floor, top = _accuracy_limits(points, runs)
+    floor, top = accuracy_limits(points, runs)
     for ax, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint]
         shown = runs[(runs["constraint"] == constraint) & runs["violation"].notna()]
@@ -369,24 +374,6 @@ def plot_equal_fairness(
     drawn = [ax for ax in axes if ax.get_legend_handles_labels()[1]] or [axes[0]]
     legend_outside(figure, drawn[0])  # every drawn panel shows the same runs and lines
     return figure
-
-
-def _accuracy_limits(points: pd.DataFrame, runs: pd.DataFrame) -> tuple[float, float]:
-    """Return the lowest and highest accuracy an equal-fairness panel shows.
-
-    The floor is twice the span from the frontier's lowest point to the highest accuracy, below
-    that point (at least 0.04 below it): the frontier and the runs that compare with it fill the
-    axis. The lowest accuracy sets the floor where it is higher.
-    """
-    frontier = points["accuracy"].dropna()
-    accuracies = pd.concat([frontier, runs["accuracy"]]).dropna()
-    if accuracies.empty:
-        return 0.0, 0.0
-    lowest, top = float(accuracies.min()), float(accuracies.max())
-    if frontier.empty:
-        return lowest, top
-    reach = frontier.min() - 2 * max(top - frontier.min(), 0.02)
-    return float(max(reach, lowest)), top
 
 
 def _undefined(ax: Axes, measure: str) -> None:
@@ -743,7 +730,7 @@ def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
         ax.plot([rank, rank, edge], [0, level, level], color="#444444", linewidth=0.8)
         ax.text(edge - 0.05 if left else edge + 0.05, level, f"{name} ({rank:.2f})",
                 ha="right" if left else "left", va="center", fontsize=7)  # fmt: skip
-    for j, (low, high) in enumerate(_cliques(ranks.to_numpy(), test.critical_difference)):
+    for j, (low, high) in enumerate(test.groups()):
         y = -0.25 - 0.18 * j
         ax.plot([low - 0.05, high + 0.05], [y, y], color="black", linewidth=3)
     ax.plot([1, 1 + test.critical_difference], [1.4, 1.4], color="black", linewidth=1.5)
@@ -763,18 +750,6 @@ def _mean_span(means: np.ndarray) -> tuple[float, float]:
     low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     margin = 2 * max(high - low, 0.01 * max(abs(low), abs(high), 1.0))
     return low - margin, high + margin
-
-
-def _cliques(ranks: np.ndarray, critical_difference: float) -> list[tuple[float, float]]:
-    """Maximal runs of sorted ranks spanning less than the critical difference."""
-    spans: list[tuple[int, int]] = []
-    for start in range(len(ranks)):
-        end = start
-        while end + 1 < len(ranks) and ranks[end + 1] - ranks[start] < critical_difference:
-            end += 1
-        if end > start and not any(s <= start and end <= e for s, e in spans):
-            spans.append((start, end))
-    return [(float(ranks[s]), float(ranks[e])) for s, e in spans]
 
 
 def plot_intervals(

@@ -11,13 +11,26 @@ is where an intervention acts (pre-processing, in-processing, post-processing, b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+
+__all__ = [
+    "MARKERS",
+    "PALETTE",
+    "Style",
+    "algorithm_styles",
+    "legend_outside",
+    "new_figure",
+    "paper_style",
+]
 
 # Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
 PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
@@ -191,3 +204,36 @@ def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
     """
     figure = Figure(figsize=size, layout="constrained")
     return figure, figure.subplots()
+
+
+@contextmanager
+def paper_style(font_size: float = 8.0) -> Iterator[None]:
+    """Draw in the paper style within the block: small text, thin lines, embedded fonts.
+
+    The style :func:`faircompare.analysis.paper.draw` draws in: 8-point text for a figure
+    printed at its size (a 3.5-inch column), lines and axes of 0.6 to 1 point, TrueType fonts
+    in PDF and PostScript (text stays text, as publishers ask). Colours and markers come from
+    :func:`algorithm_styles`, distinct in greyscale and for colour-blind readers.
+
+    Parameters
+    ----------
+    font_size
+        Points of the text; ticks and legend get one point less.
+    """
+    small = font_size - 1
+    settings: dict[str, Any] = {
+        "font.size": font_size,
+        "axes.titlesize": font_size,
+        "axes.labelsize": font_size,
+        "xtick.labelsize": small,
+        "ytick.labelsize": small,
+        "legend.fontsize": small,
+        "axes.linewidth": 0.6,
+        "lines.linewidth": 1.0,
+        "xtick.major.width": 0.6,
+        "ytick.major.width": 0.6,
+        "pdf.fonttype": 42,  # TrueType: the text stays text, as journals ask
+        "ps.fonttype": 42,
+    }
+    with mpl.rc_context(settings):  # type: ignore[arg-type]  # matplotlib types keys as literals
+        yield

@@ -129,32 +129,42 @@ def group_table(outcomes: pd.DataFrame) -> pd.DataFrame:
     return table.round(3).rename_axis(index=[None, None]).rename(columns=names)
 
 
-def to_latex(table: pd.DataFrame, *, caption: str = "") -> str:
+def to_latex(
+    table: pd.DataFrame, *, caption: str = "", bold: Mapping[str, object] | None = None
+) -> str:
     """Format a table as a LaTeX ``booktabs`` tabular, special characters escaped.
 
     Parameters
     ----------
     table
-        The table; its index becomes the first columns.
+        The table; its index becomes the first column (a column per level of a MultiIndex).
     caption
         The caption; none when empty.
+    bold
+        ``{column: row}``: the cells set in bold (each column's best value, say).
 
     Returns
     -------
     str
         The LaTeX source.
     """
-    columns = ["", *map(str, table.columns)]
+    levels = table.index.nlevels  # a MultiIndex gives a column per level
+    columns = [""] * levels + [str(c) for c in table.columns]
     lines = [
         r"\begin{table}[ht]",
         r"\centering",
-        rf"\begin{{tabular}}{{l{'r' * len(table.columns)}}}",
+        rf"\begin{{tabular}}{{{'l' * levels}{'r' * len(table.columns)}}}",
         r"\toprule",
         " & ".join(_escape(c) for c in columns) + r" \\",
         r"\midrule",
     ]
+    bold = bold or {}
     for index, row in table.iterrows():
-        cells = [_escape(str(index))] + [_escape(_cell(v)) for v in row]
+        names = index if isinstance(index, tuple) else (index,)
+        cells = [_escape(str(name)) for name in names] + [
+            rf"\textbf{{{_escape(_cell(v))}}}" if bold.get(column) == index else _escape(_cell(v))
+            for column, v in row.items()
+        ]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     if caption:

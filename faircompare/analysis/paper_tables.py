@@ -1,0 +1,251 @@
+"""One table for a paper: a kind the report writes, alone, over the runs and names asked.
+
+:func:`table` makes it from a results folder, as :func:`~faircompare.analysis.paper.draw` makes
+a figure, and ``faircompare table KIND --out table.tex`` the same from the command line::
+
+    from faircompare.analysis.paper_tables import table
+
+    intervals = table("intervals", "results", datasets=["german"], labels={"massaging-lr": "Ours"})
+    Path("intervals.tex").write_text(intervals.latex())
+
+A kind with a best value per column (the highest accuracy, the fairness measure nearest its
+ideal) sets it in bold in the LaTeX table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from faircompare._validation import check_choice
+from faircompare.analysis import equal_fairness, tables, tidy
+from faircompare.analysis.paper import Selection, intervals_of
+from faircompare.measures import MEASURES
+from faircompare.names import TABLE_KINDS
+from faircompare.results import ResultStore
+
+__all__ = ["PaperTable", "table"]
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """A table for a paper: its formatted cells, the numbers behind them, and its best cells.
+
+    Attributes
+    ----------
+    shown
+        The cells as the paper prints them ("0.741 ± 0.012").
+    numbers
+        The numbers behind them, one column each (the CSV).
+    best
+        Each column of ``shown`` with a best value, and the row holding it.
+    caption
+        What the table shows.
+    """
+
+    shown: pd.DataFrame
+    numbers: pd.DataFrame
+    best: Mapping[str, object]
+    caption: str
+
+    def latex(self) -> str:
+        """Return the table as a LaTeX ``booktabs`` table, each column's best cell in bold.
+
+        Returns
+        -------
+        str
+            The LaTeX source (it needs the ``booktabs`` package).
+        """
+        return tables.to_latex(self.shown, caption=self.caption, bold=self.best)
+
+    def csv(self) -> str:
+        """Return the numbers behind the table as CSV.
+
+        Returns
+        -------
+        str
+            The CSV text, a row per number's algorithm (and measure or constraint).
+        """
+        return self.numbers.to_csv(index=False)
+
+
+def _oriented(measure: str, values: pd.Series) -> pd.Series:
+    """Return ``values`` oriented so that higher is better: a fairness measure near its ideal."""
+    known = MEASURES[measure]
+    return values if known.kind == "accuracy" else -(values - known.ideal).abs()
+
+
+def _rows(frame: pd.DataFrame, selection: Selection, column: str = "algorithm") -> pd.DataFrame:
+    """Order rows as the selection orders its algorithms, under their display names."""
+    order = selection.order(frame[column].unique())
+    frame = frame.set_index(column).loc[order]
+    return frame.rename(index=lambda name: selection.label(name)).rename_axis(None)
+
+
+def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
+    """Each algorithm's mean ± sd over splits of key measures (Friedler et al. §7.1)."""
+    names = list(names or tables.KEY_MEASURES)
+    measures = selection.measures(store.measures())
+    where = selection.configuration(measures, "measures")
+    summary = tidy.stability(tidy.representative(measures), names)
+    mean = summary.pivot_table(index="algorithm", columns="measure", values="mean")
+    sd = summary.pivot_table(index="algorithm", columns="measure", values="sd", dropna=False)
+    shown_names = [n for n in names if n in mean.columns]
+    spread = sd[shown_names].map(lambda v: "" if pd.isna(v) else f" ± {v:.3f}")  # 1 split: none
+    cells = mean[shown_names].map("{:.3f}".format) + spread
+    order = selection.order(mean.index)
+    best = {
+        selection.label(n): selection.label(_oriented(n, mean[n].loc[order]).idxmax())
+        for n in shown_names
+        if mean[n].loc[order].notna().any()
+    }
+    shown = cells.loc[order].rename(index=selection.label, columns=selection.label)
+    numbers = summary[summary["algorithm"].isin(order)]
+    caption = f"Mean ± sd over splits, {', '.join(where)}; bold: the best of each column"
+    return PaperTable(shown.rename_axis(index=None, columns=None), numbers, best, caption)
+
+
+def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
+    """Each algorithm's mean score with its corrected 95% interval over splits."""
+    names = list(names or ("accuracy",))
+    measures = selection.measures(store.measures())
+    where = selection.configuration(measures, "intervals")
+    chosen = tidy.representative(measures)
+    columns, numbers, best = {}, [], {}
+    ranked: list[str] = []
+    for name in names:
+        found = intervals_of(chosen, name, "intervals table")
+        known, label = MEASURES[name], selection.label(name)
+        if known.kind != "accuracy":  # its score: the distance from its ideal, negated
+            label = f"-|{label} - {known.ideal:g}|"
+        columns[label] = found.apply(
+            lambda r: f"{r['mean']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]", axis=1
+        )
+        best[label] = found["mean"].idxmax()  # scores: higher is better
+        ranked = ranked or list(found.index)  # the first measure's order: best first
+        numbers.append(found.reset_index(names="algorithm").assign(measure=name))
+    shown = pd.DataFrame(columns)  # rows: the settings' labels, best first
+    algorithm_of = {label: _algorithm(label, chosen) for label in shown.index}
+    order = ranked
+    if selection.algorithms is not None:
+        rank = {a: i for i, a in enumerate(selection.algorithms)}
+        order = sorted(order, key=lambda label: rank[algorithm_of[label]])
+    names_of = {label: selection.labels.get(algorithm_of[label], label) for label in order}
+    best = {column: names_of[row] for column, row in best.items()}
+    caption = (
+        f"Mean score with its corrected 95% interval over splits (Nadeau & Bengio), "
+        f"{', '.join(where)}; bold: the highest mean"
+    )
+    shown = shown.loc[order].rename(index=names_of)
+    return PaperTable(shown, pd.concat(numbers, ignore_index=True), best, caption)
+
+
+def _algorithm(label: str, chosen: pd.DataFrame) -> str:
+    """Return the algorithm a setting's label names (``zafar-accuracy`` names ``zafar``)."""
+    settings = chosen[["algorithm", "setting"]].drop_duplicates()
+    named = {tidy.label(a, s): a for a, s in settings.itertuples(index=False)}
+    return named.get(label, label)
+
+
+def _equal_fairness(
+    store: ResultStore, selection: Selection, names: Sequence[str] | None
+) -> PaperTable:
+    """Each algorithm's accuracy minus the frontier's at its own violation (Cruz & Hardt)."""
+    measures = selection.measures(store.measures(), by_algorithm=False)
+    where = selection.configuration(measures, "equal-fairness")
+    validation = store.measures("validation")
+    validation = validation[validation["key"].isin(measures["key"])] if len(validation) else None
+    found = equal_fairness.equal_fairness_table(measures, validation)
+    if found.empty:
+        raise ValueError("no algorithm to compare with a frontier (unprocessed-*) in the selection")
+    if selection.algorithms is not None:
+        found = found[found["algorithm"].map(lambda a: _algorithm(a, measures)).isin(
+            selection.algorithms)]  # fmt: skip
+    display = found["algorithm"].map(lambda a: selection.labels.get(_algorithm(a, measures), a))
+    cells = found.assign(
+        algorithm=display,
+        difference=found.apply(
+            lambda r: f"{r['difference']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]", axis=1
+        ),
+        constraint=found["constraint"].str.replace("_", " "),
+    ).set_index(["constraint", "algorithm"])[["difference", "above", "verdict"]]
+    caption = (
+        f"Accuracy minus the frontier's ({found['frontier'].iloc[0]}) at equal fairness, mean "
+        f"over splits with corrected 95% intervals; share of splits above; verdict after Holm: "
+        f"{', '.join(where)}"
+    )
+    return PaperTable(cells.rename_axis(index=[None, None]), found, {}, caption)
+
+
+def _audits(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
+    """Share of splits whose audits reject, and FlipTest's rates, per algorithm."""
+    measures = selection.measures(store.measures())
+    where = selection.configuration(measures, "audits")
+    chosen = tidy.representative(measures)
+    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
+    audits = store.audits()
+    audits = audits[audits["key"].isin(settings.index)]
+    audits = audits.assign(setting=audits["key"].map(settings))
+    outcomes = tidy.audit_outcomes(audits)
+    columns = [c for c in tables.AUDIT_NAMES if c in outcomes.columns]  # the report's order
+    named = outcomes[["algorithm", *columns]].rename(columns=tables.AUDIT_NAMES)
+    shown = (
+        _rows(named, selection).round(3).assign(splits=outcomes.set_index("algorithm")["splits"])
+    )
+    caption = (
+        f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
+        f"decided; FlipTest: mean rates: {', '.join(where)}"
+    )
+    return PaperTable(shown, outcomes, {}, caption)
+
+
+_MADE: dict[str, Callable[[ResultStore, Selection, Sequence[str] | None], PaperTable]] = {
+    "measures": _measures,
+    "intervals": _intervals,
+    "equal-fairness": _equal_fairness,
+    "audits": _audits,
+}
+
+
+def table(
+    kind: str,
+    results: str | Path | ResultStore,
+    *,
+    datasets: Sequence[str] | None = None,
+    attributes: Sequence[str] | None = None,
+    variants: Sequence[str] | None = None,
+    algorithms: Sequence[str] | None = None,
+    splits: Sequence[int] | None = None,
+    labels: Mapping[str, str] | None = None,
+    measures: Sequence[str] | None = None,
+) -> PaperTable:
+    """Make one table kind of a study, over the runs and under the names asked.
+
+    Parameters
+    ----------
+    kind
+        A name of :data:`faircompare.names.TABLE_KINDS`.
+    results
+        A results folder, or its open store.
+    datasets, attributes, variants, algorithms, splits, labels
+        The runs shown and their display names
+        (:class:`~faircompare.analysis.paper.Selection`); every kind shows one dataset,
+        attribute and variant.
+    measures
+        The measures: columns of ``measures`` (default: the report's key measures) and of
+        ``intervals`` (default: accuracy).
+
+    Returns
+    -------
+    PaperTable
+        The table; ``.latex()`` and ``.csv()`` give its text.
+    """
+    made = _MADE[check_choice(kind, TABLE_KINDS, what="table kind")]
+    selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
+    if isinstance(results, ResultStore):
+        return made(results, selection, measures)
+    with ResultStore(results, readonly=True) as store:
+        return made(store, selection, measures)

@@ -1,0 +1,192 @@
+"""A figure or a table for a paper: every kind at the width, selection and labels asked (#50)."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from matplotlib.text import Text
+
+from faircompare.analysis import paper
+from faircompare.analysis.lint import lint_figure
+from faircompare.analysis.paper_tables import table
+from faircompare.analysis.tables import to_latex
+from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark.settings import RunSettings
+from faircompare.config import BenchmarkConfig
+from faircompare.names import FIGURE_KINDS, TABLE_KINDS
+from faircompare.results import ResultStore
+
+pytestmark = pytest.mark.data
+
+# 12 algorithms and the frontier the equal-fairness figure compares them with
+ALGORITHMS = (
+    "zafar-fairness", "logistic-regression", "decision-tree", "gaussian-nb", "svm",
+    "feldman-logistic-regression", "feldman-decision-tree", "feldman-gaussian-nb", "calders",
+    "zafar-accuracy", "reductions-gs-dp", "threshold-optimizer",
+)  # fmt: skip
+LABELS = {"zafar-fairness": "Ours", "DIbinary": "DI"}
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """Ricci and German, two splits, the 12 algorithms and the frontier, not audited."""
+    folder = tmp_path_factory.mktemp("paper-study")
+    config = BenchmarkConfig(
+        datasets=("ricci", "german"),
+        algorithms=(*ALGORITHMS, "unprocessed-logistic-regression"),
+        variants=("numerical+binary",),
+        sensitive_attributes="first",
+        splits=2,
+        audits=False,
+    )
+    with ResultStore(folder) as store:
+        summary = run_plan(
+            make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=2)
+        )
+    assert summary.failed == 0
+    return folder
+
+
+def page_size(pdf: Path) -> tuple[float, float]:
+    """The PDF's page size in inches, from its MediaBox (points of 1/72 in)."""
+    box = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", pdf.read_bytes())
+    assert box is not None
+    return float(box[1]) / 72, float(box[2]) / 72
+
+
+def texts(figure) -> set[str]:
+    """Every text the figure draws: titles, labels, tick labels and legend entries."""
+    return {t.get_text() for t in figure.findobj(Text) if t.get_text()}
+
+
+@pytest.mark.parametrize("kind", list(FIGURE_KINDS))
+def test_every_kind_keeps_the_width_asked_its_labels_and_the_lint(study, kind, tmp_path):
+    for width in (paper.COLUMN, paper.PAGE):
+        for shown in (1, 3, 12):
+            where = {} if kind == "critical-difference" else {"datasets": ["german"]}
+            chosen = ALGORITHMS[:shown]
+            if kind == "critical-difference" and shown < 3:
+                with pytest.raises(ValueError, match="at least three algorithms"):
+                    paper.draw(kind, study, algorithms=chosen, labels=LABELS, width=width)
+                continue
+            figure = paper.draw(kind, study, algorithms=chosen, labels=LABELS, width=width, **where)
+            path = tmp_path / f"{kind}-{width}-{shown}.pdf"
+            figure.savefig(path)
+            assert page_size(path)[0] == pytest.approx(width, abs=0.01)
+            assert lint_figure(figure) == [], (kind, width, shown)
+            drawn = texts(figure)
+            if kind != "correlations":  # it shows measures, not algorithms
+                assert "Ours" in drawn and "zafar-fairness" not in drawn
+            if kind in ("correlations", "stability", "tradeoff"):
+                assert any("DI" in t and "DIbinary" not in t for t in drawn)
+
+
+def test_one_panel_kinds_draw_into_the_users_axes(study):
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(7, 2.5))
+    try:
+        drawn = paper.draw("tradeoff", study, datasets=["german"], ax=axes[0], labels=LABELS)
+        paper.draw("intervals", study, datasets=["german"], ax=axes[1], labels=LABELS)
+        assert drawn is figure and list(figure.get_size_inches()) == [7, 2.5]
+        assert axes[0].get_legend() is not None and axes[0].collections  # the runs, a legend
+        assert "Ours" in [t.get_text() for t in axes[1].get_yticklabels()]
+        with pytest.raises(ValueError, match="ax= takes one panel; this selection draws 2"):
+            paper.draw("tradeoff", study, ax=axes[0])  # Ricci and German: two panels
+    finally:
+        plt.close(figure)
+
+
+def test_a_figure_that_cannot_fit_says_so_and_what_would(study):
+    with pytest.raises(paper.FigureFitError, match="select fewer algorithms.*wider"):
+        paper.draw("stability", study, datasets=["german"], width=3.5, legend="right")
+    with pytest.raises(paper.FigureFitError, match="select fewer measures or draw it wider"):
+        paper.draw("correlations", study, measures=["accuracy", "TPR", "TNR", "BCR", "DIbinary",
+                                                      "CV", "MCC", "AUC"], width=1.8)  # fmt: skip
+
+
+def test_a_selection_the_results_do_not_hold_names_what_they_do(study):
+    with pytest.raises(ValueError, match="no runs of dataset 'adult'.*they hold: german, ricci"):
+        paper.draw("tradeoff", study, datasets=["adult"])
+    with pytest.raises(ValueError, match="shows one dataset, attribute and variant.*holds 2"):
+        paper.draw("intervals", study)
+    with pytest.raises(ValueError, match="unknown figure kind 'tradeof'.*did you mean 'tradeoff'"):
+        paper.draw("tradeof", study)
+    with pytest.raises(ValueError, match="unknown measure 'FPR'"):
+        paper.draw("correlations", study, measures=["accuracy", "FPR"])
+
+
+def test_the_measures_table_bolds_each_columns_best_by_hand(study):
+    made = table("measures", study, datasets=["german"], algorithms=ALGORITHMS[:3],
+                 labels=LABELS, measures=["accuracy", "DIbinary"])  # fmt: skip
+    with ResultStore(study, readonly=True) as store:
+        measures = store.measures()
+    german = measures[(measures["dataset"] == "german") & (measures["group"] == "")]
+    mean = german.groupby(["algorithm", "measure"])["value"].mean().unstack()
+    mean = mean.loc[list(ALGORITHMS[:3])].rename(index=LABELS)
+    # by hand: the highest mean accuracy; the DI nearest its ideal 1
+    assert made.best == {
+        "accuracy": mean["accuracy"].idxmax(),
+        "DI": (mean["DIbinary"] - 1).abs().idxmin(),
+    }
+    assert list(made.shown.index) == ["Ours", "logistic-regression", "decision-tree"]
+    cell = made.shown.loc["Ours", "accuracy"]
+    assert cell.startswith(f"{mean.loc['Ours', 'accuracy']:.3f} ± ")
+    latex = made.latex()
+    cell = made.shown.loc[made.best["accuracy"], "accuracy"].replace("±", r"$\pm$")
+    assert r"\textbf{" + cell + "}" in latex
+
+
+def test_latex_sets_the_cells_named_in_bold_and_a_multiindex_in_columns():
+    frame = pd.DataFrame({"a": [0.5, 0.25]}, index=pd.MultiIndex.from_tuples(
+        [("x_1", "p"), ("x_1", "q")]))  # fmt: skip
+    latex = to_latex(frame, bold={"a": ("x_1", "q")})
+    assert r"\begin{tabular}{llr}" in latex
+    assert r"x\_1 & p & 0.500 \\" in latex and r"x\_1 & q & \textbf{0.250} \\" in latex
+
+
+def faircompare(*arguments: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["faircompare", *arguments], capture_output=True, text=True, cwd=cwd)
+
+
+def test_figure_and_table_as_a_user_types_them(study, tmp_path):
+    listed = faircompare("figure", "--list", cwd=tmp_path)
+    assert listed.returncode == 0 and all(f"{k}:" in listed.stdout for k in FIGURE_KINDS)
+    done = faircompare(
+        "figure", "tradeoff", "--results", str(study), "--dataset", "german", "--algorithm",
+        "zafar-fairness", "--algorithm", "svm", "--label", "zafar-fairness=Ours", "--width",
+        "3.5", "--out", "tradeoff.pdf", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert page_size(tmp_path / "tradeoff.pdf")[0] == pytest.approx(3.5, abs=0.01)
+    png = faircompare("figure", "intervals", "--results", str(study), "--dataset", "german",
+                      "--out", "i.png", "--dpi", "100", "--width", "7", cwd=tmp_path)  # fmt: skip
+    assert png.returncode == 0, png.stderr
+    assert (tmp_path / "i.png").read_bytes()[:4] == b"\x89PNG"
+    wrong = faircompare("figure", "tradeoff", "--results", str(study), "--out", "t.jpg",
+                        cwd=tmp_path)  # fmt: skip
+    assert wrong.returncode == 2 and "must be one of .pdf, .svg, .png" in wrong.stderr
+    tables = faircompare("table", "--list", cwd=tmp_path)
+    assert all(f"{k}:" in tables.stdout for k in TABLE_KINDS)
+    made = faircompare("table", "intervals", "--results", str(study), "--dataset", "german",
+                       "--label", "zafar-fairness=Ours", "--out", "t.tex", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    tex = (tmp_path / "t.tex").read_text()
+    assert r"\toprule" in tex and r"\textbf{" in tex and "Ours" in tex
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_a_latex_table_compiles_in_a_minimal_document(study, tmp_path):
+    body = table("intervals", study, datasets=["german"], measures=["accuracy", "DIbinary"])
+    document = (
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        f"{body.latex()}\\end{{document}}\n"
+    )
+    (tmp_path / "t.tex").write_text(document)
+    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "t.tex"], cwd=tmp_path,
+                            capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert (tmp_path / "t.pdf").exists()
