@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,13 +16,15 @@ from faircompare.records import AuditRow
 from faircompare.stats.fliptest import (
     MAX_POINTS,
     PARTS,
-    FlipTestResult,
     flipsets,
     optimal_plan,
     partition,
     subsample_errors,
     transport_sample,
 )
+
+if TYPE_CHECKING:  # its former home is this module: at run time the name warns (0.2.0)
+    from faircompare.stats.fliptest import FlipTestResult
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
