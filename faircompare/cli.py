@@ -575,11 +575,20 @@ def status(results: Path, as_json: bool) -> None:
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), help="[default: RESULTS/report]"
 )
-def report_command(results: Path, out: Path | None) -> None:
-    """Write the figures, tables and HTML report of a results folder."""
+@click.option(
+    "--redraw", is_flag=True,
+    help="Draw every part again, also those whose runs did not change since the last report.",
+)  # fmt: skip
+def report_command(results: Path, out: Path | None, redraw: bool) -> None:
+    """Write the figures, tables and HTML report of a results folder.
+
+    A part whose runs and numbers are those of the last report in the same folder is not drawn
+    again: after rerunning one algorithm, only the parts that read its changed numbers are.
+    """
     from faircompare.analysis.report import write_report
 
-    click.echo(write_report(results, _output(out, results, "report"), say=_say))
+    out = _output(out, results, "report")
+    click.echo(write_report(results, out, say=_say, reuse=not redraw))
 
 
 @cli.command(name="export")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,6 +38,7 @@ from faircompare.analysis.audit_figures import (
     plot_transparency_report,
     threshold_curve,
 )
+from faircompare.analysis.report_cache import PartCache, frame_from_json, frame_to_json
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
@@ -74,54 +75,134 @@ class _Section:
 
 @dataclass
 class _Writer:
-    """Writes figures and tables under ``out`` and collects the page's sections."""
+    """Writes figures and tables under ``out`` and collects the page's sections.
+
+    With a :class:`~faircompare.analysis.report_cache.PartCache`, a part whose inputs are those
+    of the last report is not drawn again: its recorded output goes on the page.
+    """
 
     out: Path
     root: Path  # the folder the user named: nothing under it is written through a link
     say: Callable[[str], None] | None = None
     sections: list[_Section] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
+    cache: PartCache | None = None
+    _events: list[dict[str, Any]] | None = None  # what the running part writes, for the cache
+    _files: list[str] | None = None
+    _keys: list[str] | None = None  # the cached parts drawn within it
 
-    def attempt(self, what: str, step: Callable[..., None], *args: Any) -> None:
+    def attempt(
+        self, what: str, step: Callable[..., Any], *args: Any, reads: tuple[Any, ...] = ()
+    ) -> Any:
         """Run one part of the report; if it fails, record why and go on with the others.
 
         The end of a long benchmark never loses its report to one figure: the failure is
-        listed in the report's last section, and every other part is written.
+        listed in the report's last section, and every other part is written. Returns what
+        the part returns (a frame the caller gathers, or None), None where it failed.
+        ``reads`` names what the part reads of ``args``, where that is less than all of them:
+        the cache keys the part on it.
         """
+        inputs = reads or args
+        key = None if self.cache is None else self.cache.key(what, step, inputs)
+        outer = (self._events, self._files, self._keys)  # the part this one is drawn in
+        self._events = self._files = self._keys = None
+        entry = None if key is None or self.cache is None else self.cache.load(key, self.out)
+        if entry is not None and self.cache is not None:
+            result = self._replay(entry)
+            self.cache.keep(entry["keys"])  # the parts drawn within it: kept for next time
+        else:
+            failures = len(self.failures)
+            self._events, self._files, self._keys = [], [], []
+            result = self._run(what, step, args)
+            entry = {"events": self._events, "files": self._files, "keys": self._keys}
+            if key is not None and self.cache is not None and len(self.failures) == failures:
+                kept = None if result is None else frame_to_json(result)
+                self.cache.store(key, {**entry, "result": kept})  # a failure is never kept
+        self._events, self._files, self._keys = outer
+        if self._events is not None and self._files is not None and self._keys is not None:
+            self._events += entry["events"]  # the part is a part of the outer one
+            self._files += entry["files"]
+            self._keys += ([key] if key is not None else []) + entry["keys"]
+        return result
+
+    def _run(self, what: str, step: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         try:
-            step(self, *args)
+            return step(self, *args)
         except WriteError:  # a full disk or an unwritable folder fails every part: say it once
             raise
         except Exception as error:  # any part may fail on unusual results; the rest stands
             self.failures.append((what, f"{type(error).__name__}: {error}"))
             if self.say is not None:
                 self.say(f"report: {what} failed ({type(error).__name__}: {error})")
+            return None
+
+    def wrote(self, path: Path) -> None:
+        """Count a file the running part wrote beside its figures and tables as its own."""
+        if self._files is not None:
+            self._files.append(path.relative_to(self.out).as_posix())
+
+    def drawn(
+        self, name: str, caption: str, draw: Callable[..., Figure], *args: Any, **kwargs: Any
+    ) -> None:
+        """Put the figure ``draw(*args, **kwargs)`` on the page, drawn only if they changed."""
+        self.attempt(f"figure {name}", _draw_figure, name, caption, draw, args, kwargs)
+
+    def _replay(self, entry: dict[str, Any]) -> pd.DataFrame | None:
+        """Put a cached part's output on the page; return what the part returned."""
+        for event in entry["events"]:
+            if event["kind"] == "section":
+                self.section(event["title"])
+            else:
+                part = dict(event, table=Markup(event["table"])) if "table" in event else event
+                self.sections[-1].parts.append(part)
+        return None if entry["result"] is None else frame_from_json(entry["result"])
+
+    def _record(self, part: dict[str, Any], files: Sequence[Path] = ()) -> None:
+        if self._events is not None and self._files is not None:
+            self._events.append(
+                {k: str(v) if isinstance(v, Markup) else v for k, v in part.items()}
+            )
+            self._files += [path.relative_to(self.out).as_posix() for path in files]
 
     def section(self, title: str) -> None:
         if self.say is not None:
             self.say(f"report: {title}")
         self.sections.append(_Section(title))
+        self._record({"kind": "section", "title": title})
 
     def text(self, text: str) -> None:
-        self.sections[-1].parts.append({"kind": "text", "text": text})
+        part = {"kind": "text", "text": text}
+        self.sections[-1].parts.append(part)
+        self._record(part)
 
     def figure(self, figure: Figure, name: str, caption: str) -> None:
         paths = figures.save(figure, self.out / "figures", name, root=self.root)
         png = base64.b64encode(paths[-1].read_bytes()).decode()
-        self.sections[-1].parts.append(
-            {"kind": "figure", "png": png, "caption": caption, "name": name}
-        )
+        part = {"kind": "figure", "png": png, "caption": caption, "name": name}
+        self.sections[-1].parts.append(part)
+        self._record(part, paths)
 
     def table(
         self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
     ) -> None:
-        tables.write_table(
+        paths = tables.write_table(
             table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
         )
         html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
-        self.sections[-1].parts.append(
-            {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
-        )
+        part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
+        self.sections[-1].parts.append(part)
+        self._record(part, paths)
+
+
+def _draw_figure(
+    writer: _Writer,
+    name: str,
+    caption: str,
+    draw: Callable[..., Figure],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    writer.figure(draw(*args, **kwargs), name, caption)
 
 
 @renamed_arguments
@@ -130,8 +211,13 @@ def write_report(
     out: str | Path | None = None,
     *,
     say: Callable[[str], None] | None = None,
+    reuse: bool = True,
 ) -> Path:
     """Write the report of a results folder; return the path of ``report.html``.
+
+    A part of the report whose inputs are those of the report last written in ``out`` (the
+    same runs, numbers and faircompare) is not drawn again (:mod:`.report_cache`): after a
+    rerun of one algorithm, only the parts that read its changed numbers are.
 
     Parameters
     ----------
@@ -142,6 +228,9 @@ def write_report(
     say
         Called with a line as each section starts (the command line prints them; formerly
         ``progress=``, which still works with a :class:`DeprecationWarning`).
+    reuse
+        Whether to reuse the parts that did not change since the last report; False draws
+        every part.
 
     Returns
     -------
@@ -160,9 +249,16 @@ def write_report(
         Path(out) if out is not None else results,
         say,
     )
+    if reuse:
+        writer.cache = PartCache(writer.out, writer.root)
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
         _write_sections(writer, store)
+    if writer.cache is not None:
+        writer.cache.prune()
+        if say is not None:
+            drawn, kept = writer.cache.misses, writer.cache.hits
+            say(f"report: {drawn} parts drawn, {kept} unchanged since the last report")
     if writer.failures:
         writer.section("Parts of this report that failed")
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])
@@ -195,8 +291,9 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
                 (dataset, attribute, variant), part, chosen, part_audits, styles, family
             )
             writer.section(c.label)
-            for what, step in _CONFIGURATION_PARTS.items():
-                writer.attempt(f"{what}: {c.label}", step, c)
+            for what, (step, fields) in _CONFIGURATION_PARTS.items():
+                reads = (c.where, c.styles, c.family, *(getattr(c, f) for f in fields))
+                writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
         writer.attempt("rankings", _rankings, pd.concat(representatives))
         _at_equal_fairness(writer, measures, validation, styles)
         writer.attempt("correlations", _correlations, measures, store)
@@ -380,13 +477,16 @@ def _which_is_better(writer: _Writer, c: _Configuration) -> None:
         writer.figure(figure, f"intervals-{name}", caption)
 
 
-_CONFIGURATION_PARTS: dict[str, Callable[[_Writer, _Configuration], None]] = {
-    "measures": _measures_table,
-    "audit outcomes": _audit_outcomes,
-    "stability": _stability,
-    "tradeoff": _tradeoff,
-    "calibration": _calibration,
-    "comparisons": _which_is_better,
+# Each part of a configuration, and the frames it reads (besides its name, styles and families).
+_CONFIGURATION_PARTS: dict[
+    str, tuple[Callable[[_Writer, _Configuration], None], tuple[str, ...]]
+] = {
+    "measures": (_measures_table, ("chosen",)),
+    "audit outcomes": (_audit_outcomes, ("chosen", "audits")),
+    "stability": (_stability, ("chosen",)),
+    "tradeoff": (_tradeoff, ("measures", "audits")),
+    "calibration": (_calibration, ("chosen",)),
+    "comparisons": (_which_is_better, ("chosen",)),
 }
 
 
@@ -460,10 +560,12 @@ def _at_equal_fairness(
             continue
         tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
         label = ", ".join(configuration)
-        writer.attempt(
+        table = writer.attempt(
             f"equal fairness: {label}", _equal_fairness_part, configuration, part, mine,
-            tuning, styles, found,
+            tuning, styles,
         )  # fmt: skip
+        if table is not None:
+            found.append(table)
     if found:
         summary = equal_fairness.equal_fairness_summary(pd.concat(found, ignore_index=True))
         writer.table(
@@ -482,14 +584,13 @@ def _equal_fairness_part(
     points: pd.DataFrame,
     validation: pd.DataFrame | None,
     styles: dict[str, figures.Style],
-    found: list[pd.DataFrame],
-) -> None:
-    """Write one dataset, attribute and variant's figure and table; add the table to ``found``."""
+) -> pd.DataFrame | None:
+    """Write one dataset, attribute and variant's figure and table; return the table."""
     name, label = slug("equal-fairness", *configuration), ", ".join(configuration)
     table = equal_fairness.equal_fairness_table(measures, validation)
     if table.empty:
         writer.text(f"No other algorithm to compare with the frontier: {label}.")
-        return
+        return None
     runs = equal_fairness.equal_fairness(measures)
     shown = runs.assign(
         algorithm=[
@@ -514,8 +615,8 @@ def _equal_fairness_part(
         f"intervals; share of splits above the frontier; verdict after Holm: {label}",
         numbers=table,
     )
-    found.append(table.assign(**dict(zip(("dataset", "sensitive_attribute", "variant"),
-                                          configuration, strict=True))))  # fmt: skip
+    return table.assign(**dict(zip(("dataset", "sensitive_attribute", "variant"),
+                                   configuration, strict=True)))  # fmt: skip
 
 
 def _correlations(writer: _Writer, measures: pd.DataFrame, store: ResultStore) -> None:
@@ -533,22 +634,23 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, store: ResultStore) -
             correlations = tidy.measure_correlations(source, method=method, by=("variant",))
             frames.append(correlations.assign(sample=sample, method=method))
         for variant, part in frames[-2].groupby("variant"):  # Pearson of this sample
-            figure = figures.plot_correlations(
-                tidy.correlation_matrix(part), title=f"{variant}, {sample} runs"
-            )
             caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
-            writer.figure(figure, slug("correlation", sample, variant), caption)
+            matrix, title = tidy.correlation_matrix(part), f"{variant}, {sample} runs"
+            name = slug("correlation", sample, variant)
+            writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
     by_dataset = tidy.measure_correlations(measures, method="pearson", by=("dataset", "variant"))
     for (dataset, variant), part in by_dataset.groupby(["dataset", "variant"]):
         matrix = tidy.correlation_matrix(part)
         if matrix.notna().to_numpy().sum() > len(matrix):  # more than the diagonal
-            figure = figures.plot_correlations(matrix, title=f"{dataset}, {variant}")
             caption = f"Pearson correlations across the runs of {dataset}, {variant}"
-            writer.figure(figure, slug("correlation", dataset, variant), caption)
+            name, title = slug("correlation", dataset, variant), f"{dataset}, {variant}"
+            writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
     frames.append(by_dataset.assign(sample="all, per dataset", method="pearson"))
     pooled = pd.concat(frames, ignore_index=True)
-    with replaced(writer.out / "tables" / "correlations.csv", writer.root) as temporary:
+    path = writer.out / "tables" / "correlations.csv"
+    with replaced(path, writer.root) as temporary:
         pooled.to_csv(temporary, index=False)
+    writer.wrote(path)
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
 
 
@@ -567,13 +669,13 @@ def _measure_pairs(
     writer.section("Measure pairs (Fig. 4)")
     for variant, part in wide.groupby("variant"):
         title = f"{variant}: every dataset and attribute, fairness-aware algorithms"
-        figure = figures.plot_measure_pairs(part, MEASURE_PAIRS, styles, title=title)
         caption = (
             f"CV against comparative-sensitive-TPR and -TNR (Fig. 4), a point per split of each "
             f"dataset and attribute, the fairness-aware algorithms as the tables show them: "
             f"{variant}"
         )
-        writer.figure(figure, slug("measure-pairs", variant), caption)
+        writer.drawn(slug("measure-pairs", variant), caption, figures.plot_measure_pairs, part,
+                     MEASURE_PAIRS, styles, title=title)  # fmt: skip
 
 
 def _preprocessing(
@@ -591,9 +693,10 @@ def _preprocessing(
     )
     for measure, frame in pairs.items():
         for (dataset, attribute), part in frame.groupby(["dataset", "sensitive_attribute"]):
-            figure = figures.plot_preprocessing(part, f"{measure}: {dataset}, {attribute}", styles)
             name = slug("preprocessing", dataset, attribute, measure)
-            writer.figure(figure, name, f"{measure} under both variants: {dataset}, {attribute}")
+            caption = f"{measure} under both variants: {dataset}, {attribute}"
+            writer.drawn(name, caption, figures.plot_preprocessing, part,
+                         f"{measure}: {dataset}, {attribute}", styles)  # fmt: skip
 
 
 def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
@@ -612,9 +715,10 @@ def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
             continue  # a one-point grid (Calders' beta) sweeps nothing
         where = f"{dataset}, {attribute}, {SWEEP_VARIANT}"
         title = f"{algorithm} over its grid: {where} (every grid value, every split)"
-        figure = figures.plot_sweep(part, "DIbinary", "accuracy", algorithm, title=title)
         name = slug("sweep", dataset, attribute, algorithm)
-        writer.figure(figure, name, f"{algorithm} over its parameter (Fig. 8): {where}")
+        caption = f"{algorithm} over its parameter (Fig. 8): {where}"
+        writer.drawn(name, caption, figures.plot_sweep, part, "DIbinary", "accuracy", algorithm,
+                     title=title)  # fmt: skip
 
 
 def _attributes(writer: _Writer, chosen: pd.DataFrame) -> None:
@@ -632,13 +736,17 @@ def _attributes(writer: _Writer, chosen: pd.DataFrame) -> None:
         part = wide[(wide["dataset"] == dataset) & (wide["variant"] == SWEEP_VARIANT)]
         if part.empty:
             continue
-        figure = figures.plot_attributes(part, "CV")
-        figure.suptitle(f"{dataset}, {SWEEP_VARIANT}: CV per sensitive attribute", fontsize=10)
         caption = (
             f"CV by sensitive attribute (Fig. 9), each algorithm with its defaults or tuned for "
             f"accuracy, a point per split: {dataset}, {SWEEP_VARIANT}"
         )
-        writer.figure(figure, slug("attributes", dataset), caption)
+        writer.drawn(slug("attributes", dataset), caption, _attributes_figure, part, dataset)
+
+
+def _attributes_figure(part: pd.DataFrame, dataset: str) -> Figure:
+    figure = figures.plot_attributes(part, "CV")
+    figure.suptitle(f"{dataset}, {SWEEP_VARIANT}: CV per sensitive attribute", fontsize=10)
+    return figure
 
 
 def _audit_figures(
@@ -659,9 +767,7 @@ def _audit_figures(
         writer.table(errors.round(4), "audit-monte-carlo-errors", caption)
     if (audits["audit"] == "individual").any():
         title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
-        figure = figures.plot_individual_statistics(
-            tidy.individual_statistics(audits), styles, title=title
-        )
+        statistics = tidy.individual_statistics(audits)
         caption = (
             "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
             "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
@@ -671,19 +777,27 @@ def _audit_figures(
             "delta (dashed) the test rejects, and each column's share of decided runs "
             "rejecting is written above it"
         )
-        writer.figure(figure, "individual-statistics", caption)
+        writer.drawn("individual-statistics", caption, figures.plot_individual_statistics,
+                     statistics, styles, title=title)  # fmt: skip
     pooled = tidy.pooled_audits(audits)
     parity = pooled[(pooled["audit"] == "permutation") & (pooled["metric"] == "positive_rate")]
     if len(parity):
-        figure = plot_pvalue_histogram(parity["pvalue"].dropna())
-        title = f"Demographic-parity permutation p-values of {parity['key'].nunique()} runs"
-        figure.axes[0].set_title(title, fontsize=9, wrap=True)
         caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
-        writer.figure(figure, "pvalues-demographic-parity", caption)
-        _threshold_curve(writer, store, parity)
+        pvalues = parity["pvalue"].dropna().to_frame()
+        writer.drawn("pvalues-demographic-parity", caption, _pvalue_figure, pvalues,
+                     parity["key"].nunique())  # fmt: skip
+        writer.attempt("threshold curve", _threshold_curve, store, parity)
     flips = pooled[(pooled["audit"] == "fliptest") & (pooled["metric"] == "F+")]
     if len(flips):
-        _transparency_report(writer, store.runs(), flips, parity)
+        sizes = store.runs()[["key", "n_test"]]
+        writer.attempt("transparency report", _transparency_report, sizes, flips, parity)
+
+
+def _pvalue_figure(pvalues: pd.DataFrame, runs: int) -> Figure:
+    figure = plot_pvalue_histogram(pvalues["pvalue"])
+    title = f"Demographic-parity permutation p-values of {runs} runs"
+    figure.axes[0].set_title(title, fontsize=9, wrap=True)
+    return figure
 
 
 def _run_label(run: pd.Series) -> str:

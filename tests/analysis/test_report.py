@@ -9,6 +9,7 @@ from matplotlib.patches import Rectangle
 from scipy import stats
 
 from faircompare.analysis import compare, figures, tables, tidy
+from faircompare.analysis.compare import FriedmanTest
 from faircompare.analysis.report import slug
 from faircompare.results import ResultStore
 
@@ -216,9 +217,13 @@ def test_the_report_says_which_intervention_is_better_and_ranks_them(report, fra
 
 def test_critical_difference_cliques_join_ranks_closer_than_the_cd():
     ranks = pd.Series([1.0, 1.5, 2.9, 3.2, 4.5], index=list("abcde"))
+
+    def groups(cd):
+        return FriedmanTest(ranks, 0.0, 1.0, cd, datasets=5, alpha=0.05).groups()
+
     # Demšar Fig. 1's bars: maximal runs of sorted ranks within the critical difference
-    assert figures._cliques(ranks.to_numpy(), 1.0) == [(1.0, 1.5), (2.9, 3.2)]
-    assert figures._cliques(ranks.to_numpy(), 2.0) == [(1.0, 2.9), (1.5, 3.2), (2.9, 4.5)]
+    assert groups(1.0) == [(1.0, 1.5), (2.9, 3.2)]
+    assert groups(2.0) == [(1.0, 2.9), (1.5, 3.2), (2.9, 4.5)]
 
 
 @pytest.mark.parametrize("k", [3, 8, 22])
