@@ -300,13 +300,7 @@ def _fit_advice(layout: Layout, panels: int, entries: Sequence[str], short: str)
     )
 
 
-def _figure(plan: _Plan) -> tuple[Figure, list[Axes]]:
-    figure = Figure(figsize=plan.size, layout=ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02))
-    axes = figure.subplots(1, plan.columns, squeeze=False, sharey=True)[0]
-    return figure, list(axes)
-
-
-def _legend(figure: Figure, axes: Sequence[Axes], layout: Layout, plan: _Plan) -> None:
+def _legend(figure: Figure, axes: Sequence[Axes], layout: Layout, columns: int) -> None:
     """Place the legend of the axes' labelled artists (each label once) where asked."""
     labelled: dict[str, Artist] = {}
     for ax in axes:
@@ -321,7 +315,7 @@ def _legend(figure: Figure, axes: Sequence[Axes], layout: Layout, plan: _Plan) -
     elif layout.legend == "right":
         figure.legend(handles, names, loc="outside right center", **options)
     else:
-        options["ncols"] = plan.legend_columns
+        options["ncols"] = columns
         figure.legend(handles, names, loc="outside lower center", **options)
 
 
@@ -365,7 +359,8 @@ def _tradeoff(
     order = selection.order(frame["algorithm"].unique())
     styles = _styles(store, order)
     entries = [selection.label(a) for a in order]
-    figure, axes = _axes_for(layout, ax, len(configurations), entries, aspect=0.8)
+    canvas = _canvas(layout, ax, len(configurations), entries, aspect=0.8)
+    axes = canvas.axes
     where = ["dataset", "sensitive_attribute", "variant"]
     for panel, configuration in zip(axes, configurations, strict=True):
         mine = frame[(frame[where] == pd.Series(configuration, index=where)).all(axis=1)]
@@ -377,7 +372,7 @@ def _tradeoff(
         if len(configurations) > 1:
             panel.set_title(", ".join(configuration))
     axes[0].set_ylabel(selection.label(y))
-    return _finish(figure, axes, layout, ax, entries)
+    return _finish(canvas, layout)
 
 
 def _stability(
@@ -396,7 +391,8 @@ def _stability(
     order = selection.order(table.index)
     styles = _styles(store, order)
     entries = [selection.label(a, settings[a]) for a in order]
-    figure, axes = _axes_for(layout, ax, 1, entries, aspect=0.8)
+    canvas = _canvas(layout, ax, 1, entries, aspect=0.8)
+    axes = canvas.axes
     panel = axes[0]
     for algorithm in order:
         row, style = table.loc[algorithm], styles[algorithm]
@@ -411,7 +407,7 @@ def _stability(
     panel.autoscale_view()
     panel.set_xlabel(f"{selection.label(x)} (mean ± sd)")
     panel.set_ylabel(f"{selection.label(y)} (mean ± sd)")
-    return _finish(figure, axes, layout, ax, entries)
+    return _finish(canvas, layout)
 
 
 def _intervals(
@@ -466,7 +462,8 @@ def _equal_fairness(
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     frontier_lines = ["frontier, per split", "frontier, mean"]
     entries = frontier_lines + [selection.label(a) for a in order]
-    figure, axes = _axes_for(layout, ax, len(constraints), entries, aspect=0.9)
+    canvas = _canvas(layout, ax, len(constraints), entries, aspect=0.9)
+    axes = canvas.axes
     floor, top = equal_fairness.accuracy_limits(points, runs)
     for panel, constraint in zip(axes, constraints, strict=True):
         mine = points[points["constraint"] == constraint].dropna(subset=["violation"])
@@ -488,7 +485,7 @@ def _equal_fairness(
     margin = 0.04 * (top - floor) or 0.01
     axes[0].set_ylim(floor - margin, top + margin)
     axes[0].set_ylabel(selection.label("accuracy"))
-    return _finish(figure, axes, layout, ax, entries)
+    return _finish(canvas, layout)
 
 
 def _critical_difference(
@@ -579,7 +576,8 @@ def _rows_panel(
     rows_height = max(0.2 * len(names) + 0.3, MIN_PANEL)
     below = _BELOW + (label_lines - 1) * _LINE * layout.font_size / 72
     layout = replace(layout, height=layout.height or rows_height + below + 0.15)
-    figure, axes = _axes_for(layout, ax, 1, [], aspect=1.0, label_room=room + 0.4)
+    canvas = _canvas(layout, ax, 1, [], aspect=1.0, label_room=room + 0.4)
+    figure, axes = canvas.figure, canvas.axes
     axes[0].set_yticks(np.arange(len(names))[::-1], names)
     return figure, axes[0]
 
@@ -605,7 +603,8 @@ def _correlations(
             "fewer measures or draw it wider"
         )
     layout = replace(layout, height=layout.height or cell * len(labels) + room + 0.1)
-    figure, axes = _axes_for(layout, ax, 1, [], aspect=1.0, label_room=room)
+    canvas = _canvas(layout, ax, 1, [], aspect=1.0, label_room=room)
+    figure, axes = canvas.figure, canvas.axes
     panel = axes[0]
     image = panel.imshow(matrix.to_numpy(float), cmap="RdBu", vmin=-1, vmax=1)
     ticks = np.arange(len(labels))
@@ -624,30 +623,40 @@ def _styles(store: ResultStore, shown: Sequence[str]) -> dict[str, Style]:
     return {name: styles[name] for name in shown}
 
 
-def _axes_for(
+@dataclass(frozen=True)
+class _Canvas:
+    """Where a kind draws: a planned figure, or the user's axes (``plan`` None)."""
+
+    figure: Figure
+    axes: list[Axes]
+    plan: _Plan | None
+
+
+def _canvas(
     layout: Layout, ax: Axes | None, panels: int, entries: Sequence[str], *, aspect: float,
     label_room: float = 0.55,
-) -> tuple[Figure, list[Axes]]:  # fmt: skip
+) -> _Canvas:  # fmt: skip
     """Return the figure and panels to draw in: the user's axes (one panel), or a new figure."""
     if ax is not None:
         if panels != 1:
             raise ValueError(f"ax= takes one panel; this selection draws {panels}")
         figure = ax.get_figure()
         assert isinstance(figure, Figure)
-        return figure, [ax]
-    return _figure(_plan(layout, panels, entries, aspect, label_room))
+        return _Canvas(figure, [ax], None)
+    plan = _plan(layout, panels, entries, aspect, label_room)
+    figure = Figure(figsize=plan.size, layout=ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02))
+    axes = figure.subplots(1, plan.columns, squeeze=False, sharey=True)[0]
+    return _Canvas(figure, list(axes), plan)
 
 
-def _finish(
-    figure: Figure, axes: Sequence[Axes], layout: Layout, ax: Axes | None, entries: Sequence[str]
-) -> Figure:
-    if ax is not None:
-        if entries and layout.legend != "off":
-            ax.legend(frameon=False)
-        return figure
-    plan = _plan(layout, len(axes), entries, 1.0, 0.55) if entries else _Plan((0, 0), 1, 1)
-    _legend(figure, axes, layout, plan)
-    return figure
+def _finish(canvas: _Canvas, layout: Layout) -> Figure:
+    """Place the legend (inside the user's axes, or where the layout asks) and return it."""
+    if canvas.plan is None:
+        if layout.legend != "off" and canvas.axes[0].get_legend_handles_labels()[1]:
+            canvas.axes[0].legend(frameon=False)
+    else:
+        _legend(canvas.figure, canvas.axes, layout, canvas.plan.legend_columns)
+    return canvas.figure
 
 
 @dataclass(frozen=True)
