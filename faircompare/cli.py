@@ -658,13 +658,6 @@ def figure_command(
     results: Path,
     out: Path | None,
     list_kinds: bool,
-    datasets: tuple[str, ...],
-    attributes: tuple[str, ...],
-    variants: tuple[str, ...],
-    algorithms: tuple[str, ...],
-    splits: tuple[int, ...],
-    labels: tuple[str, ...],
-    measures: tuple[str, ...],
     x: str | None,
     y: str | None,
     width: float,
@@ -672,6 +665,7 @@ def figure_command(
     font_size: float,
     legend: str,
     dpi: int,
+    **selection: Any,
 ) -> None:
     """Draw one figure of a study for a paper, at the size and over the runs asked.
 
@@ -691,10 +685,8 @@ def figure_command(
     path = _suffixed(out or Path(f"{kind}.pdf"), (".pdf", ".svg", ".png"))
     try:
         figure = paper.draw(
-            kind, results, datasets=datasets or None, attributes=attributes or None,
-            variants=variants or None, algorithms=algorithms or None, splits=splits or None,
-            labels=_labels(labels), x=x, y=y, measures=measures or None, width=width,
-            height=height, font_size=font_size, legend=legend,
+            kind, results, **_chosen(**selection), x=x, y=y, width=width, height=height,
+            font_size=font_size, legend=legend,
         )  # fmt: skip
     except ValueError as error:  # an unknown kind or value, or a figure that cannot fit
         raise click.ClickException(str(error)) from None
@@ -719,13 +711,7 @@ def table_command(
     results: Path,
     out: Path | None,
     list_kinds: bool,
-    datasets: tuple[str, ...],
-    attributes: tuple[str, ...],
-    variants: tuple[str, ...],
-    algorithms: tuple[str, ...],
-    splits: tuple[int, ...],
-    labels: tuple[str, ...],
-    measures: tuple[str, ...],
+    **selection: Any,
 ) -> None:
     """Write one table of a study for a paper, as LaTeX or CSV, over the runs asked.
 
@@ -743,11 +729,7 @@ def table_command(
     from faircompare.safe_write import write_text
 
     try:
-        made = table(
-            kind, results, datasets=datasets or None, attributes=attributes or None,
-            variants=variants or None, algorithms=algorithms or None, splits=splits or None,
-            labels=_labels(labels), measures=measures or None,
-        )  # fmt: skip
+        made = table(kind, results, **_chosen(**selection))
     except ValueError as error:  # an unknown kind or value, or a selection of several
         raise click.ClickException(str(error)) from None
     write_text(path, made.latex() if path.suffix == ".tex" else made.csv(), path.parent)
@@ -762,6 +744,11 @@ def _suffixed(path: Path, suffixes: Sequence[str]) -> Path:
             f"{path.name!r}: the suffix must be one of {allowed}", param_hint="--out"
         )
     return path
+
+
+def _chosen(labels: tuple[str, ...], **options: tuple[Any, ...]) -> dict[str, Any]:
+    """Return the selection's options as keywords of ``draw`` and ``table`` (None: not given)."""
+    return {"labels": _labels(labels)} | {name: value or None for name, value in options.items()}
 
 
 def _labels(pairs: Sequence[str]) -> dict[str, str]:
