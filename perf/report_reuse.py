@@ -42,7 +42,7 @@ def timed_report(results: Path, *, reuse: bool) -> tuple[float, str]:
     start = time.perf_counter()
     write_report(results, reuse=reuse, say=lines.append)
     seconds = time.perf_counter() - start
-    parts = next((line for line in lines if "parts drawn" in line), "report: every part drawn")
+    parts = next((line for line in lines if "unchanged since" in line), "report: every part drawn")
     return seconds, parts.removeprefix("report: ")
 
 

@@ -258,7 +258,8 @@ def write_report(
         writer.cache.prune()
         if say is not None:
             drawn, kept = writer.cache.misses, writer.cache.hits
-            say(f"report: {drawn} parts drawn, {kept} unchanged since the last report")
+            say(f"report: {drawn} part{'s' * (drawn != 1)} drawn, {kept} unchanged since the "
+                "last report")  # fmt: skip
     if writer.failures:
         writer.section("Parts of this report that failed")
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])

@@ -6,7 +6,8 @@ faircompare's own code keys what the part wrote to the page last time: its secti
 tables and figures (their PNG embedded). Where the key is found and every file the part wrote
 is still there, the page takes the recorded output and nothing is drawn again; where a part's
 inputs changed (a rerun with other numbers, a new algorithm in its configuration), it is drawn.
-A rerun that stores the same numbers changes no key: its report is the page put together again.
+A frame is digested by its rows in any order (a rerun stores its rows anew, last), so a rerun
+that stores the same numbers changes no key: its report is the page put together again.
 
 The entries live in ``<report>/.cache``, one JSON file per part; a report removes those it
 did not use, so the folder holds one report's worth.
@@ -25,6 +26,7 @@ from types import FunctionType
 from typing import Any
 
 import matplotlib
+import numpy as np
 import pandas as pd
 
 import faircompare
@@ -128,10 +130,11 @@ class PartCache:
             runs = value.runs().drop(columns=list(_VOLATILE), errors="ignore")
             for frame in (runs, value.measures(), value.audits()):
                 hasher.update(self._digest(frame))
-        elif isinstance(value, pd.DataFrame):
+        elif isinstance(value, pd.DataFrame):  # its rows, in any order: a rerun moves them
             frame = value.apply(_hashable) if len(value.columns) else value
+            rows = np.sort(pd.util.hash_pandas_object(frame, index=False).to_numpy())
             hasher.update(repr([(str(c), str(t)) for c, t in value.dtypes.items()]).encode())
-            hasher.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+            hasher.update(rows.tobytes())
         elif isinstance(value, pd.Series):
             hasher.update(self._digest(value.to_frame()))
         elif is_dataclass(value) and not isinstance(value, type):
