@@ -56,7 +56,7 @@ names = {
 tradeoff = paper.draw(
     "tradeoff", results, datasets=["german"], algorithms=methods, labels=names, width=3.5
 )
-tradeoff.savefig("tradeoff.pdf")
+tradeoff.savefig(results / "tradeoff.pdf")
 print(f"tradeoff.pdf: {tradeoff.get_size_inches().round(2)} inches")
 
 # %%
