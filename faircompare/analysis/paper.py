@@ -42,7 +42,7 @@ from matplotlib.textpath import TextPath
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tidy
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES
-from faircompare.analysis.style import Style, algorithm_styles, paper_style
+from faircompare.analysis.style import Style, paper_style, study_styles
 from faircompare.measures import MEASURES
 from faircompare.names import FIGURE_KINDS, TABLE_KINDS
 from faircompare.results import ResultStore
@@ -357,7 +357,7 @@ def _tradeoff(
                           accuracy=y, fairness=x)  # fmt: skip
     configurations = _configurations(frame)
     order = selection.order(frame["algorithm"].unique())
-    styles = _styles(store, order)
+    styles = _styles(store)
     entries = [selection.label(a) for a in order]
     canvas = _canvas(layout, ax, len(configurations), entries, aspect=0.8)
     axes = canvas.axes
@@ -389,13 +389,13 @@ def _stability(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
     )
     order = selection.order(table.index)
-    styles = _styles(store, order)
+    styles = _styles(store)
     entries = [selection.label(a, settings[a]) for a in order]
     canvas = _canvas(layout, ax, 1, entries, aspect=0.8)
     axes = canvas.axes
     panel = axes[0]
     for algorithm in order:
-        row, style = table.loc[algorithm], styles[algorithm]
+        row, style = table.loc[algorithm], styles[tidy.label(algorithm, settings[algorithm])]
         sd_x, sd_y = np.nan_to_num(row[("sd", x)]), np.nan_to_num(row[("sd", y)])
         corner = (row[("mean", x)] - sd_x, row[("mean", y)] - sd_y)
         panel.add_patch(Rectangle(corner, 2 * sd_x, 2 * sd_y, facecolor=style["color"],
@@ -458,7 +458,7 @@ def _equal_fairness(
     if selection.algorithms is not None:
         runs = runs[runs["algorithm"].isin(selection.algorithms)]
     order = selection.order(runs["algorithm"].unique())
-    styles = _styles(store, order)
+    styles = _styles(store)
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     frontier_lines = ["frontier, per split", "frontier, mean"]
     entries = frontier_lines + [selection.label(a) for a in order]
@@ -615,12 +615,9 @@ def _correlations(
     return figure
 
 
-def _styles(store: ResultStore, shown: Sequence[str]) -> dict[str, Style]:
-    """Return the algorithms' styles as the study's report gives them (the same colours)."""
-    measures = store.measures()
-    names = tidy.labelled(measures)["algorithm"].unique().tolist()
-    styles = algorithm_styles(sorted(set(names) | set(shown)))
-    return {name: styles[name] for name in shown}
+def _styles(store: ResultStore) -> dict[str, Style]:
+    """Return the styles the study's report gives its algorithms (the same in every figure)."""
+    return study_styles(store.measures()["algorithm"].unique())
 
 
 @dataclass(frozen=True)

@@ -39,11 +39,12 @@ from faircompare.analysis.audit_figures import (
     threshold_curve,
 )
 from faircompare.analysis.report_cache import PartCache, frame_from_json, frame_to_json
+from faircompare.analysis.style import study_styles
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
 from faircompare.names import FAMILIES
-from faircompare.records import DEFAULTS, POOLED, TUNED
+from faircompare.records import DEFAULTS, POOLED
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
 from faircompare.stats.individual import MONTE_CARLO_Z
@@ -277,9 +278,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
     writer.attempt("summary", _summary, runs, family)
     if len(measures):
         # One style per name across the report, tuned and pooled settings included.
-        names = measures["algorithm"].unique()
-        settings = (DEFAULTS, TUNED, POOLED)
-        styles = figures.algorithm_styles([tidy.label(n, s) for n in names for s in settings])
+        styles = study_styles(measures["algorithm"].unique())
         representatives = []
         for (dataset, attribute, variant), part in measures.groupby(
             ["dataset", "sensitive_attribute", "variant"]

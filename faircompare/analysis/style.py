@@ -11,7 +11,7 @@ is where an intervention acts (pre-processing, in-processing, post-processing, b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,6 +22,9 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
+from faircompare.analysis.tidy import label
+from faircompare.records import DEFAULTS, POOLED, TUNED
+
 __all__ = [
     "MARKERS",
     "PALETTE",
@@ -30,6 +33,7 @@ __all__ = [
     "legend_outside",
     "new_figure",
     "paper_style",
+    "study_styles",
 ]
 
 # Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
@@ -104,6 +108,28 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
         }
         for name in names
     }
+
+
+def study_styles(algorithms: Iterable[str]) -> dict[str, Style]:
+    """Return the style of each name a study's figures give its algorithms.
+
+    An algorithm is named by its setting (:func:`~faircompare.analysis.tidy.label`: its
+    defaults, tuned for accuracy, its grid pooled); every name of every algorithm gets its
+    style from one call of :func:`algorithm_styles`, so the report and a figure for a paper
+    draw an algorithm alike.
+
+    Parameters
+    ----------
+    algorithms
+        The study's algorithms (registry names).
+
+    Returns
+    -------
+    dict
+        ``{name: style}`` for every name of every algorithm.
+    """
+    settings = (DEFAULTS, TUNED, POOLED)
+    return algorithm_styles([label(a, s) for a in sorted(set(algorithms)) for s in settings])
 
 
 def _base(name: str) -> str:
