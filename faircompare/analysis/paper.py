@@ -59,7 +59,10 @@ __all__ = [
     "draw",
 ]
 
-COLUMN, PAGE = 3.5, 7.0  # inches: a column of a two-column paper, and its page
+#: Inches: the width of a column of a two-column paper.
+COLUMN = 3.5
+#: Inches: the width of the page of a two-column paper.
+PAGE = 7.0
 LEGENDS = ("below", "right", "inside", "off")
 MIN_PANEL = 1.2  # inches a panel needs, each way, for its ticks and points to be read
 MAX_PANEL_HEIGHT = 2.8  # inches: a page-wide panel keeps a column panel's height

@@ -36,10 +36,10 @@ __all__ = [
     "study_styles",
 ]
 
-# Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
+#: Paul Tol's "bright" scheme: distinguishable under every common colour-vision deficiency.
 PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#BBBBBB")
 
-
+#: The markers of the algorithms, told apart in greyscale as the colours are in colour.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
 BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression", "gradient-boosting")
@@ -51,6 +51,7 @@ HUE_COLOURMAPS = {"feldman": "Blues", "reductions": "Greens", "zafar": "Oranges"
 SPARE_COLOURMAPS = ("RdPu", "YlOrBr", "BuGn", "PuBu")
 SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
 _SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
+#: An algorithm's look: ``{"color": ..., "marker": ..., "hatch": ...}``.
 Style = dict[str, str]
 
 
