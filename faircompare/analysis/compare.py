@@ -236,12 +236,29 @@ def scores(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
     1        lr         1  0.749
     2        lr         2  0.756
     """
-    known = MEASURES[check_choice(measure, MEASURES, what="measure")]
+    check_choice(measure, MEASURES, what="measure")
     wide = runs_wide(measures[measures["measure"] == measure])
-    value = wide[measure]
-    score = value if known.kind == "accuracy" else -(value - known.ideal).abs()
     names = [label(a, s) for a, s in zip(wide["algorithm"], wide["setting"], strict=True)]
-    return wide.drop(columns=[measure]).assign(name=names, score=score)
+    return wide.drop(columns=[measure]).assign(name=names, score=oriented(measure, wide[measure]))
+
+
+def oriented(measure: str, values: pd.Series) -> pd.Series:
+    """Return a measure's values as scores, higher better (:func:`scores`' ``score``).
+
+    An accuracy measure is its own score; a fairness measure's is its distance from its ideal,
+    negated.
+    """
+    known = MEASURES[measure]
+    return values if known.kind == "accuracy" else -(values - known.ideal).abs()
+
+
+def score_name(measure: str, shown: str | None = None) -> str:
+    """Return the name of a measure's score: the measure, or ``-|DIbinary - 1|``.
+
+    ``shown`` is the name the measure is shown under (a paper's label); default its own.
+    """
+    known, shown = MEASURES[measure], shown or measure
+    return shown if known.kind == "accuracy" else f"-|{shown} - {known.ideal:g}|"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ asked raises :class:`FigureFitError`, naming the selection or the width that wou
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,8 @@ from faircompare.analysis import compare, equal_fairness, tidy
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES
 from faircompare.analysis.style import Style, paper_style, study_styles
 from faircompare.measures import MEASURES
-from faircompare.names import FIGURE_KINDS, TABLE_KINDS
+from faircompare.names import FIGURE_KINDS
+from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 
 __all__ = [
@@ -147,15 +148,15 @@ class Selection:
             measures = measures[measures[column].isin(wanted)]
         return measures
 
-    def configuration(self, measures: pd.DataFrame, kind: str) -> tuple[str, str, str]:
+    def configuration(self, measures: pd.DataFrame, what: str) -> tuple[str, str, str]:
         """Return the one dataset, attribute and variant of the selected measures.
 
         Parameters
         ----------
         measures
             The selected measures (:meth:`measures`).
-        kind
-            The figure or table that needs one, for the message.
+        what
+            The figure or table that needs one (``"intervals figure"``), for the message.
 
         Returns
         -------
@@ -171,9 +172,8 @@ class Selection:
         if len(found) != 1:
             listed = "; ".join(", ".join(c) for c in found) or "none"
             raise ValueError(
-                f"the {kind} {'table' if kind in TABLE_KINDS else 'figure'} shows one dataset, "
-                f"attribute and variant; the selection holds {len(found)} ({listed}): choose "
-                "one with datasets, attributes and variants"
+                f"the {what} shows one dataset, attribute and variant; the selection holds "
+                f"{len(found)} ({listed}): choose one with datasets, attributes and variants"
             )
         return found[0]
 
@@ -193,6 +193,26 @@ class Selection:
         if self.algorithms is None:
             return sorted(set(names))
         return [a for a in self.algorithms if a in set(names)]
+
+    def ranked(self, labels: Sequence[str], algorithm_of: Mapping[str, str]) -> list[str]:
+        """Return settings' labels in the selection's order of their algorithms.
+
+        Parameters
+        ----------
+        labels
+            Settings' labels (``zafar-accuracy``), in their own order (best first, say).
+        algorithm_of
+            Each label's algorithm (:func:`algorithm_of`).
+
+        Returns
+        -------
+        list of str
+            ``labels`` as given where the selection names no algorithms, else in its order.
+        """
+        if self.algorithms is None:
+            return list(labels)
+        rank = {a: i for i, a in enumerate(self.algorithms)}
+        return sorted(labels, key=lambda label: rank[algorithm_of[label]])
 
     def label(self, name: str, setting: str | None = None) -> str:
         """Return the display name of a measure, or of an algorithm in a setting.
@@ -385,7 +405,7 @@ def _stability(
     """Each algorithm's mean over splits and a rectangle of +/- one sd (Fig. 7); one panel."""
     x, y = x or "DIbinary", y or "accuracy"
     measures = selection.measures(store.measures())
-    selection.configuration(measures, "stability")
+    selection.configuration(measures, "stability figure")
     summary = tidy.stability(tidy.representative(measures), [x, y])
     settings = summary.drop_duplicates("algorithm").set_index("algorithm")["setting"]
     table = summary.pivot_table(
@@ -420,25 +440,21 @@ def _intervals(
     """Each algorithm's mean score and corrected 95% interval over splits; one panel."""
     measure = x or "accuracy"
     measures = selection.measures(store.measures())
-    selection.configuration(measures, "intervals")
+    selection.configuration(measures, "intervals figure")
     chosen = tidy.representative(measures)
     table = intervals_of(chosen, measure, "intervals figure")
-    algorithm_of = _algorithm_of(chosen)
-    order = list(table.index)
-    if selection.algorithms is not None:
-        rank = {a: i for i, a in enumerate(selection.algorithms)}
-        order = sorted(order, key=lambda label: rank[algorithm_of[label]])
+    named = algorithm_of(chosen["algorithm"])
+    order = selection.ranked(table.index, named)
     table = table.reindex(order)
-    names = [selection.labels.get(algorithm_of[label], label) for label in order]
+    names = [selection.labels.get(named[label], label) for label in order]
     figure, panel = _rows_panel(layout, ax, names)
     rows = np.arange(len(order))[::-1]
     panel.hlines(rows, table["ci_low"], table["ci_high"], color="#4477AA", linewidth=1.0)
     worse = table["worse_than_best"].fillna(False).astype(bool).to_numpy()
     panel.scatter(table["mean"], rows, s=16, color="#4477AA",
                   facecolors=np.where(worse, "none", "#4477AA"), zorder=2)  # fmt: skip
-    known = MEASURES[measure]
-    score = measure if known.kind == "accuracy" else f"-|{measure} - {known.ideal:g}|"
-    panel.set_xlabel(f"{selection.label(score)} (95% interval)", loc="right")
+    score = compare.score_name(measure, selection.label(measure))
+    panel.set_xlabel(f"{score} (95% interval)", loc="right")
     panel.grid(axis="x", linewidth=0.3)
     return figure
 
@@ -449,7 +465,7 @@ def _equal_fairness(
 ) -> Figure:  # fmt: skip
     """Draw the post-processed frontier and every other run, a panel per constraint."""
     measures = selection.measures(store.measures(), by_algorithm=False)
-    selection.configuration(measures, "equal-fairness")
+    selection.configuration(measures, "equal-fairness figure")
     points = equal_fairness.frontier_points(measures)
     if points.empty:
         raise ValueError(
@@ -565,10 +581,25 @@ def intervals_of(chosen: pd.DataFrame, measure: str, what: str) -> pd.DataFrame:
     return table
 
 
-def _algorithm_of(chosen: pd.DataFrame) -> dict[str, str]:
-    """Return each setting's label (``zafar-accuracy``) and the algorithm it names."""
-    settings = chosen[["algorithm", "setting"]].drop_duplicates()
-    return {tidy.label(a, s): a for a, s in settings.itertuples(index=False)}
+def algorithm_of(algorithms: Iterable[str]) -> dict[str, str]:
+    """Return the algorithm each name of a representative setting names.
+
+    :func:`~faircompare.analysis.tidy.representative` shows an algorithm with its defaults,
+    tuned for accuracy (``zafar-accuracy``) or its grid pooled (``calders (grid)``); each of
+    those names maps back to the algorithm, whose label a selection gives.
+
+    Parameters
+    ----------
+    algorithms
+        The algorithms (registry names).
+
+    Returns
+    -------
+    dict
+        ``{name of a setting: algorithm}``.
+    """
+    settings = (DEFAULTS, TUNED, POOLED)
+    return {tidy.label(a, s): a for a in set(algorithms) for s in settings}
 
 
 def _rows_panel(

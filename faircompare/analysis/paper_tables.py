@@ -21,9 +21,8 @@ from pathlib import Path
 import pandas as pd
 
 from faircompare._validation import check_choice
-from faircompare.analysis import equal_fairness, tables, tidy
-from faircompare.analysis.paper import Selection, intervals_of
-from faircompare.measures import MEASURES
+from faircompare.analysis import compare, equal_fairness, tables, tidy
+from faircompare.analysis.paper import Selection, algorithm_of, intervals_of
 from faircompare.names import TABLE_KINDS
 from faircompare.results import ResultStore
 
@@ -72,12 +71,6 @@ class PaperTable:
         return self.numbers.to_csv(index=False)
 
 
-def _oriented(measure: str, values: pd.Series) -> pd.Series:
-    """Return ``values`` oriented so that higher is better: a fairness measure near its ideal."""
-    known = MEASURES[measure]
-    return values if known.kind == "accuracy" else -(values - known.ideal).abs()
-
-
 def _rows(frame: pd.DataFrame, selection: Selection, column: str = "algorithm") -> pd.DataFrame:
     """Order rows as the selection orders its algorithms, under their display names."""
     order = selection.order(frame[column].unique())
@@ -89,7 +82,7 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     """Each algorithm's mean ± sd over splits of key measures (Friedler et al. §7.1)."""
     names = list(names or tables.KEY_MEASURES)
     measures = selection.measures(store.measures())
-    where = selection.configuration(measures, "measures")
+    where = selection.configuration(measures, "measures table")
     summary = tidy.stability(tidy.representative(measures), names)
     mean = summary.pivot_table(index="algorithm", columns="measure", values="mean")
     sd = summary.pivot_table(index="algorithm", columns="measure", values="sd", dropna=False)
@@ -98,7 +91,7 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     cells = mean[shown_names].map("{:.3f}".format) + spread
     order = selection.order(mean.index)
     best = {
-        selection.label(n): selection.label(_oriented(n, mean[n].loc[order]).idxmax())
+        selection.label(n): selection.label(compare.oriented(n, mean[n].loc[order]).idxmax())
         for n in shown_names
         if mean[n].loc[order].notna().any()
     }
@@ -112,15 +105,13 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     """Each algorithm's mean score with its corrected 95% interval over splits."""
     names = list(names or ("accuracy",))
     measures = selection.measures(store.measures())
-    where = selection.configuration(measures, "intervals")
+    where = selection.configuration(measures, "intervals table")
     chosen = tidy.representative(measures)
     columns, numbers, best = {}, [], {}
     ranked: list[str] = []
     for name in names:
         found = intervals_of(chosen, name, "intervals table")
-        known, label = MEASURES[name], selection.label(name)
-        if known.kind != "accuracy":  # its score: the distance from its ideal, negated
-            label = f"-|{label} - {known.ideal:g}|"
+        label = compare.score_name(name, selection.label(name))
         columns[label] = found.apply(
             lambda r: f"{r['mean']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]", axis=1
         )
@@ -128,12 +119,9 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
         ranked = ranked or list(found.index)  # the first measure's order: best first
         numbers.append(found.reset_index(names="algorithm").assign(measure=name))
     shown = pd.DataFrame(columns)  # rows: the settings' labels, best first
-    algorithm_of = {label: _algorithm(label, chosen) for label in shown.index}
-    order = ranked
-    if selection.algorithms is not None:
-        rank = {a: i for i, a in enumerate(selection.algorithms)}
-        order = sorted(order, key=lambda label: rank[algorithm_of[label]])
-    names_of = {label: selection.labels.get(algorithm_of[label], label) for label in order}
+    named = algorithm_of(chosen["algorithm"])
+    order = selection.ranked(ranked, named)
+    names_of = {label: selection.labels.get(named[label], label) for label in order}
     best = {column: names_of[row] for column, row in best.items()}
     caption = (
         f"Mean score with its corrected 95% interval over splits (Nadeau & Bengio), "
@@ -143,28 +131,25 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     return PaperTable(shown, pd.concat(numbers, ignore_index=True), best, caption)
 
 
-def _algorithm(label: str, chosen: pd.DataFrame) -> str:
-    """Return the algorithm a setting's label names (``zafar-accuracy`` names ``zafar``)."""
-    settings = chosen[["algorithm", "setting"]].drop_duplicates()
-    named = {tidy.label(a, s): a for a, s in settings.itertuples(index=False)}
-    return named.get(label, label)
-
-
 def _equal_fairness(
     store: ResultStore, selection: Selection, names: Sequence[str] | None
 ) -> PaperTable:
     """Each algorithm's accuracy minus the frontier's at its own violation (Cruz & Hardt)."""
     measures = selection.measures(store.measures(), by_algorithm=False)
-    where = selection.configuration(measures, "equal-fairness")
+    where = selection.configuration(measures, "equal-fairness table")
     validation = store.measures("validation")
     validation = validation[validation["key"].isin(measures["key"])] if len(validation) else None
     found = equal_fairness.equal_fairness_table(measures, validation)
     if found.empty:
         raise ValueError("no algorithm to compare with a frontier (unprocessed-*) in the selection")
+    algorithms = found["algorithm"].map(algorithm_of(measures["algorithm"]))
     if selection.algorithms is not None:
-        found = found[found["algorithm"].map(lambda a: _algorithm(a, measures)).isin(
-            selection.algorithms)]  # fmt: skip
-    display = found["algorithm"].map(lambda a: selection.labels.get(_algorithm(a, measures), a))
+        kept = algorithms.isin(selection.algorithms)
+        found, algorithms = found[kept], algorithms[kept]
+    display = [
+        selection.labels.get(a, name)
+        for a, name in zip(algorithms, found["algorithm"], strict=True)
+    ]
     cells = found.assign(
         algorithm=display,
         difference=found.apply(
@@ -183,7 +168,7 @@ def _equal_fairness(
 def _audits(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
     """Share of splits whose audits reject, and FlipTest's rates, per algorithm."""
     measures = selection.measures(store.measures())
-    where = selection.configuration(measures, "audits")
+    where = selection.configuration(measures, "audits table")
     chosen = tidy.representative(measures)
     settings = chosen.drop_duplicates("key").set_index("key")["setting"]
     audits = store.audits()
@@ -191,10 +176,8 @@ def _audits(store: ResultStore, selection: Selection, names: Sequence[str] | Non
     audits = audits.assign(setting=audits["key"].map(settings))
     outcomes = tidy.audit_outcomes(audits)
     columns = [c for c in tables.AUDIT_NAMES if c in outcomes.columns]  # the report's order
-    named = outcomes[["algorithm", *columns]].rename(columns=tables.AUDIT_NAMES)
-    shown = (
-        _rows(named, selection).round(3).assign(splits=outcomes.set_index("algorithm")["splits"])
-    )
+    named = outcomes[["algorithm", *columns, "splits"]].rename(columns=tables.AUDIT_NAMES)
+    shown = _rows(named, selection).round(3)
     caption = (
         f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
         f"decided; FlipTest: mean rates: {', '.join(where)}"

@@ -469,9 +469,9 @@ def _which_is_better(writer: _Writer, c: _Configuration) -> None:
             f"{ROPE}: {label}",
             numbers=pairs,
         )
-        panels[_score_name(measure)] = compare.intervals(chosen, measure)
+        panels[compare.score_name(measure)] = compare.intervals(chosen, measure)
     if panels:
-        bounds = {_score_name(m): _score_bounds(m) for m in COMPARED}
+        bounds = {compare.score_name(m): _score_bounds(m) for m in COMPARED}
         figure = figures.plot_intervals(panels, title=label, bounds=bounds)
         caption = f"Means with corrected 95% intervals over splits: {label}"
         writer.figure(figure, f"intervals-{name}", caption)
@@ -495,11 +495,6 @@ def _score_bounds(measure: str) -> tuple[float, float]:
     return (0.0, 1.0) if MEASURES[measure].kind == "accuracy" else (-np.inf, 0.0)
 
 
-def _score_name(measure: str) -> str:
-    known = MEASURES[measure]
-    return measure if known.kind == "accuracy" else f"-|{measure} - {known.ideal:g}|"
-
-
 def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
@@ -519,7 +514,9 @@ def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
         except ValueError as reason:
             writer.text(f"No ranking of {measure} ({variant}) across datasets: {reason}.")
             continue
-        figure = figures.plot_critical_difference(test, title=f"{_score_name(measure)}, {variant}")
+        figure = figures.plot_critical_difference(
+            test, title=f"{compare.score_name(measure)}, {variant}"
+        )
         writer.figure(
             figure,
             f"critical-difference-{slug(measure, variant)}",

@@ -140,6 +140,17 @@ def test_the_measures_table_bolds_each_columns_best_by_hand(study):
     assert r"\textbf{" + cell + "}" in latex
 
 
+def test_a_table_names_its_kind_and_keeps_each_rows_numbers_under_its_label(results):
+    # the session's small audited study (tests/analysis/conftest.py): two splits each
+    made = table("audits", results, datasets=["german"], variants=["numerical+binary"],
+                 labels={"zafar-fairness": "Ours"})  # fmt: skip
+    assert "Ours" in made.shown.index and made.shown["splits"].eq(2).all()
+    with pytest.raises(ValueError, match="^the intervals table shows one dataset"):
+        table("intervals", results)
+    with pytest.raises(ValueError, match="^the intervals figure shows one dataset"):
+        paper.draw("intervals", results)
+
+
 def test_latex_sets_the_cells_named_in_bold_and_a_multiindex_in_columns():
     frame = pd.DataFrame({"a": [0.5, 0.25]}, index=pd.MultiIndex.from_tuples(
         [("x_1", "p"), ("x_1", "q")]))  # fmt: skip
