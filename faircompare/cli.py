@@ -579,16 +579,24 @@ def status(results: Path, as_json: bool) -> None:
     "--redraw", is_flag=True,
     help="Draw every part again, also those whose runs did not change since the last report.",
 )  # fmt: skip
-def report_command(results: Path, out: Path | None, redraw: bool) -> None:
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Processes drawing the report's parts at a time. [default: every core this process "
+    "may use]",
+)
+def report_command(results: Path, out: Path | None, redraw: bool, jobs: int | None) -> None:
     """Write the figures, tables and HTML report of a results folder.
 
     A part whose runs and numbers are those of the last report in the same folder is not drawn
     again: after rerunning one algorithm, only the parts that read its changed numbers are.
+    The parts are drawn in parallel; the report is the same for any --jobs.
     """
     from faircompare.analysis.report import write_report
 
     out = _output(out, results, "report")
-    click.echo(write_report(results, out, say=_say, reuse=not redraw))
+    workers = RunSettings(jobs=jobs).local_workers()
+    click.echo(write_report(results, out, say=_say, reuse=not redraw, jobs=workers))
 
 
 @cli.command(name="export")

@@ -364,7 +364,7 @@ def _scatter(
 
 
 def _configurations(measures: pd.DataFrame) -> list[tuple[str, str, str]]:
-    where = ["dataset", "sensitive_attribute", "variant"]
+    where = tidy.WHERE
     return [tuple(c) for c in measures[where].drop_duplicates().sort_values(where).to_numpy()]
 
 
@@ -384,7 +384,7 @@ def _tradeoff(
     entries = [selection.label(a) for a in order]
     canvas = _canvas(layout, ax, len(configurations), entries, aspect=0.8)
     axes = canvas.axes
-    where = ["dataset", "sensitive_attribute", "variant"]
+    where = tidy.WHERE
     for panel, configuration in zip(axes, configurations, strict=True):
         mine = frame[(frame[where] == pd.Series(configuration, index=where)).all(axis=1)]
         front = mine[mine["pareto"]].sort_values("gap")
@@ -406,7 +406,7 @@ def _stability(
     x, y = x or "DIbinary", y or "accuracy"
     measures = selection.measures(store.measures())
     selection.configuration(measures, "stability figure")
-    summary = tidy.stability(tidy.representative(measures), [x, y])
+    summary = tidy.stability(shown_runs(store, measures), [x, y])
     settings = summary.drop_duplicates("algorithm").set_index("algorithm")["setting"]
     table = summary.pivot_table(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
@@ -441,7 +441,7 @@ def _intervals(
     measure = x or "accuracy"
     measures = selection.measures(store.measures())
     selection.configuration(measures, "intervals figure")
-    chosen = tidy.representative(measures)
+    chosen = shown_runs(store, measures)
     table = intervals_of(chosen, measure, "intervals figure")
     named = algorithm_of(chosen["algorithm"])
     order = selection.ranked(table.index, named)
@@ -526,8 +526,7 @@ def _critical_difference(
             f"{len(variants)} ({', '.join(sorted(variants))}): choose one with variants"
         )
     where = ["dataset", "sensitive_attribute"]
-    chosen = pd.concat([tidy.representative(part) for _, part in measures.groupby(where)])
-    table = compare.scores(chosen, measure).pivot_table(
+    table = compare.scores(shown_runs(store, measures), measure).pivot_table(
         index=where, columns="algorithm", values="score"
     )
     test = compare.friedman(table.dropna(axis=1))  # raises with fewer than two datasets
@@ -547,6 +546,29 @@ def _critical_difference(
     )
     panel.grid(axis="x", linewidth=0.3)
     return figure
+
+
+def shown_runs(store: ResultStore, measures: pd.DataFrame) -> pd.DataFrame:
+    """Return the runs the report shows of each algorithm in the selected measures.
+
+    :func:`~faircompare.analysis.tidy.representative` with the store's validation measures:
+    an algorithm run over its grid only is shown tuned for accuracy where its runs were
+    tuned, as in the report's tables and figures.
+
+    Parameters
+    ----------
+    store
+        The study's results.
+    measures
+        Its selected test measures (:meth:`Selection.measures`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chosen runs' measures, a ``setting`` column saying how each was chosen.
+    """
+    validation = store.measures("validation")
+    return tidy.representative(measures, validation if len(validation) else None)
 
 
 def intervals_of(chosen: pd.DataFrame, measure: str, what: str) -> pd.DataFrame:

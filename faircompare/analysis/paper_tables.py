@@ -22,7 +22,7 @@ import pandas as pd
 
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tables, tidy
-from faircompare.analysis.paper import Selection, algorithm_of, intervals_of
+from faircompare.analysis.paper import Selection, algorithm_of, intervals_of, shown_runs
 from faircompare.names import TABLE_KINDS
 from faircompare.results import ResultStore
 
@@ -71,11 +71,17 @@ class PaperTable:
         return self.numbers.to_csv(index=False)
 
 
-def _rows(frame: pd.DataFrame, selection: Selection, column: str = "algorithm") -> pd.DataFrame:
-    """Order rows as the selection orders its algorithms, under their display names."""
-    order = selection.order(frame[column].unique())
-    frame = frame.set_index(column).loc[order]
-    return frame.rename(index=lambda name: selection.label(name)).rename_axis(None)
+def _rows(frame: pd.DataFrame, selection: Selection) -> pd.DataFrame:
+    """Order an algorithm per row as the selection orders them, under their display names."""
+    names = _names(frame, selection)
+    frame = frame.set_index("algorithm").loc[selection.order(frame["algorithm"].unique())]
+    return frame.drop(columns="setting").rename(index=names).rename_axis(None)
+
+
+def _names(frame: pd.DataFrame, selection: Selection) -> dict[str, str]:
+    """Return each algorithm's display name in its setting, as the report names it."""
+    settings = frame.drop_duplicates("algorithm").set_index("algorithm")["setting"]
+    return {a: selection.label(a, setting) for a, setting in settings.items()}
 
 
 def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
@@ -83,19 +89,20 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     names = list(names or tables.KEY_MEASURES)
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "measures table")
-    summary = tidy.stability(tidy.representative(measures), names)
+    summary = tidy.stability(shown_runs(store, measures), names)
     mean = summary.pivot_table(index="algorithm", columns="measure", values="mean")
     sd = summary.pivot_table(index="algorithm", columns="measure", values="sd", dropna=False)
     shown_names = [n for n in names if n in mean.columns]
     spread = sd[shown_names].map(lambda v: "" if pd.isna(v) else f" ± {v:.3f}")  # 1 split: none
     cells = mean[shown_names].map("{:.3f}".format) + spread
     order = selection.order(mean.index)
+    names_of = _names(summary, selection)
     best = {
-        selection.label(n): selection.label(compare.oriented(n, mean[n].loc[order]).idxmax())
+        selection.label(n): names_of[compare.oriented(n, mean[n].loc[order]).idxmax()]
         for n in shown_names
         if mean[n].loc[order].notna().any()
     }
-    shown = cells.loc[order].rename(index=selection.label, columns=selection.label)
+    shown = cells.loc[order].rename(index=names_of, columns=selection.label)
     numbers = summary[summary["algorithm"].isin(order)]
     caption = f"Mean ± sd over splits, {', '.join(where)}; bold: the best of each column"
     return PaperTable(shown.rename_axis(index=None, columns=None), numbers, best, caption)
@@ -106,7 +113,7 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     names = list(names or ("accuracy",))
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "intervals table")
-    chosen = tidy.representative(measures)
+    chosen = shown_runs(store, measures)
     columns, numbers, best = {}, [], {}
     ranked: list[str] = []
     for name in names:
@@ -138,8 +145,7 @@ def _equal_fairness(
     measures = selection.measures(store.measures(), by_algorithm=False)
     where = selection.configuration(measures, "equal-fairness table")
     validation = store.measures("validation")
-    validation = validation[validation["key"].isin(measures["key"])] if len(validation) else None
-    found = equal_fairness.equal_fairness_table(measures, validation)
+    found = equal_fairness.equal_fairness_table(measures, validation if len(validation) else None)
     if found.empty:
         raise ValueError("no algorithm to compare with a frontier (unprocessed-*) in the selection")
     algorithms = found["algorithm"].map(algorithm_of(measures["algorithm"]))
@@ -169,15 +175,15 @@ def _audits(store: ResultStore, selection: Selection, names: Sequence[str] | Non
     """Share of splits whose audits reject, and FlipTest's rates, per algorithm."""
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "audits table")
-    chosen = tidy.representative(measures)
+    chosen = shown_runs(store, measures)
     settings = chosen.drop_duplicates("key").set_index("key")["setting"]
     audits = store.audits()
     audits = audits[audits["key"].isin(settings.index)]
     audits = audits.assign(setting=audits["key"].map(settings))
     outcomes = tidy.audit_outcomes(audits)
     columns = [c for c in tables.AUDIT_NAMES if c in outcomes.columns]  # the report's order
-    named = outcomes[["algorithm", *columns, "splits"]].rename(columns=tables.AUDIT_NAMES)
-    shown = _rows(named, selection).round(3)
+    named = outcomes[["algorithm", "setting", *columns, "splits"]]
+    shown = _rows(named.rename(columns=tables.AUDIT_NAMES), selection).round(3)
     caption = (
         f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
         f"decided; FlipTest: mean rates: {', '.join(where)}"

@@ -14,19 +14,16 @@ Names are ``<kind>-<dataset>-<attribute>-<variant>`` (lower case, other characte
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import jinja2
 import numpy as np
 import pandas as pd
-from markupsafe import Markup
 from matplotlib.figure import Figure
 
 from faircompare import registry
@@ -38,7 +35,8 @@ from faircompare.analysis.audit_figures import (
     plot_transparency_report,
     threshold_curve,
 )
-from faircompare.analysis.report_cache import PartCache, frame_from_json, frame_to_json
+from faircompare.analysis.report_cache import PartCache
+from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.style import study_styles
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
@@ -46,7 +44,7 @@ from faircompare.measures import MEASURES
 from faircompare.names import FAMILIES
 from faircompare.records import DEFAULTS, POOLED
 from faircompare.results import ResultStore
-from faircompare.safe_write import WriteError, refuse_links, replaced, write_text
+from faircompare.safe_write import refuse_links, replaced, write_text
 from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = [
@@ -66,146 +64,6 @@ ROPE = 0.01  # region of practical equivalence of the Bayesian comparisons (scor
 SWEEP_VARIANT = "numerical+binary"
 
 
-@dataclass
-class _Section:
-    """One section of the page: its title and its parts (texts, figures, tables) in order."""
-
-    title: str
-    parts: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass
-class _Writer:
-    """Writes figures and tables under ``out`` and collects the page's sections.
-
-    With a :class:`~faircompare.analysis.report_cache.PartCache`, a part whose inputs are those
-    of the last report is not drawn again: its recorded output goes on the page.
-    """
-
-    out: Path
-    root: Path  # the folder the user named: nothing under it is written through a link
-    say: Callable[[str], None] | None = None
-    sections: list[_Section] = field(default_factory=list)
-    failures: list[tuple[str, str]] = field(default_factory=list)
-    cache: PartCache | None = None
-    _events: list[dict[str, Any]] | None = None  # what the running part writes, for the cache
-    _files: list[str] | None = None
-    _keys: list[str] | None = None  # the cached parts drawn within it
-
-    def attempt(
-        self, what: str, step: Callable[..., Any], *args: Any, reads: tuple[Any, ...] = ()
-    ) -> Any:
-        """Run one part of the report; if it fails, record why and go on with the others.
-
-        The end of a long benchmark never loses its report to one figure: the failure is
-        listed in the report's last section, and every other part is written. Returns what
-        the part returns (a frame the caller gathers, or None), None where it failed.
-        ``reads`` names what the part reads of ``args``, where that is less than all of them:
-        the cache keys the part on it.
-        """
-        inputs = reads or args
-        key = None if self.cache is None else self.cache.key(what, step, inputs)
-        outer = (self._events, self._files, self._keys)  # the part this one is drawn in
-        self._events = self._files = self._keys = None
-        entry = None if key is None or self.cache is None else self.cache.load(key, self.out)
-        if entry is not None and self.cache is not None:
-            result = self._replay(entry)
-            self.cache.keep(entry["keys"])  # the parts drawn within it: kept for next time
-        else:
-            failures = len(self.failures)
-            self._events, self._files, self._keys = [], [], []
-            result = self._run(what, step, args)
-            entry = {"events": self._events, "files": self._files, "keys": self._keys}
-            if key is not None and self.cache is not None and len(self.failures) == failures:
-                kept = None if result is None else frame_to_json(result)
-                self.cache.store(key, {**entry, "result": kept})  # a failure is never kept
-        self._events, self._files, self._keys = outer
-        if self._events is not None and self._files is not None and self._keys is not None:
-            self._events += entry["events"]  # the part is a part of the outer one
-            self._files += entry["files"]
-            self._keys += ([key] if key is not None else []) + entry["keys"]
-        return result
-
-    def _run(self, what: str, step: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        try:
-            return step(self, *args)
-        except WriteError:  # a full disk or an unwritable folder fails every part: say it once
-            raise
-        except Exception as error:  # any part may fail on unusual results; the rest stands
-            self.failures.append((what, f"{type(error).__name__}: {error}"))
-            if self.say is not None:
-                self.say(f"report: {what} failed ({type(error).__name__}: {error})")
-            return None
-
-    def wrote(self, path: Path) -> None:
-        """Count a file the running part wrote beside its figures and tables as its own."""
-        if self._files is not None:
-            self._files.append(path.relative_to(self.out).as_posix())
-
-    def drawn(
-        self, name: str, caption: str, draw: Callable[..., Figure], *args: Any, **kwargs: Any
-    ) -> None:
-        """Put the figure ``draw(*args, **kwargs)`` on the page, drawn only if they changed."""
-        self.attempt(f"figure {name}", _draw_figure, name, caption, draw, args, kwargs)
-
-    def _replay(self, entry: dict[str, Any]) -> pd.DataFrame | None:
-        """Put a cached part's output on the page; return what the part returned."""
-        for event in entry["events"]:
-            if event["kind"] == "section":
-                self.section(event["title"])
-            else:
-                part = dict(event, table=Markup(event["table"])) if "table" in event else event
-                self.sections[-1].parts.append(part)
-        return None if entry["result"] is None else frame_from_json(entry["result"])
-
-    def _record(self, part: dict[str, Any], files: Sequence[Path] = ()) -> None:
-        if self._events is not None and self._files is not None:
-            self._events.append(
-                {k: str(v) if isinstance(v, Markup) else v for k, v in part.items()}
-            )
-            self._files += [path.relative_to(self.out).as_posix() for path in files]
-
-    def section(self, title: str) -> None:
-        if self.say is not None:
-            self.say(f"report: {title}")
-        self.sections.append(_Section(title))
-        self._record({"kind": "section", "title": title})
-
-    def text(self, text: str) -> None:
-        part = {"kind": "text", "text": text}
-        self.sections[-1].parts.append(part)
-        self._record(part)
-
-    def figure(self, figure: Figure, name: str, caption: str) -> None:
-        paths = figures.save(figure, self.out / "figures", name, root=self.root)
-        png = base64.b64encode(paths[-1].read_bytes()).decode()
-        part = {"kind": "figure", "png": png, "caption": caption, "name": name}
-        self.sections[-1].parts.append(part)
-        self._record(part, paths)
-
-    def table(
-        self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
-    ) -> None:
-        paths = tables.write_table(
-            table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
-        )
-        html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
-        part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
-        self.sections[-1].parts.append(part)
-        self._record(part, paths)
-
-
-def _draw_figure(
-    writer: _Writer,
-    name: str,
-    caption: str,
-    draw: Callable[..., Figure],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-) -> None:
-    writer.figure(draw(*args, **kwargs), name, caption)
-
-
 @renamed_arguments
 def write_report(
     results: str | Path,
@@ -213,6 +71,7 @@ def write_report(
     *,
     say: Callable[[str], None] | None = None,
     reuse: bool = True,
+    jobs: int = 1,
 ) -> Path:
     """Write the report of a results folder; return the path of ``report.html``.
 
@@ -232,6 +91,9 @@ def write_report(
     reuse
         Whether to reuse the parts that did not change since the last report; False draws
         every part.
+    jobs
+        How many processes draw the parts at a time (:func:`.report_writer.draw_ahead`); the
+        report is the same for any number.
 
     Returns
     -------
@@ -243,24 +105,24 @@ def write_report(
     WriteError
         If a file cannot be written (a full disk, an unwritable folder, a link on the way):
         every file already written is whole, and none is half written.
+    ValueError
+        If ``jobs`` is below 1.
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
     results = Path(results)
-    writer = _Writer(
-        Path(out) if out is not None else results / "report",
-        Path(out) if out is not None else results,
-        say,
-    )
-    if reuse:
-        writer.cache = PartCache(writer.out, writer.root)
+    folder = Path(out) if out is not None else results / "report"
+    root = Path(out) if out is not None else results  # nothing under it is written through a link
+    writer = Writer(folder, root, PartCache(folder, root, reuse=reuse), say)
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
+        draw_ahead(writer, lambda planner: _write_sections(planner, store), jobs)
         _write_sections(writer, store)
-    if writer.cache is not None:
-        writer.cache.prune()
-        if say is not None:
-            drawn, kept = writer.cache.misses, writer.cache.hits
-            say(f"report: {drawn} part{'s' * (drawn != 1)} drawn, {kept} unchanged since the "
-                "last report")  # fmt: skip
+    writer.cache.prune()
+    if say is not None:
+        drawn, kept = writer.cache.misses, writer.cache.hits
+        say(f"report: {drawn} part{'s' * (drawn != 1)} drawn, {kept} unchanged since the last "
+            "report")  # fmt: skip
     if writer.failures:
         writer.section("Parts of this report that failed")
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])
@@ -269,7 +131,7 @@ def write_report(
     return write_text(writer.out / "report.html", _page(writer.sections, results), writer.root)
 
 
-def _write_sections(writer: _Writer, store: ResultStore) -> None:
+def _write_sections(writer: Writer, store: ResultStore) -> None:
     """Write every section's figures and tables, in page order."""
     runs, measures, audits = store.runs(), store.measures(), store.audits()
     validation = store.measures("validation")
@@ -304,7 +166,7 @@ def _write_sections(writer: _Writer, store: ResultStore) -> None:
         writer.attempt("audit figures", _audit_figures, store, audits, styles)
 
 
-def _summary(writer: _Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:
+def _summary(writer: Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:
     if runs.empty:
         writer.text("No run is stored yet: run the benchmark (faircompare run) first.")
         return
@@ -371,7 +233,7 @@ class _Configuration:
         return tidy.stability(self.chosen, tables.KEY_MEASURES)
 
 
-def _measures_table(writer: _Writer, c: _Configuration) -> None:
+def _measures_table(writer: Writer, c: _Configuration) -> None:
     writer.table(
         tables.measure_table(c.summary, c.where[1], c.family),
         f"measures-{c.name}",
@@ -380,7 +242,7 @@ def _measures_table(writer: _Writer, c: _Configuration) -> None:
     )
 
 
-def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
+def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
     settings = c.chosen.drop_duplicates("key").set_index("key")["setting"]
     chosen_audits = c.audits[c.audits["key"].isin(settings.index)]
     if chosen_audits.empty:
@@ -414,7 +276,7 @@ def _audit_outcomes(writer: _Writer, c: _Configuration) -> None:
         writer.figure(figure, f"audits-{c.name}", f"Share of splits rejecting: {c.label}")
 
 
-def _stability(writer: _Writer, c: _Configuration) -> None:
+def _stability(writer: Writer, c: _Configuration) -> None:
     x, y = STABILITY_AXES
     shown = tidy.labelled(c.summary)
     families = dict(zip(shown["algorithm"], c.summary["algorithm"].map(c.family), strict=True))
@@ -427,7 +289,7 @@ def _stability(writer: _Writer, c: _Configuration) -> None:
     writer.figure(figure, f"stability-{c.name}", caption)
 
 
-def _tradeoff(writer: _Writer, c: _Configuration) -> None:
+def _tradeoff(writer: Writer, c: _Configuration) -> None:
     frame = tidy.tradeoff(c.measures, c.audits)
     title = f"{c.label}: accuracy vs DIbinary gap, every run"
     figure = figures.plot_tradeoff(frame, c.styles, title=title, families=c.family)
@@ -435,7 +297,7 @@ def _tradeoff(writer: _Writer, c: _Configuration) -> None:
     writer.figure(figure, f"tradeoff-{c.name}", caption)
 
 
-def _calibration(writer: _Writer, c: _Configuration) -> None:
+def _calibration(writer: Writer, c: _Configuration) -> None:
     """Fig. 5: sensitive-calibration- against sensitive-TPR, a point per run shown."""
     x, y = CALIBRATION_AXES
     wide = tidy.labelled(tidy.runs_wide(c.chosen))
@@ -450,7 +312,7 @@ def _calibration(writer: _Writer, c: _Configuration) -> None:
     writer.figure(figure, f"calibration-{c.name}", caption)
 
 
-def _which_is_better(writer: _Writer, c: _Configuration) -> None:
+def _which_is_better(writer: Writer, c: _Configuration) -> None:
     """Pairwise comparisons over the shared splits, and the intervals figure."""
     chosen, name, label = c.chosen, c.name, c.label
     if chosen["split_id"].nunique() < 2:
@@ -479,7 +341,7 @@ def _which_is_better(writer: _Writer, c: _Configuration) -> None:
 
 # Each part of a configuration, and the frames it reads (besides its name, styles and families).
 _CONFIGURATION_PARTS: dict[
-    str, tuple[Callable[[_Writer, _Configuration], None], tuple[str, ...]]
+    str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
     "measures": (_measures_table, ("chosen",)),
     "audit outcomes": (_audit_outcomes, ("chosen", "audits")),
@@ -495,7 +357,7 @@ def _score_bounds(measure: str) -> tuple[float, float]:
     return (0.0, 1.0) if MEASURES[measure].kind == "accuracy" else (-np.inf, 0.0)
 
 
-def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
+def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
     An algorithm is ranked by its mean score over splits in the setting the report shows for
@@ -526,7 +388,7 @@ def _rankings(writer: _Writer, chosen: pd.DataFrame) -> None:
 
 
 def _at_equal_fairness(
-    writer: _Writer,
+    writer: Writer,
     measures: pd.DataFrame,
     validation: pd.DataFrame,
     styles: dict[str, figures.Style],
@@ -575,7 +437,7 @@ def _at_equal_fairness(
 
 
 def _equal_fairness_part(
-    writer: _Writer,
+    writer: Writer,
     configuration: tuple[str, str, str],
     measures: pd.DataFrame,
     points: pd.DataFrame,
@@ -616,7 +478,7 @@ def _equal_fairness_part(
                                    configuration, strict=True)))  # fmt: skip
 
 
-def _correlations(writer: _Writer, measures: pd.DataFrame, store: ResultStore) -> None:
+def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) -> None:
     writer.section("Measure correlations (§6.3)")
     samples = {"all": measures, "balanced": tidy.balanced_measures(store)}
     if samples["balanced"].empty:
@@ -652,7 +514,7 @@ def _correlations(writer: _Writer, measures: pd.DataFrame, store: ResultStore) -
 
 
 def _measure_pairs(
-    writer: _Writer,
+    writer: Writer,
     chosen: pd.DataFrame,
     family: dict[str, str],
     styles: dict[str, figures.Style],
@@ -676,7 +538,7 @@ def _measure_pairs(
 
 
 def _preprocessing(
-    writer: _Writer, measures: pd.DataFrame, styles: dict[str, figures.Style]
+    writer: Writer, measures: pd.DataFrame, styles: dict[str, figures.Style]
 ) -> None:
     pairs = {m: tidy.preprocessing_comparison(measures, m) for m in PREPROCESSING_MEASURES}
     if all(p.empty for p in pairs.values()):
@@ -696,7 +558,7 @@ def _preprocessing(
                          f"{measure}: {dataset}, {attribute}", styles)  # fmt: skip
 
 
-def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
+def _sweeps(writer: Writer, measures: pd.DataFrame) -> None:
     """Fig. 8: each algorithm over its grid (a frontier's tolerances have their own section)."""
     swept = measures[
         (measures["variant"] == SWEEP_VARIANT)
@@ -718,7 +580,7 @@ def _sweeps(writer: _Writer, measures: pd.DataFrame) -> None:
                      title=title)  # fmt: skip
 
 
-def _attributes(writer: _Writer, chosen: pd.DataFrame) -> None:
+def _attributes(writer: Writer, chosen: pd.DataFrame) -> None:
     """Fig. 9: CV per sensitive attribute of each algorithm as the report shows it.
 
     Its defaults, or tuned for accuracy where it ran over a grid: the fairness-aware algorithms
@@ -747,7 +609,7 @@ def _attributes_figure(part: pd.DataFrame, dataset: str) -> Figure:
 
 
 def _audit_figures(
-    writer: _Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, figures.Style]
+    writer: Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, figures.Style]
 ) -> None:
     if audits.empty:
         return
@@ -807,7 +669,7 @@ def _run_label(run: pd.Series) -> str:
 
 
 def _transparency_report(
-    writer: _Writer, runs: pd.DataFrame, flips: pd.DataFrame, parity: pd.DataFrame
+    writer: Writer, runs: pd.DataFrame, flips: pd.DataFrame, parity: pd.DataFrame
 ) -> None:
     """Black et al.'s transparency report of the largest F+ on a test split of fair size.
 
@@ -851,7 +713,7 @@ def _transparency_report(
     writer.figure(figure, "fliptest-largest-flipset", caption)
 
 
-def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) -> None:
+def _threshold_curve(writer: Writer, store: ResultStore, parity: pd.DataFrame) -> None:
     """DiCiccio et al. Fig. 2 for the scored run with the largest demographic-parity gap."""
     for key in parity.sort_values("pvalue")["key"]:
         stored = store.predictions(key)
@@ -872,7 +734,7 @@ def _threshold_curve(writer: _Writer, store: ResultStore, parity: pd.DataFrame) 
         return
 
 
-def _page(sections: list[_Section], results: Path) -> str:
+def _page(sections: list[Section], results: Path) -> str:
     """Render the page from its template (``templates/report.html``), escaping every text."""
     anchors = [slug(s.title) or f"section-{i}" for i, s in enumerate(sections)]
     shown = [

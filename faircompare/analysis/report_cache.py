@@ -61,13 +61,18 @@ class PartCache:
         The report's folder; entries go in its ``.cache`` folder.
     root
         The folder the user named: nothing under it is written through a link.
+    reuse
+        Whether the parts of the last report are reused; False draws every part again (and
+        keeps what it draws for the next report).
     """
 
-    def __init__(self, folder: Path, root: Path) -> None:
+    def __init__(self, folder: Path, root: Path, *, reuse: bool = True) -> None:
         self.folder = folder / CACHE
         self.root = root
+        self.reuse = reuse
         self.hits = self.misses = 0
         self._used: set[str] = set()
+        self._ahead: set[str] = set()  # the parts drawn for this report in other processes
         self._digests: dict[int, tuple[Any, bytes]] = {}  # id -> (the object, its digest)
 
     def key(self, what: str, step: Any, args: tuple[Any, ...]) -> str | None:
@@ -82,19 +87,40 @@ class PartCache:
         return hasher.hexdigest()
 
     def load(self, key: str, out: Path) -> dict[str, Any] | None:
-        """Return the entry of ``key`` where it exists and every file it names is still there."""
-        path = self.folder / f"{key}.json"
-        try:
-            entry = json.loads(path.read_text())
-        except (OSError, ValueError):
+        """Return the entry of ``key`` where it exists and every file it names is still there.
+
+        A part drawn ahead for this report (:meth:`drawn_ahead`) is counted as drawn.
+        """
+        entry = self._entry(key, out)
+        if entry is None or key in self._ahead:
             self.misses += 1
-            return None
-        if not all((out / name).is_file() for name in entry["files"]):
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._used.add(key)
+        else:
+            self.hits += 1
+        if entry is not None:
+            self._used.add(key)
         return entry
+
+    def holds(self, key: str, out: Path) -> bool:
+        """Return whether :meth:`load` would find ``key`` (and count nothing)."""
+        return self._entry(key, out) is not None
+
+    def drawn_ahead(self, key: str, drawn: int, reused: int) -> None:
+        """Take the part ``key`` as drawn for this report by another process.
+
+        ``drawn`` and ``reused`` count the parts drawn and reused within it, there.
+        """
+        self._ahead.add(key)
+        self.misses += drawn
+        self.hits += reused
+
+    def _entry(self, key: str, out: Path) -> dict[str, Any] | None:
+        if not (self.reuse or key in self._ahead):
+            return None
+        try:
+            entry = json.loads((self.folder / f"{key}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return entry if all((out / name).is_file() for name in entry["files"]) else None
 
     def store(self, key: str, entry: dict[str, Any]) -> None:
         """Record a part's output under ``key`` (whole or not at all)."""

@@ -44,7 +44,8 @@ __all__ = [
     "tradeoff",
 ]
 
-CONFIGURATION = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
+WHERE = ["dataset", "sensitive_attribute", "variant"]  # one configuration of a study
+CONFIGURATION = [*WHERE, "algorithm", "setting"]
 RUN = ["key", *CONFIGURATION, "split_id"]
 
 
@@ -74,19 +75,35 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
     :data:`TUNED`) when its runs were tuned, else all its grid runs together (:data:`POOLED`:
     Calders' one-point grid is never tuned, even beside algorithms that are).
     Each run keeps its own ``params``; :func:`label` names a setting for figures and tables.
+    Each dataset, attribute and variant is chosen for on its own: an algorithm run with its
+    defaults in one of them and over its grid in another is shown as each was run.
 
     Parameters
     ----------
     measures
         Test measures, long form.
     validation
-        Validation measures of tuned runs, or None.
+        Validation measures of tuned runs (the store's, or those of ``measures``' runs), or
+        None: grid runs are then pooled.
 
     Returns
     -------
     pandas.DataFrame
         The chosen runs' measures, their ``setting`` column saying how each was chosen.
     """
+    if validation is not None:
+        validation = validation[validation["key"].isin(measures["key"])]
+    parts = [
+        _representative(part, validation)
+        for _, part in measures.groupby(WHERE, sort=False, dropna=False)
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return pd.concat(parts, ignore_index=True) if parts else measures.iloc[:0]
+
+
+def _representative(measures: pd.DataFrame, validation: pd.DataFrame | None) -> pd.DataFrame:
+    """:func:`representative` of one dataset, attribute and variant."""
     defaults = measures[measures["setting"] == DEFAULTS]
     swept = measures[~measures["algorithm"].isin(defaults["algorithm"])]
     if swept.empty:
@@ -323,7 +340,7 @@ def tradeoff(
     holm = tests.set_index("key")["adjusted_pvalue"]
     frame["significant"] = frame["key"].map(holm.astype(float) < alpha).eq(True)  # NaN: no test
     frame["pareto"] = False
-    for _, part in frame.groupby(["dataset", "sensitive_attribute", "variant"]):
+    for _, part in frame.groupby(WHERE):
         frame.loc[part.index, "pareto"] = _non_dominated(part)
     return frame
 

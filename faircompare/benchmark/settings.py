@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,6 +136,17 @@ class RunSettings:
         cores = cpu_cores()
         asked = self.jobs if self.jobs is not None else cores
         return max(1, min(asked, runs, cores if self.on_this_machine else asked))
+
+    def local_workers(self) -> int:
+        """Return how many processes may work on this machine (drawing the report, say).
+
+        Returns
+        -------
+        int
+            ``jobs`` (every core by default), never more than this machine's cores; 1 for
+            ``inline``.
+        """
+        return replace(self, scheduler=None).workers(cpu_cores())
 
     def capped(self) -> str | None:
         """Return the note that ``jobs`` is more than this machine's cores, or None.

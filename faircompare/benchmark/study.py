@@ -244,7 +244,8 @@ def run_benchmark(
         # imported here: the report's stack (matplotlib, the analysis) is the last step's
         from faircompare.analysis.report import write_report
 
-        summary = replace(summary, report=write_report(results, say=say))
+        jobs = settings.local_workers()
+        summary = replace(summary, report=write_report(results, say=say, jobs=jobs))
     return summary
 
 

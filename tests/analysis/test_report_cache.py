@@ -67,6 +67,22 @@ def test_a_changed_number_redraws_the_parts_that_read_it_and_no_other(study, sav
     assert "unchanged since the last report" in counted and not counted.startswith("report: 0")
 
 
+def test_parts_drawn_in_parallel_make_the_same_report(study):
+    lines: list[str] = []
+    first = write_report(study, say=lines.append).read_bytes()
+    files = sorted(p.name for p in (study / "report").rglob("*") if p.is_file())
+    counted = lines[-1]
+    lines.clear()
+    # every part drawn again, in two worker processes: the page and files of one process
+    again = write_report(study, say=lines.append, reuse=False, jobs=2).read_bytes()
+    assert any(line.startswith("report: drawing") and "in 2 processes" in line for line in lines)
+    assert not any("drawing in parallel stopped" in line for line in lines)
+    assert again == first and lines[-1] == counted  # as many parts drawn
+    assert sorted(p.name for p in (study / "report").rglob("*") if p.is_file()) == files
+    with pytest.raises(ValueError, match="jobs must be a whole number of at least 1, got 0"):
+        write_report(study, jobs=0)
+
+
 def test_a_part_whose_file_is_gone_is_drawn_again(study, saved):
     report(study)
     name = next(n for n in saved if n.startswith("stability-german"))

@@ -55,3 +55,22 @@ def test_a_store_without_grid_runs_has_an_empty_sweep():
     defaults = pd.DataFrame(rows("svm", "{}", "defaults", [0.8, 0.81]))
     assert tidy.parameter_sweep(defaults).empty
     assert tidy.parameter_sweep(defaults.iloc[:0]).empty
+
+
+def test_each_dataset_is_chosen_for_on_its_own():
+    # svm ran with its defaults on dataset d and over its grid only on dataset e: on e it is
+    # the grid tuned on e's validation runs, never "defaults" borrowed from d (paper figures
+    # and tables pass several datasets at once, the critical-difference figure every one)
+    on_e = {"dataset": "e"}
+    test = pd.DataFrame(
+        rows("svm", "{}", "defaults", [0.8, 0.81])
+        + [{**r, **on_e} for r in rows("svm", '{"C": 1}', '{"C": 1}', [0.70, 0.71])]
+        + [{**r, **on_e} for r in rows("svm", '{"C": 9}', '{"C": 9}', [0.75, 0.76])]
+    )
+    validation = pd.DataFrame(  # C = 9 best on split 0, C = 1 on split 1
+        [{**r, **on_e} for r in rows("svm", '{"C": 1}', '{"C": 1}', [0.5, 0.9])]
+        + [{**r, **on_e} for r in rows("svm", '{"C": 9}', '{"C": 9}', [0.6, 0.8])]
+    )
+    chosen = tidy.representative(test, validation).sort_values(["dataset", "split_id"])
+    assert chosen["setting"].tolist() == ["defaults", "defaults", tidy.TUNED, tidy.TUNED]
+    assert chosen["value"].tolist() == [0.8, 0.81, 0.75, 0.71]

@@ -397,6 +397,9 @@ def test_never_more_workers_than_runs_or_cores(monkeypatch):
     assert schedule.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
     assert RunSettings().workers(50) == 2  # by default, every core
     assert RunSettings(jobs=8, backend="inline").workers(50) == 1  # one run at a time
+    # the report is drawn on this machine, whatever runs the plan
+    cluster = RunSettings(jobs=64, backend="dask", scheduler="tcp://cluster:8786")
+    assert cluster.local_workers() == 2 and RunSettings(jobs=1).local_workers() == 1
 
 
 def test_settings_refuse_what_cannot_run_naming_the_value_and_the_way_out():

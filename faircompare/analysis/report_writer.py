@@ -1,0 +1,276 @@
+"""How the report's parts are drawn, kept and put on the page, and drawn ahead in parallel.
+
+A part of the report (a configuration's stability figure, the rankings, the audit figures) is a
+function ``step(writer, *args)`` that writes figures, tables and texts through a
+:class:`Writer`. The writer puts them on the page in the order the parts come, lists a part
+that fails and goes on, and keeps each part's output in the report's
+:class:`~faircompare.analysis.report_cache.PartCache`: a part whose inputs did not change is
+not drawn again.
+
+:func:`draw_ahead` draws the parts a report will need in worker processes, as many at a time
+as ``jobs`` allows, into that cache; the report is then written as usual, in one process, and
+finds them there. The page is the same whatever the number of processes and the order they
+finish in.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from joblib import Parallel, delayed
+from markupsafe import Markup
+from matplotlib.figure import Figure
+
+from faircompare.analysis import figures, tables
+from faircompare.analysis.report_cache import PartCache, frame_from_json, frame_to_json
+from faircompare.results import ResultStore
+from faircompare.safe_write import WriteError
+
+
+@dataclass
+class Section:
+    """One section of the page: its title and its parts (texts, figures, tables) in order."""
+
+    title: str
+    parts: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the report as :meth:`Writer.attempt` was asked for it."""
+
+    what: str
+    step: Callable[..., Any]
+    args: tuple[Any, ...]
+    reads: tuple[Any, ...]
+
+
+@dataclass
+class Writer:
+    """Writes figures and tables under ``out`` and collects the page's sections.
+
+    A part whose inputs are those of a part in ``cache`` (drawn for the last report, or ahead
+    of this one) is not drawn again: its recorded output goes on the page. A writer with a
+    ``planned`` list draws nothing: it lists the parts it is asked for (:func:`draw_ahead`).
+    """
+
+    out: Path
+    root: Path  # the folder the user named: nothing under it is written through a link
+    cache: PartCache
+    say: Callable[[str], None] | None = None
+    sections: list[Section] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    planned: list[Part] | None = None
+    _events: list[dict[str, Any]] | None = None  # what the running part writes, for the cache
+    _files: list[str] | None = None
+    _keys: list[str] | None = None  # the cached parts drawn within it
+
+    def attempt(
+        self, what: str, step: Callable[..., Any], *args: Any, reads: tuple[Any, ...] = ()
+    ) -> Any:
+        """Run one part of the report; if it fails, record why and go on with the others.
+
+        The end of a long benchmark never loses its report to one figure: the failure is
+        listed in the report's last section, and every other part is written. Returns what
+        the part returns (a frame the caller gathers, or None), None where it failed.
+        ``reads`` names what the part reads of ``args``, where that is less than all of them:
+        the cache keys the part on it.
+        """
+        if self.planned is not None:
+            self.planned.append(Part(what, step, args, reads))
+            return None
+        key = self.cache.key(what, step, reads or args)
+        outer = (self._events, self._files, self._keys)  # the part this one is drawn in
+        self._events = self._files = self._keys = None
+        entry = None if key is None else self.cache.load(key, self.out)
+        if entry is not None:
+            result = self._replay(entry)
+            self.cache.keep(entry["keys"])  # the parts drawn within it: kept for next time
+        else:
+            failures = len(self.failures)
+            self._events, self._files, self._keys = [], [], []
+            result = self._run(what, step, args)
+            entry = {"events": self._events, "files": self._files, "keys": self._keys}
+            if key is not None and len(self.failures) == failures:  # a failure is never kept
+                kept = None if result is None else frame_to_json(result)
+                self.cache.store(key, {**entry, "result": kept})
+        self._events, self._files, self._keys = outer
+        if self._events is not None and self._files is not None and self._keys is not None:
+            self._events += entry["events"]  # the part is a part of the outer one
+            self._files += entry["files"]
+            self._keys += ([key] if key is not None else []) + entry["keys"]
+        return result
+
+    def _run(self, what: str, step: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        try:
+            return step(self, *args)
+        except WriteError:  # a full disk or an unwritable folder fails every part: say it once
+            raise
+        except Exception as error:  # any part may fail on unusual results; the rest stands
+            self.failures.append((what, f"{type(error).__name__}: {error}"))
+            if self.say is not None:
+                self.say(f"report: {what} failed ({type(error).__name__}: {error})")
+            return None
+
+    def wrote(self, path: Path) -> None:
+        """Count a file the running part wrote beside its figures and tables as its own."""
+        if self._files is not None:
+            self._files.append(path.relative_to(self.out).as_posix())
+
+    def drawn(
+        self, name: str, caption: str, draw: Callable[..., Figure], *args: Any, **kwargs: Any
+    ) -> None:
+        """Put the figure ``draw(*args, **kwargs)`` on the page, drawn only if they changed."""
+        self.attempt(f"figure {name}", _draw_figure, name, caption, draw, args, kwargs)
+
+    def _replay(self, entry: dict[str, Any]) -> pd.DataFrame | None:
+        """Put a cached part's output on the page; return what the part returned."""
+        for event in entry["events"]:
+            if event["kind"] == "section":
+                self.section(event["title"])
+            else:
+                part = dict(event, table=Markup(event["table"])) if "table" in event else event
+                self.sections[-1].parts.append(part)
+        return None if entry["result"] is None else frame_from_json(entry["result"])
+
+    def _record(self, part: dict[str, Any], files: Sequence[Path] = ()) -> None:
+        if self._events is not None and self._files is not None:
+            self._events.append(
+                {k: str(v) if isinstance(v, Markup) else v for k, v in part.items()}
+            )
+            self._files += [path.relative_to(self.out).as_posix() for path in files]
+
+    def section(self, title: str) -> None:
+        """Start a section of the page (said where the writer says its progress)."""
+        if self.say is not None:
+            self.say(f"report: {title}")
+        self.sections.append(Section(title))
+        self._record({"kind": "section", "title": title})
+
+    def text(self, text: str) -> None:
+        """Put a paragraph on the page."""
+        part = {"kind": "text", "text": text}
+        self.sections[-1].parts.append(part)
+        self._record(part)
+
+    def figure(self, figure: Figure, name: str, caption: str) -> None:
+        """Save a figure under ``figures/<name>`` and put it on the page (embedded)."""
+        paths = figures.save(figure, self.out / "figures", name, root=self.root)
+        png = base64.b64encode(paths[-1].read_bytes()).decode()
+        part = {"kind": "figure", "png": png, "caption": caption, "name": name}
+        self.sections[-1].parts.append(part)
+        self._record(part, paths)
+
+    def table(
+        self, table: pd.DataFrame, name: str, caption: str, numbers: pd.DataFrame | None = None
+    ) -> None:
+        """Write a table under ``tables/<name>`` (``numbers`` unrounded) and put it on the page."""
+        paths = tables.write_table(
+            table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
+        )
+        html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
+        part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
+        self.sections[-1].parts.append(part)
+        self._record(part, paths)
+
+
+def _draw_figure(
+    writer: Writer,
+    name: str,
+    caption: str,
+    draw: Callable[..., Figure],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    writer.figure(draw(*args, **kwargs), name, caption)
+
+
+@dataclass(frozen=True)
+class _StoreAt:
+    """A results store passed to a worker process, which opens its own (read only)."""
+
+    folder: Path
+
+
+def draw_ahead(writer: Writer, write: Callable[[Writer], None], jobs: int) -> None:
+    """Draw the parts ``write(writer)`` will ask for in ``jobs`` processes, into the cache.
+
+    ``write`` is run once with a writer that lists its parts and draws none; those the cache
+    does not hold are drawn in worker processes, each keeping its output in the cache. Where a
+    worker process dies, the parts it did not draw are left to ``write``, as any part that
+    failed in a worker is: drawn again in this process, which lists the failure. The workers
+    end a second after the last part is drawn.
+
+    Parameters
+    ----------
+    writer
+        The report's writer; only its folders and cache are used.
+    write
+        Writes the report's sections through a writer.
+    jobs
+        The most processes drawing at a time; below 2, nothing is drawn ahead.
+    """
+    planner = replace(writer, sections=[], failures=[], planned=[])
+    write(planner)
+    todo: dict[str, Part] = {}
+    for part in planner.planned or []:
+        key = writer.cache.key(part.what, part.step, part.reads or part.args)
+        if key is not None and not writer.cache.holds(key, writer.out):
+            todo[key] = part
+    if jobs < 2 or len(todo) < 2:
+        return
+    workers = min(jobs, len(todo))
+    if writer.say is not None:
+        writer.say(f"report: drawing {len(todo)} parts in {workers} processes")
+    where = (writer.out, writer.root, writer.cache.reuse)
+    # loky's workers, unlike multiprocessing's, do not import the user's script again; they
+    # end a second after the last part. The study-wide parts, last on the page and the
+    # longest, are started first.
+    drawing = Parallel(workers, backend="loky", return_as="generator_unordered", batch_size=1,
+                       idle_worker_timeout=1)  # fmt: skip
+    try:
+        for key, drawn, reused in drawing(
+            delayed(_draw_part)(*where, key, _portable(part))
+            for key, part in reversed(todo.items())
+        ):
+            writer.cache.drawn_ahead(key, drawn, reused)
+    except WriteError:  # a full disk: the report cannot be written here either
+        raise
+    except Exception as error:  # a worker that died; a part's own error is caught within it
+        if writer.say is not None:
+            writer.say(f"report: drawing in parallel stopped ({error}); drawing the rest here")
+
+
+def _draw_part(out: Path, root: Path, reuse: bool, key: str, part: Part) -> tuple[str, int, int]:
+    """Draw one part into the report's cache, in a worker; return its key and counts.
+
+    The counts are of the parts drawn and reused within it.
+    """
+    with ExitStack() as stack:
+
+        def opened(values: tuple[Any, ...]) -> tuple[Any, ...]:
+            return tuple(
+                stack.enter_context(ResultStore(v.folder, readonly=True))
+                if isinstance(v, _StoreAt) else v
+                for v in values
+            )  # fmt: skip
+
+        cache = PartCache(out, root, reuse=reuse)
+        writer = Writer(out, root, cache, sections=[Section("")])  # a part adds to a section
+        writer.attempt(part.what, part.step, *opened(part.args), reads=opened(part.reads))
+        return key, cache.misses - 1, cache.hits
+
+
+def _portable(part: Part) -> Part:
+    """Return ``part`` with each results store as its folder, for a worker process to open."""
+
+    def swapped(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(_StoreAt(v.folder) if isinstance(v, ResultStore) else v for v in values)
+
+    return replace(part, args=swapped(part.args), reads=swapped(part.reads))
