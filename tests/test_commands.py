@@ -180,8 +180,10 @@ def test_export_writes_every_table_in_each_format(study, fmt):
 
 @pytest.mark.data
 def test_report_writes_the_html_report_and_prints_its_path(study):
-    printed = ok(faircompare_("report", "--out", str(study / "report"), cwd=study)).strip()
+    drawn = faircompare_("report", "--out", str(study / "report"), "--jobs", "2", cwd=study)
+    printed = ok(drawn).strip()
     assert printed.endswith("report.html") and Path(printed).stat().st_size > 10_000
+    assert "parts in 2 processes" in drawn.stderr  # drawn in parallel, as asked
 
 
 @pytest.mark.data

@@ -116,8 +116,9 @@ def write_report(
     writer = Writer(folder, root, PartCache(folder, root, reuse=reuse), say)
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
-        draw_ahead(writer, lambda planner: _write_sections(planner, store), jobs)
-        _write_sections(writer, store)
+        study = _Study.read(store)
+        draw_ahead(writer, lambda planner: _write_sections(planner, study), jobs)
+        _write_sections(writer, study)
     writer.cache.prune()
     if say is not None:
         drawn, kept = writer.cache.misses, writer.cache.hits
@@ -131,39 +132,57 @@ def write_report(
     return write_text(writer.out / "report.html", _page(writer.sections, results), writer.root)
 
 
-def _write_sections(writer: Writer, store: ResultStore) -> None:
-    """Write every section's figures and tables, in page order."""
-    runs, measures, audits = store.runs(), store.measures(), store.audits()
-    validation = store.measures("validation")
-    family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
-    writer.section("Summary")
-    writer.attempt("summary", _summary, runs, family)
-    if len(measures):
-        # One style per name across the report, tuned and pooled settings included.
+@dataclass(frozen=True, eq=False)
+class _Study:
+    """What the report reads of a results store, read once: its frames and configurations."""
+
+    store: ResultStore
+    runs: pd.DataFrame
+    measures: pd.DataFrame
+    audits: pd.DataFrame
+    validation: pd.DataFrame
+    family: dict[str, str]
+    styles: dict[str, figures.Style]  # one per name across the report, tuned settings included
+    configurations: list[_Configuration]
+    chosen: pd.DataFrame  # every configuration's representative runs
+
+    @classmethod
+    def read(cls, store: ResultStore) -> _Study:
+        runs, measures, audits = store.runs(), store.measures(), store.audits()
+        validation = store.measures("validation")
+        family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
         styles = study_styles(measures["algorithm"].unique())
-        representatives = []
-        for (dataset, attribute, variant), part in measures.groupby(
-            ["dataset", "sensitive_attribute", "variant"]
-        ):
+        configurations = []
+        for where, part in measures.groupby(tidy.WHERE):
             tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
             chosen = tidy.representative(part, tuning)
-            representatives.append(chosen)
             part_audits = audits[audits["key"].isin(part["key"])]
-            c = _Configuration(
-                (dataset, attribute, variant), part, chosen, part_audits, styles, family
-            )
-            writer.section(c.label)
-            for what, (step, fields) in _CONFIGURATION_PARTS.items():
-                reads = (c.where, c.styles, c.family, *(getattr(c, f) for f in fields))
-                writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
-        writer.attempt("rankings", _rankings, pd.concat(representatives))
-        _at_equal_fairness(writer, measures, validation, styles)
-        writer.attempt("correlations", _correlations, measures, store)
-        writer.attempt("measure pairs", _measure_pairs, pd.concat(representatives), family, styles)
-        writer.attempt("preprocessing", _preprocessing, measures, styles)
-        writer.attempt("sweeps", _sweeps, measures)
-        writer.attempt("attributes", _attributes, pd.concat(representatives))
-        writer.attempt("audit figures", _audit_figures, store, audits, styles)
+            configurations.append(_Configuration(where, part, chosen, part_audits, styles, family))
+        chosen = pd.concat([c.chosen for c in configurations]) if configurations else measures
+        return cls(store, runs, measures, audits, validation, family, styles, configurations,
+                   chosen)  # fmt: skip
+
+
+def _write_sections(writer: Writer, study: _Study) -> None:
+    """Write every section's figures and tables, in page order."""
+    writer.section("Summary")
+    writer.attempt("summary", _summary, study.runs, study.family)
+    if study.measures.empty:
+        return
+    for c in study.configurations:
+        writer.section(c.label)
+        for what, (step, fields) in _CONFIGURATION_PARTS.items():
+            reads = (c.where, c.styles, c.family, *(getattr(c, f) for f in fields))
+            writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
+    measures, chosen, styles = study.measures, study.chosen, study.styles
+    writer.attempt("rankings", _rankings, chosen)
+    _at_equal_fairness(writer, measures, study.validation, styles)
+    writer.attempt("correlations", _correlations, measures, study.store)
+    writer.attempt("measure pairs", _measure_pairs, chosen, study.family, styles)
+    writer.attempt("preprocessing", _preprocessing, measures, styles)
+    writer.attempt("sweeps", _sweeps, measures)
+    writer.attempt("attributes", _attributes, chosen)
+    writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles)
 
 
 def _summary(writer: Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:
