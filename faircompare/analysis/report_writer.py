@@ -205,7 +205,7 @@ def draw_ahead(writer: Writer, write: Callable[[Writer], None], jobs: int) -> No
     does not hold are drawn in worker processes, each keeping its output in the cache. Where a
     worker process dies, the parts it did not draw are left to ``write``, as any part that
     failed in a worker is: drawn again in this process, which lists the failure. The workers
-    end a second after the last part is drawn.
+    are joblib's: they wait a while for more work, and end with this process.
 
     Parameters
     ----------
@@ -230,27 +230,31 @@ def draw_ahead(writer: Writer, write: Callable[[Writer], None], jobs: int) -> No
         writer.say(f"report: drawing {len(todo)} parts in {workers} processes")
     where = (writer.out, writer.root, writer.cache.reuse)
     # loky's workers, unlike multiprocessing's, do not import the user's script again; they
-    # end a second after the last part. The study-wide parts, last on the page and the
-    # longest, are started first.
-    drawing = Parallel(workers, backend="loky", return_as="generator_unordered", batch_size=1,
-                       idle_worker_timeout=1)  # fmt: skip
+    # end with this process. The study-wide parts, last on the page and the longest, are
+    # started first.
+    drawing = Parallel(workers, backend="loky", return_as="generator_unordered", batch_size=1)
+    failed: list[WriteError] = []
     try:
-        for key, drawn, reused in drawing(
+        for key, counts, error in drawing(
             delayed(_draw_part)(*where, key, _portable(part))
             for key, part in reversed(todo.items())
         ):
-            writer.cache.drawn_ahead(key, drawn, reused)
-    except WriteError:  # a full disk: the report cannot be written here either
-        raise
+            writer.cache.drawn_ahead(key, *counts)
+            failed += [error] if error is not None else []
     except Exception as error:  # a worker that died; a part's own error is caught within it
         if writer.say is not None:
             writer.say(f"report: drawing in parallel stopped ({error}); drawing the rest here")
+    if failed:  # a full disk: the report cannot be written here either
+        raise failed[0]
 
 
-def _draw_part(out: Path, root: Path, reuse: bool, key: str, part: Part) -> tuple[str, int, int]:
-    """Draw one part into the report's cache, in a worker; return its key and counts.
+def _draw_part(
+    out: Path, root: Path, reuse: bool, key: str, part: Part
+) -> tuple[str, tuple[int, int], WriteError | None]:
+    """Draw one part into the report's cache, in a worker; return its key, counts and error.
 
-    The counts are of the parts drawn and reused within it.
+    The counts are of the parts drawn and reused within it. A file that cannot be written is
+    returned, not raised: raised, it would end the other workers in the middle of their files.
     """
     with ExitStack() as stack:
 
@@ -263,8 +267,11 @@ def _draw_part(out: Path, root: Path, reuse: bool, key: str, part: Part) -> tupl
 
         cache = PartCache(out, root, reuse=reuse)
         writer = Writer(out, root, cache, sections=[Section("")])  # a part adds to a section
-        writer.attempt(part.what, part.step, *opened(part.args), reads=opened(part.reads))
-        return key, cache.misses - 1, cache.hits
+        try:
+            writer.attempt(part.what, part.step, *opened(part.args), reads=opened(part.reads))
+        except WriteError as error:
+            return key, (0, 0), error
+        return key, (cache.misses - 1, cache.hits), None
 
 
 def _portable(part: Part) -> Part:

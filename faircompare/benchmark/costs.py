@@ -354,12 +354,13 @@ def duration(seconds: float, *, cpu: bool = False) -> str:
     Returns
     -------
     str
-        ``"1.3 hours"``, ``"14 minutes"`` or ``"40 seconds"`` (one decimal for hours).
+        ``"1.3 hours"``, ``"14 minutes"`` or ``"90 seconds"`` (one decimal for hours; seconds
+        below two minutes, where whole minutes would read ``"1 minutes"``).
     """
     prefix = "CPU-" if cpu else ""
     if seconds >= 3600:
         return f"{seconds / 3600:.1f} {prefix}hours"
-    if seconds >= 60:
+    if seconds >= 120:
         return f"{seconds / 60:.0f} {prefix}minutes"
     return f"{seconds:.0f} {prefix}seconds"
 

@@ -18,6 +18,7 @@ from faircompare.benchmark.costs import (
     Pricing,
     cost_model,
     describe_plan,
+    duration,
     plan_table,
     side_by_side,
     write_costs,
@@ -385,3 +386,11 @@ def test_a_repair_at_level_zero_stores_what_fitting_the_repair_stored():
     level0 = next(r for r in runs if r.fit_as is not None)
     shared = [together[r.key].timings["fit"] for r in runs if r.fit_key == level0.fit_key]
     assert len(shared) == 2 and sorted(shared)[0] == 0.0 < sorted(shared)[1]  # fitted once
+
+
+def test_a_duration_reads_in_the_unit_that_fits_it():
+    # by hand: a minute and a half is "90 seconds", never "2 minutes" or "1 minutes" (the
+    # quick profile's dry run said "about 1 CPU-minutes" on a machine a little slower)
+    assert duration(59) == "59 seconds" and duration(90, cpu=True) == "90 CPU-seconds"
+    assert duration(150) == "2 minutes" and duration(14 * 60) == "14 minutes"
+    assert duration(1.3 * 3600, cpu=True) == "1.3 CPU-hours"
