@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.analysis.compare import corrected_ttest
-from faircompare.analysis.tidy import RUN, label, representative, runs_wide
+from faircompare.analysis.tidy import RUN, WHERE, label, representative, runs_wide
 from faircompare.records import DEFAULTS
 from faircompare.stats.multitest import holm
 
@@ -57,7 +57,6 @@ CONSTRAINT_MEASURES = {
 }
 #: The name shared by the frontier algorithms: ``unprocessed-<baseline>``.
 FRONTIER_PREFIX = "unprocessed-"
-_WHERE = ["dataset", "sensitive_attribute", "variant"]
 _ALPHA = 0.05
 
 
@@ -78,7 +77,7 @@ def frontier_points(measures: pd.DataFrame) -> pd.DataFrame:
         ``accuracy``.
     """
     wide = runs_wide(measures[measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
-    columns = [*_WHERE, "split_id", "frontier", "constraint", "tolerance", "violation", "accuracy"]
+    columns = [*WHERE, "split_id", "frontier", "constraint", "tolerance", "violation", "accuracy"]
     if wide.empty:
         return pd.DataFrame(columns=columns)
     params = [{} if s == DEFAULTS else json.loads(s) for s in wide["setting"]]
@@ -161,10 +160,10 @@ def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:
     points = frontier_points(measures)
     others = runs_wide(measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
     rows = []
-    for where, mine in points.groupby(_WHERE):
+    for where, mine in points.groupby(WHERE):
         frontier = best_frontier(mine)
         mine = mine[mine["frontier"] == frontier]
-        runs = others[(others[_WHERE] == pd.Series(where, index=_WHERE)).all(axis=1)]
+        runs = others[(others[WHERE] == pd.Series(where, index=WHERE)).all(axis=1)]
         for (split, constraint), curve in mine.groupby(["split_id", "constraint"]):
             compared = runs[runs["split_id"] == split]
             if compared.empty:
@@ -273,7 +272,7 @@ def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
     """
     verdicts = ["above", "on", "below", "untested"]
     counts = pd.crosstab(
-        [tables["constraint"], *(tables[c] for c in _WHERE)], tables["verdict"]
+        [tables["constraint"], *(tables[c] for c in WHERE)], tables["verdict"]
     ).reindex(columns=verdicts, fill_value=0)
     return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", *verdicts]]
 

@@ -374,13 +374,14 @@ def _tradeoff(
 ) -> Figure:  # fmt: skip
     """Accuracy against a fairness gap, a point per run and the Pareto front; a panel each."""
     x, y = x or "DIbinary", y or "accuracy"
-    measures = selection.measures(store.measures())
+    stored = store.measures()
+    measures = selection.measures(stored)
     audits = store.audits()
     frame = tidy.tradeoff(measures, audits[audits["key"].isin(measures["key"])],
                           accuracy=y, fairness=x)  # fmt: skip
     configurations = _configurations(frame)
     order = selection.order(frame["algorithm"].unique())
-    styles = _styles(store)
+    styles = _styles(stored)
     entries = [selection.label(a) for a in order]
     canvas = _canvas(layout, ax, len(configurations), entries, aspect=0.8)
     axes = canvas.axes
@@ -404,7 +405,8 @@ def _stability(
 ) -> Figure:  # fmt: skip
     """Each algorithm's mean over splits and a rectangle of +/- one sd (Fig. 7); one panel."""
     x, y = x or "DIbinary", y or "accuracy"
-    measures = selection.measures(store.measures())
+    stored = store.measures()
+    measures = selection.measures(stored)
     selection.configuration(measures, "stability figure")
     summary = tidy.stability(shown_runs(store, measures), [x, y])
     settings = summary.drop_duplicates("algorithm").set_index("algorithm")["setting"]
@@ -412,7 +414,7 @@ def _stability(
         index="algorithm", columns="measure", values=["mean", "sd"], dropna=False
     )
     order = selection.order(table.index)
-    styles = _styles(store)
+    styles = _styles(stored)
     entries = [selection.label(a, settings[a]) for a in order]
     canvas = _canvas(layout, ax, 1, entries, aspect=0.8)
     axes = canvas.axes
@@ -464,7 +466,8 @@ def _equal_fairness(
     x: str | None, y: str | None, names: Sequence[str] | None,
 ) -> Figure:  # fmt: skip
     """Draw the post-processed frontier and every other run, a panel per constraint."""
-    measures = selection.measures(store.measures(), by_algorithm=False)
+    stored = store.measures()
+    measures = selection.measures(stored, by_algorithm=False)
     selection.configuration(measures, "equal-fairness figure")
     points = equal_fairness.frontier_points(measures)
     if points.empty:
@@ -477,7 +480,7 @@ def _equal_fairness(
     if selection.algorithms is not None:
         runs = runs[runs["algorithm"].isin(selection.algorithms)]
     order = selection.order(runs["algorithm"].unique())
-    styles = _styles(store)
+    styles = _styles(stored)
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     frontier_lines = ["frontier, per split", "frontier, mean"]
     entries = frontier_lines + [selection.label(a) for a in order]
@@ -567,8 +570,7 @@ def shown_runs(store: ResultStore, measures: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         The chosen runs' measures, a ``setting`` column saying how each was chosen.
     """
-    validation = store.measures("validation")
-    return tidy.representative(measures, validation if len(validation) else None)
+    return tidy.representative(measures, store.measures("validation"))
 
 
 def intervals_of(chosen: pd.DataFrame, measure: str, what: str) -> pd.DataFrame:
@@ -671,9 +673,13 @@ def _correlations(
     return figure
 
 
-def _styles(store: ResultStore) -> dict[str, Style]:
-    """Return the styles the study's report gives its algorithms (the same in every figure)."""
-    return study_styles(store.measures()["algorithm"].unique())
+def _styles(stored: pd.DataFrame) -> dict[str, Style]:
+    """Return the styles the study's report gives its algorithms (the same in every figure).
+
+    ``stored`` is every measure of the study, not the selected ones: an algorithm keeps its
+    colour whatever else is shown.
+    """
+    return study_styles(stored["algorithm"].unique())
 
 
 @dataclass(frozen=True)

@@ -144,8 +144,7 @@ def _equal_fairness(
     """Each algorithm's accuracy minus the frontier's at its own violation (Cruz & Hardt)."""
     measures = selection.measures(store.measures(), by_algorithm=False)
     where = selection.configuration(measures, "equal-fairness table")
-    validation = store.measures("validation")
-    found = equal_fairness.equal_fairness_table(measures, validation if len(validation) else None)
+    found = equal_fairness.equal_fairness_table(measures, store.measures("validation"))
     if found.empty:
         raise ValueError("no algorithm to compare with a frontier (unprocessed-*) in the selection")
     algorithms = found["algorithm"].map(algorithm_of(measures["algorithm"]))

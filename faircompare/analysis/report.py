@@ -152,13 +152,13 @@ class _Study:
         validation = store.measures("validation")
         family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
         styles = study_styles(measures["algorithm"].unique())
+        chosen = tidy.representative(measures, validation)
+        shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
-            tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
-            chosen = tidy.representative(part, tuning)
             part_audits = audits[audits["key"].isin(part["key"])]
-            configurations.append(_Configuration(where, part, chosen, part_audits, styles, family))
-        chosen = pd.concat([c.chosen for c in configurations]) if configurations else measures
+            configurations.append(_Configuration(where, part, shown[where].reset_index(drop=True),
+                                                 part_audits, styles, family))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
 
@@ -431,12 +431,12 @@ def _at_equal_fairness(
         "make the frontier noisy; read the per-split lines."
     )
     found: list[pd.DataFrame] = []
-    where = ["dataset", "sensitive_attribute", "variant"]
+    where = tidy.WHERE
     for configuration, part in measures.groupby(where):
         mine = points[(points[where] == pd.Series(configuration, index=where)).all(axis=1)]
         if mine.empty:
             continue
-        tuning = validation[validation["key"].isin(part["key"])] if len(validation) else None
+        tuning = validation[validation["key"].isin(part["key"])]  # the part is keyed on these
         label = ", ".join(configuration)
         table = writer.attempt(
             f"equal fairness: {label}", _equal_fairness_part, configuration, part, mine,

@@ -50,6 +50,11 @@ class Part:
     args: tuple[Any, ...]
     reads: tuple[Any, ...]
 
+    @property
+    def inputs(self) -> tuple[Any, ...]:
+        """What the part reads, which keys it in the cache: ``reads``, else all its ``args``."""
+        return self.reads or self.args
+
 
 @dataclass
 class Writer:
@@ -82,10 +87,11 @@ class Writer:
         ``reads`` names what the part reads of ``args``, where that is less than all of them:
         the cache keys the part on it.
         """
+        part = Part(what, step, args, reads)
         if self.planned is not None:
-            self.planned.append(Part(what, step, args, reads))
+            self.planned.append(part)
             return None
-        key = self.cache.key(what, step, reads or args)
+        key = self.cache.key(what, step, part.inputs)
         outer = (self._events, self._files, self._keys)  # the part this one is drawn in
         self._events = self._files = self._keys = None
         entry = None if key is None else self.cache.load(key, self.out)
@@ -220,7 +226,7 @@ def draw_ahead(writer: Writer, write: Callable[[Writer], None], jobs: int) -> No
     write(planner)
     todo: dict[str, Part] = {}
     for part in planner.planned or []:
-        key = writer.cache.key(part.what, part.step, part.reads or part.args)
+        key = writer.cache.key(part.what, part.step, part.inputs)
         if key is not None and not writer.cache.holds(key, writer.out):
             todo[key] = part
     if jobs < 2 or len(todo) < 2:

@@ -83,19 +83,18 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
     measures
         Test measures, long form.
     validation
-        Validation measures of tuned runs (the store's, or those of ``measures``' runs), or
-        None: grid runs are then pooled.
+        Validation measures of tuned runs (the store's, or those of ``measures``' runs); None
+        or none of them: grid runs are pooled.
 
     Returns
     -------
     pandas.DataFrame
         The chosen runs' measures, their ``setting`` column saying how each was chosen.
     """
-    if validation is not None:
-        validation = validation[validation["key"].isin(measures["key"])]
+    tuning = {} if validation is None else dict(iter(validation.groupby(WHERE, sort=False)))
     parts = [
-        _representative(part, validation)
-        for _, part in measures.groupby(WHERE, sort=False, dropna=False)
+        _representative(part, tuning.get(where))
+        for where, part in measures.groupby(WHERE, sort=False, dropna=False)
     ]
     if len(parts) == 1:
         return parts[0]
