@@ -16,6 +16,7 @@ finish in.
 from __future__ import annotations
 
 import base64
+import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -241,12 +242,15 @@ def draw_ahead(writer: Writer, write: Callable[[Writer], None], jobs: int) -> No
     drawing = Parallel(workers, backend="loky", return_as="generator_unordered", batch_size=1)
     failed: list[WriteError] = []
     try:
-        for key, counts, error in drawing(
-            delayed(_draw_part)(*where, key, _portable(part))
-            for key, part in reversed(todo.items())
-        ):
-            writer.cache.drawn_ahead(key, *counts)
-            failed += [error] if error is not None else []
+        with warnings.catch_warnings():
+            # loky replaces a worker whose memory grew (the frames it was sent), and warns
+            warnings.filterwarnings("ignore", "A worker stopped while some jobs", UserWarning)
+            for key, counts, error in drawing(
+                delayed(_draw_part)(*where, key, _portable(part))
+                for key, part in reversed(todo.items())
+            ):
+                writer.cache.drawn_ahead(key, *counts)
+                failed += [error] if error is not None else []
     except Exception as error:  # a worker that died; a part's own error is caught within it
         if writer.say is not None:
             writer.say(f"report: drawing in parallel stopped ({error}); drawing the rest here")
