@@ -4,9 +4,11 @@ A run that raises (or exits) is recorded with its traceback; a run that exceeds 
 is stopped by its own timer where it can be (:func:`faircompare._timeout.time_limit`; the
 worker pool enforces the limit from outside, :mod:`faircompare.benchmark.workers`) and recorded
 as failed. An audit that fails is recorded with its error beside the run's measures, which are
-kept. What a run changes in its process (working directory, environment variables, numpy's
-error handling, warning filters, ``sys.path``, signal handlers, resource limits) is put back
-after it, so no run depends on the one before.
+kept. Each run works in a temporary folder of its own (its working directory and its
+temporary directory), removed when it ends with whatever the run left in it. What a run
+changes in its process (working directory, environment variables, numpy's error handling,
+warning filters, ``sys.path``, signal handlers, resource limits) is put back after it, so no
+run depends on the one before.
 Each worker loads and prepares a dataset once; the record keeps the fingerprint of the data the
 run actually read.
 """
@@ -16,8 +18,10 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -26,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -174,6 +179,7 @@ def _recorded(spec: RunSpec, options: Options, compute: Callable[[], RunRecord])
     try:
         with (
             _process_state_kept(),
+            _run_folder(),
             threadpool_limits(limits=1),
             time_limit(options.timeout),
             warnings.catch_warnings(record=True) as caught,
@@ -250,6 +256,49 @@ def _process_state_kept() -> Iterator[None]:
         for limit, values in limits.items():
             if resource.getrlimit(limit) != values:
                 resource.setrlimit(limit, values)  # a lowered hard limit needs root: raises
+
+
+@contextlib.contextmanager
+def _run_folder() -> Iterator[Path]:
+    """Work in a new temporary folder, removed at the end with whatever was left in it.
+
+    The folder is the working directory and the temporary directory (``TMPDIR`` and
+    :func:`tempfile.gettempdir`) while the block runs: a file a plugin writes by a relative
+    path, or through :mod:`tempfile`, lands there, never in the folder the study was started
+    from, and is gone when the run ends. It is made in the system's temporary directory (set
+    ``TMPDIR`` before the study to choose another).
+
+    Yields
+    ------
+    Path
+        The folder.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="faircompare-run-"))
+    before, tempdir, variable = os.getcwd(), tempfile.tempdir, os.environ.get("TMPDIR")
+    try:
+        os.chdir(folder)
+        tempfile.tempdir = os.environ["TMPDIR"] = str(folder)
+        yield folder
+    finally:
+        tempfile.tempdir = tempdir
+        if variable is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = variable
+        os.chdir(before)
+        _remove(folder)
+
+
+def _remove(folder: Path) -> None:
+    """Remove a folder and everything in it, sub-folders a run made unreadable included."""
+    with contextlib.suppress(OSError):
+        folder.chmod(0o700)
+    for root, folders, _ in os.walk(folder):  # top down: each is opened after its chmod
+        for name in folders:
+            if not os.path.islink(path := os.path.join(root, name)):  # a link's target is not ours
+                with contextlib.suppress(OSError):
+                    os.chmod(path, 0o700)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _signal_handlers() -> dict[int, Any]:

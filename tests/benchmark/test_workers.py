@@ -32,6 +32,7 @@ PLUGINS = """
     import signal
     import subprocess
     import sys
+    import tempfile
     import time
 
     import numpy as np
@@ -133,6 +134,20 @@ PLUGINS = """
             signal.signal(signal.SIGUSR1, signal.SIG_IGN)
             soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft - 1, hard))  # as RLIMIT_AS, harmless
+            return super().fit(X, y, sensitive_features=sensitive_features)
+
+
+    class LeavesFiles(Tree):
+        # a plugin that writes where it stands, and into the temporary directory, and leaves
+        name = "leaves-files"
+
+        def fit(self, X, y, *, sensitive_features):
+            with open("left-behind.bin", "wb") as big:
+                big.truncate(2**30)  # 1 GB (sparse)
+            os.mkdir("locked")
+            os.chmod("locked", 0)
+            with open(os.environ["FAIRCOMPARE_TEST_MARKER"], "a") as places:
+                places.write(f"{os.getcwd()}\\n{tempfile.mkdtemp()}\\n")
             return super().fit(X, y, sensitive_features=sensitive_features)
 
 
@@ -297,6 +312,31 @@ def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, pl
     # its worker fail with MemoryError, blamed on other algorithms
     assert sys.path == path and signal.getsignal(signal.SIGUSR1) is handler
     assert resource.getrlimit(resource.RLIMIT_NOFILE) == limits
+
+
+@pytest.mark.parametrize("backend", ["processes", "inline"])
+def test_a_run_works_in_a_folder_of_its_own_removed_with_what_it_left(
+    tmp_path, plugins, monkeypatch, backend
+):
+    # issue #65: a plugin writing 1 GB to its working directory left it in the folder
+    # `faircompare run` was started from
+    start, places = tmp_path / "start", tmp_path / "places"
+    start.mkdir()
+    monkeypatch.chdir(start)
+    monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(places))
+    specs = plan(plugins, ("leaves-files",), splits=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(
+            specs, store, Options(plugins=str(plugins), audits=False), RunSettings(backend=backend)
+        )
+    assert (summary.done, summary.failed) == (2, 0)
+    assert list(start.iterdir()) == []
+    folders, temporaries = zip(*zip(*[iter(places.read_text().split())] * 2), strict=True)
+    assert len(set(folders)) == 2  # one folder per run
+    for folder, temporary in zip(folders, temporaries, strict=True):
+        assert Path(temporary).parent == Path(folder)  # tempfile's files go there too
+        assert not Path(folder).exists()
+    assert os.getcwd() == str(start)
 
 
 def worker_processes() -> list[int]:
