@@ -561,6 +561,8 @@ def status(results: Path, as_json: bool) -> None:
 
     with ResultStore(results, readonly=True) as store:
         counts = store.status_counts()
+        if counts.empty:  # neither planned nor stored
+            store.require_runs()
     totals = {column: int(total) for column, total in counts.sum().items()}
     if as_json:
         rows = counts.reset_index().to_dict(orient="records")
@@ -593,7 +595,10 @@ def report_command(results: Path, out: Path | None, redraw: bool, jobs: int | No
     The parts are drawn in parallel; the report is the same for any --jobs.
     """
     from faircompare.analysis.report import write_report
+    from faircompare.results import ResultStore
 
+    with ResultStore(results, readonly=True) as store:  # a store it cannot read: no folder made
+        store.require_runs()
     out = _output(out, results, "report")
     workers = RunSettings(jobs=jobs).local_workers()
     click.echo(write_report(results, out, say=_say, reuse=not redraw, jobs=workers))
@@ -611,6 +616,7 @@ def export_command(results: Path, fmt: str, out: Path | None) -> None:
     from faircompare.results.export import export
 
     with ResultStore(results, readonly=True) as store:
+        store.require_runs()
         for path in export(store, _output(out, results, "export"), fmt):
             click.echo(path)
 

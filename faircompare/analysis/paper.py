@@ -23,8 +23,9 @@ asked raises :class:`FigureFitError`, naming the selection or the width that wou
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -551,6 +552,32 @@ def _critical_difference(
     return figure
 
 
+@contextlib.contextmanager
+def opened(results: str | Path | ResultStore) -> Iterator[ResultStore]:
+    """Open a results folder's store for reading (a store given is used as it is, left open).
+
+    Parameters
+    ----------
+    results
+        The results folder, or an open store.
+
+    Yields
+    ------
+    ResultStore
+        The store, holding at least one run.
+
+    Raises
+    ------
+    StoreError
+        If the store cannot be read, or holds no run (nothing to draw).
+    """
+    with contextlib.ExitStack() as stack:
+        if not isinstance(results, ResultStore):
+            results = stack.enter_context(ResultStore(results, readonly=True))
+        results.require_runs()
+        yield results
+
+
 def shown_runs(store: ResultStore, measures: pd.DataFrame) -> pd.DataFrame:
     """Return the runs the report shows of each algorithm in the selected measures.
 
@@ -808,8 +835,5 @@ def draw(
     chosen = KINDS[check_choice(kind, KINDS, what="figure kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
     layout = Layout(width, height, font_size, legend)
-    if isinstance(results, ResultStore):
-        with paper_style(font_size):
-            return chosen.draw(results, selection, layout, ax, x, y, measures)
-    with ResultStore(results, readonly=True) as store, paper_style(font_size):
+    with opened(results) as store, paper_style(font_size):
         return chosen.draw(store, selection, layout, ax, x, y, measures)

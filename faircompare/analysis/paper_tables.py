@@ -22,7 +22,7 @@ import pandas as pd
 
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tables, tidy
-from faircompare.analysis.paper import Selection, algorithm_of, intervals_of, shown_runs
+from faircompare.analysis.paper import Selection, algorithm_of, intervals_of, opened, shown_runs
 from faircompare.names import TABLE_KINDS
 from faircompare.results import ResultStore
 
@@ -233,7 +233,5 @@ def table(
     """
     made = _MADE[check_choice(kind, TABLE_KINDS, what="table kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
-    if isinstance(results, ResultStore):
-        return made(results, selection, measures)
-    with ResultStore(results, readonly=True) as store:
+    with opened(results) as store:
         return made(store, selection, measures)

@@ -116,6 +116,7 @@ def write_report(
     writer = Writer(folder, root, PartCache(folder, root, reuse=reuse), say)
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
+        store.require_runs()
         study = _Study.read(store)
         draw_ahead(writer, lambda planner: _write_sections(planner, study), jobs)
         _write_sections(writer, study)

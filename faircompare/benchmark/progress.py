@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 from faircompare.benchmark.schedule import Summary
 from faircompare.records import RunRecord
@@ -16,14 +17,16 @@ _LOG_STEPS = 20  # progress lines a log gets: one per 5 % of the expected work
 _ETA_FROM = 0.05
 
 
-def progress_printer(stream=sys.stderr) -> Callable[[RunRecord, Summary], None]:
+def progress_printer(stream: TextIO | None = None) -> Callable[[RunRecord, Summary], None]:
     """Build a progress display: a bar of the expected work, runs, failures and time left.
 
     The bar and the time left are weighed by the runs' expected costs (see :class:`Summary`).
     On a terminal the line is redrawn after every run; elsewhere (a log file, CI) a line is
     written at every twentieth (5 %) of the expected work. The time left is given from 5 % of
-    the expected work on, when a run whose cost was misjudged no longer dominates it.
+    the expected work on, when a run whose cost was misjudged no longer dominates it. The
+    display writes to ``stream``, by default the standard error at the time it is built.
     """
+    stream = sys.stderr if stream is None else stream
     start = time.monotonic()
     live = stream.isatty()
     steps = [-1]  # the last twentieth of the work written (a log gets one line per step)

@@ -226,8 +226,8 @@ def run_benchmark(
     """
     say = say or _silent
     settings = settings or RunSettings()
-    study = plan_study(config, mirror=mirror, cache=cache, say=say)
-    with ResultStore(results) as store:
+    with ResultStore(results) as store:  # a store that cannot be written: before any work
+        study = plan_study(config, mirror=mirror, cache=cache, say=say)
         say(f"{_to_run(study.runs, store.statuses(), settings)}; results in {store.path}")
         if note := settings.capped():
             say(note)

@@ -130,6 +130,17 @@ def _probed(db: sqlite3.Connection) -> sqlite3.Connection:
     return db
 
 
+def _damage(db: sqlite3.Connection) -> str | None:
+    """Return what SQLite's ``quick_check`` finds wrong in a database, or None when it is whole.
+
+    ``quick_check`` reads every page once and checks the b-trees, the free list and the
+    records' formats (not that indexes match their tables): damage that a first read misses
+    (random bytes in a table's page, a copy cut short) is found before anything is written.
+    """
+    findings = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
+    return None if findings == ["ok"] else "; ".join(findings)
+
+
 class ResultStore:
     """A results database (created on first use unless read-only).
 
@@ -170,9 +181,11 @@ class ResultStore:
         if self.readonly:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             try:
-                return _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
+                db = _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
             except sqlite3.OperationalError:  # a WAL in a folder we cannot write: read a copy
-                return self._private_copy()
+                db = self._private_copy()
+            self._refuse_damaged(db)
+            return db
         make_folder(self.folder, self.folder)
         for name in (*(f"{DATABASE}{suffix}" for suffix in _DATABASE_FILES), LOCK):
             refuse_links(self.folder / name, self.folder)  # never written through a link
@@ -180,17 +193,46 @@ class ResultStore:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=60)) as probe:
                 self._refuse_foreign(probe)
+                self._refuse_damaged(probe)
         db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
         return db
 
+    def _refuse_damaged(self, db: sqlite3.Connection) -> None:
+        """Refuse a damaged database, closing ``db``: nothing is read from it or written to it.
+
+        Checked on every opening, through a read-only connection before a writing one is made,
+        so that a damaged file is left byte for byte as it was (``perf/store_check.py``
+        measures the check: about a second per GB).
+        """
+        try:
+            damage = _damage(db)
+        except sqlite3.DatabaseError as error:  # so damaged that the check cannot read it
+            damage = str(error)
+        if damage is not None:
+            db.close()
+            raise StoreError(
+                f"{self.path} is damaged (SQLite's integrity check: {damage}), so nothing was "
+                "read from it or written to it. Keep it as it is (a copy may be recovered with "
+                "sqlite3's .recover), and pass another --results folder to run the study again"
+            )
+
     def _check_schema(self) -> None:
-        """Create the tables in a new database; refuse one of another schema or application."""
-        if not self._refuse_foreign(self._open) and not self.readonly:
+        """Create the tables in a new database; refuse one of another schema or application.
+
+        A store opened for writing is written here in any case (an existing store's version row
+        is left as it is): a file SQLite may not write is refused now, before any run.
+        """
+        tables = self._refuse_foreign(self._open)
+        if self.readonly:
+            return
+        if not tables:
             self._open.executescript(_SCHEMA)
-            self._open.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+        self._open.execute(
+            "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+        )
 
     def _refuse_foreign(self, db: sqlite3.Connection) -> bool:
         """Refuse a database of another application or schema; return whether it has tables.
@@ -219,7 +261,7 @@ class ResultStore:
         text = str(error)
         code = getattr(error, "sqlite_errorname", "")
         if code.startswith(_WRITE_ERRORS) or "readonly" in text or "unable to open" in text:
-            return self._write_error(text)
+            return self._write_error(text, code)
         if isinstance(error, sqlite3.OperationalError) and "no such table" in text:
             return StoreError(f"{self.path} is not a faircompare results database ({text})")
         return StoreError(
@@ -228,14 +270,24 @@ class ResultStore:
             "recomputed), or pass another --results folder"
         )
 
-    def _write_error(self, text: str) -> StoreError:
-        """Say that the store could not be written, and whether what it holds is intact."""
-        action = "read" if self.readonly else "write"
-        state = "" if self.readonly else self._intact()
+    def _write_error(self, text: str, code: str) -> StoreError:
+        """Say that the store could not be written, why, and whether what it holds is intact."""
+        if self.readonly:
+            return StoreError(
+                f"cannot read {self.path}: {text}; check that the file and its folder can be "
+                "read, and run the same command again"
+            )
+        state = self._intact()
+        if code.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or "readonly" in text:
+            return StoreError(
+                f"cannot write {self.path}: {text} (the file or its folder is read-only for "
+                f"this user). {state}Pass --results with a folder you can write to, or make "
+                "this one writable, and run the same command again"
+            )
         return StoreError(
-            f"cannot {action} {self.path}: {text}{disk_state(self.path)}. {state}The disk may "
-            "be full, a file-size limit reached, or the folder not writable: free some space "
-            "(or choose a folder you can write to) and run the same command again"
+            f"cannot write {self.path}: {text}{disk_state(self.path)}. {state}The disk may "
+            "be full or a file-size limit reached: free some space (or choose another "
+            "--results folder) and run the same command again"
         )
 
     def _intact(self) -> str:
@@ -494,6 +546,24 @@ class ResultStore:
             One row per planned run: key and identifying columns.
         """
         return self._frame("SELECT * FROM plan")
+
+    @_guarded
+    def require_runs(self) -> None:
+        """Refuse a store that holds no run: there is nothing to report, draw or count.
+
+        Raises
+        ------
+        StoreError
+            Naming the store, how many runs are planned, and the command that runs them.
+        """
+        if self._open.execute("SELECT count(*) FROM runs").fetchone()[0]:
+            return
+        (planned,) = self._open.execute("SELECT count(*) FROM plan").fetchone()
+        waiting = f" ({planned:,} planned, none finished)" if planned else ""
+        raise StoreError(
+            f"no runs are stored in {self.path} yet{waiting}: run the benchmark first "
+            f"(faircompare run --results {self.folder})"
+        )
 
     def status_counts(self) -> pd.DataFrame:
         """Count the planned runs that are done, failed and pending, per dataset and algorithm.

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from faircompare.records import RunRecord, RunSpec
 from faircompare.results import ResultStore, StoreError
 from faircompare.results.store import SCHEMA_VERSION
 
@@ -20,8 +21,9 @@ def faircompare(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture
 def stored(tmp_path: Path) -> Path:
-    """A results folder whose database holds its tables (no runs needed here)."""
-    ResultStore(tmp_path / "results").close()
+    """A results folder whose database holds its tables and one failed run."""
+    with ResultStore(tmp_path / "results") as store:
+        store.write(RunRecord(RunSpec("ricci", "Race", "original", "svm", (), 0, 0), "failed"))
     return tmp_path / "results"
 
 
@@ -83,7 +85,7 @@ def test_a_folder_where_sqlite_cannot_create_its_shared_memory_file_is_read_as_i
 
     monkeypatch.setattr(sqlite3, "connect", refuse_plain_read_only)
     with ResultStore(stored, readonly=True) as store:
-        assert store.runs().empty
+        assert len(store.runs()) == 1
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders anyway")

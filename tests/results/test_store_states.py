@@ -1,0 +1,161 @@
+"""Every command on an empty, damaged, foreign or read-only store: one line naming the problem.
+
+Issue #65's probes. On its main, with 4 KB of random bytes in the middle of ``results.sqlite``,
+``status`` printed a normal table (exit 0), ``export`` wrote the tables, and ``run`` wrote into
+the damaged file and exited 0; on a store without runs ``figure tradeoff`` ended in a 39-line
+traceback, and ``status`` printed pandas' "Empty DataFrame"; a read-only store was "disk may
+be full".
+"""
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from faircompare import cli
+from faircompare.records import RunRecord, RunSpec
+from faircompare.results import ResultStore, StoreError
+from faircompare.results import store as store_module
+
+READING = {
+    "status": ("status",),
+    "export": ("export", "--out", "{tmp}/export"),
+    "report": ("report",),
+    "figure": ("figure", "tradeoff", "--out", "{tmp}/tradeoff.pdf"),
+    "table": ("table", "intervals", "--out", "{tmp}/intervals.tex"),
+}
+RUN = ("run", "--dataset", "ricci", "--algorithm", "gaussian-nb", "--splits", "1",
+       "--no-audits", "--no-report", "--backend", "inline")  # fmt: skip
+COMMANDS = {**READING, "run": RUN}
+
+
+def command_line(name: str, results: Path, tmp: Path) -> list[str]:
+    return [part.format(tmp=tmp) for part in COMMANDS[name]] + ["--results", str(results)]
+
+
+def answer(argv: list[str], capsys) -> tuple[int, list[str], str]:
+    """Run the command line in this process: its exit status, its error lines and its output."""
+    try:
+        cli.main(argv)
+        code = 0
+    except SystemExit as exited:
+        code = exited.code
+    captured = capsys.readouterr()
+    return code, captured.err.strip().splitlines(), captured.out
+
+
+def with_runs(folder: Path, runs: int = 60) -> Path:
+    """A store of failed runs with long tracebacks: many pages, so damage lands inside a table."""
+    with ResultStore(folder) as store:
+        for split in range(runs):
+            spec = RunSpec("ricci", "Race", "original", "svm", (), split, 0)
+            store.write(RunRecord(spec, "failed", error="on purpose", traceback="x" * 3000))
+    return folder
+
+
+def damaged(folder: Path) -> Path:
+    """Seeded random bytes over one 4 KB page in the middle of the file (a bad disk)."""
+    path = with_runs(folder) / "results.sqlite"
+    size = path.stat().st_size
+    with path.open("r+b") as file:
+        file.seek(size // 2 // 4096 * 4096)
+        file.write(random.Random(0).randbytes(4096))
+    return folder
+
+
+def foreign(folder: Path) -> Path:
+    folder.mkdir()
+    with sqlite3.connect(folder / "results.sqlite") as db:
+        db.execute("CREATE TABLE theirs (x)")
+    return folder
+
+
+def empty(folder: Path) -> Path:
+    ResultStore(folder).close()
+    return folder
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_damaged_store_is_refused_in_one_line_and_left_byte_for_byte(tmp_path, capsys, command):
+    results = damaged(tmp_path / "results")
+    before = (results / "results.sqlite").read_bytes()
+    code, errors, out = answer(command_line(command, results, tmp_path), capsys)
+    assert code == 1 and out == ""
+    assert errors == [errors[0]] and errors[0].startswith(
+        f"error: {results / 'results.sqlite'} is damaged (SQLite's integrity check: "
+    )
+    assert "another --results folder" in errors[0]
+    assert (results / "results.sqlite").read_bytes() == before
+    assert not (results / "report").exists()
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_foreign_sqlite_file_is_refused_in_one_line_and_left_unchanged(
+    tmp_path, capsys, command
+):
+    results = foreign(tmp_path / "results")
+    before = (results / "results.sqlite").read_bytes()
+    code, errors, out = answer(command_line(command, results, tmp_path), capsys)
+    assert (code, errors, out) == (
+        1,
+        [f"error: {results / 'results.sqlite'} is not a faircompare results database (no meta "
+         "table)"],  # fmt: skip
+        "",
+    )
+    assert (results / "results.sqlite").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", list(READING))
+def test_a_store_without_runs_is_one_line_saying_so(tmp_path, capsys, command):
+    results = empty(tmp_path / "results")
+    code, errors, out = answer(command_line(command, results, tmp_path), capsys)
+    assert (code, errors, out) == (
+        1,
+        [f"error: no runs are stored in {results / 'results.sqlite'} yet: run the benchmark "
+         f"first (faircompare run --results {results})"],  # fmt: skip
+        "",
+    )
+
+
+def test_a_store_with_planned_runs_only_counts_them_and_draws_nothing(tmp_path, capsys):
+    results = tmp_path / "results"
+    with ResultStore(results) as store:
+        store.record_plan(RunSpec("ricci", "Race", "original", "svm", (), s, 0) for s in range(3))
+    code, errors, out = answer(command_line("status", results, tmp_path), capsys)
+    assert (code, errors) == (0, []) and out.splitlines()[-1] == "total: 0 done, 0 failed, 3 pending"
+    code, errors, _ = answer(command_line("figure", results, tmp_path), capsys)
+    assert code == 1 and errors == [
+        f"error: no runs are stored in {results / 'results.sqlite'} yet (3 planned, none "
+        f"finished): run the benchmark first (faircompare run --results {results})"
+    ]
+
+
+@pytest.mark.data
+def test_run_on_a_store_it_cannot_write_says_read_only_not_full_disk(tmp_path, capsys, monkeypatch):
+    # root writes to any folder, so SQLite is made to open the store read-only, as a read-only
+    # file makes it
+    results = with_runs(tmp_path / "results", runs=2)
+    connect = sqlite3.connect
+
+    def read_only(database, *args, **kwargs):
+        if "mode=ro" not in str(database):
+            database, kwargs["uri"] = f"{Path(database).resolve().as_uri()}?mode=ro", True
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", read_only)
+    code, errors, _ = answer(command_line("run", results, tmp_path), capsys)
+    assert code == 1 and len(errors) == 1
+    assert errors[0].startswith(f"error: cannot write {results / 'results.sqlite'}: attempt to ")
+    assert "(the file or its folder is read-only for this user)" in errors[0]
+    assert "The stored runs are intact (2 runs" in errors[0]
+    assert "disk" not in errors[0]
+
+
+def test_the_integrity_check_finds_damage_a_first_read_misses(tmp_path):
+    results = damaged(tmp_path / "results")
+    uri = f"{(results / 'results.sqlite').as_uri()}?mode=ro"
+    with sqlite3.connect(uri, uri=True) as db:  # what opening checked on the main of #65
+        assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+    with pytest.raises(StoreError, match="is damaged"):
+        ResultStore(results, readonly=True)
