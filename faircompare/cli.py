@@ -8,15 +8,18 @@ at once (``perf/cli_latency.py`` measures it).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import io
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -539,7 +542,7 @@ def _print_summary(summary: Summary) -> None:
         )
     if summary.interrupted:
         click.echo("interrupted: every finished run is stored; run again to resume", err=True)
-        sys.exit(130)
+        sys.exit(_INTERRUPTED)
     if summary.report is not None:
         click.echo(f"report: {summary.report}")
     if summary.failures:
@@ -820,17 +823,59 @@ def _show_cut(error: click.ClickException) -> None:
     click.echo("\n".join(cut_message(line) for line in lines), err=True)
 
 
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[threading.Event]:
+    """Treat SIGTERM as Ctrl-C while a command runs; the event says whether one came.
+
+    Every command stops on SIGTERM as on Ctrl-C: workers ended, files whole or not written
+    (:mod:`faircompare.safe_write`), finished runs stored.
+    """
+    came = threading.Event()
+    if threading.current_thread() is not threading.main_thread():  # signals reach it alone
+        yield came
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        came.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the command line; faircompare's own errors are printed without a traceback."""
+    """Run the command line; faircompare's own errors are printed without a traceback.
+
+    Ctrl-C ends a command with status 130, SIGTERM with 143, each with a line saying what was
+    kept.
+    """
+    with _sigterm_interrupts() as terminated:
+        try:
+            _main(argv)
+        except SystemExit as exited:  # run's own summary: "interrupted: every finished run ..."
+            if exited.code == _INTERRUPTED and terminated.is_set():
+                sys.exit(_TERMINATED)
+            raise
+        except click.exceptions.Abort:
+            what = "terminated (SIGTERM)" if terminated.is_set() else "interrupted"
+            click.echo(f"{what}: every file written is whole, none is half written", err=True)
+            sys.exit(_TERMINATED if terminated.is_set() else _INTERRUPTED)
+
+
+_INTERRUPTED, _TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM  # the shells' statuses
+
+
+def _main(argv: Sequence[str] | None) -> None:
+    """Run the command line, its errors as lines; an interruption is click's ``Abort``."""
     try:
         code = cli.main(
             args=list(argv) if argv is not None else None,
             prog_name="faircompare",
             standalone_mode=False,
         )
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
     except click.ClickException as error:
         _show_cut(error)
         sys.exit(error.exit_code)

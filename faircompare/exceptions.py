@@ -1,6 +1,7 @@
 """Exceptions raised by faircompare; the CLI prints their message without a traceback."""
 
 __all__ = [
+    "BadNameError",
     "ChoiceError",
     "DataFetchError",
     "FaircompareError",
@@ -16,6 +17,10 @@ class FaircompareError(Exception):
 
 class ChoiceError(FaircompareError, ValueError):
     """A name (dataset, variant, attribute, ...) that is not one of the valid choices."""
+
+
+class BadNameError(FaircompareError, ValueError):
+    """A name (of an algorithm, a plugin, a dataset or an attribute) that breaks the naming rule."""
 
 
 class SettingsError(FaircompareError, ValueError):

@@ -8,7 +8,9 @@ A plugin is a :class:`~faircompare.algorithms.base.FairEstimator` subclass with 
 build estimators, for a family of algorithms (a pre-processing method followed by each baseline,
 :func:`~faircompare.algorithms.representation.with_baselines`). A plugin that cannot be loaded
 (a missing optional dependency, an error in its file) is listed as unavailable, with the reason,
-instead of stopping the program.
+instead of stopping the program. So is one whose name breaks the naming rule
+(:data:`~faircompare._validation.NAME_RULE`, lower case): it is listed under a stand-in name
+made of its letters and digits, and never reaches a file name, a page or the store.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, check_name, is_name
 from faircompare.algorithms.base import FairEstimator
 from faircompare.algorithms.calders import TwoNaiveBayes
 from faircompare.algorithms.feldman import FeldmanClassifier
@@ -34,7 +36,8 @@ from faircompare.algorithms.reductions import ExponentiatedGradientReduction, Gr
 from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
 from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
-from faircompare.exceptions import FaircompareError
+from faircompare.exceptions import BadNameError, FaircompareError
+from faircompare.file_names import slug
 from faircompare.names import ALGORITHM_ENTRY_POINTS, FAMILIES
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
 
@@ -206,6 +209,16 @@ def _plugin_class(obj: Any) -> bool:
     return isinstance(obj, type) and issubclass(obj, FairEstimator) and "name" in vars(obj)
 
 
+def _named(algorithm: Algorithm) -> Algorithm:
+    """Return an algorithm, or an unavailable stand-in for it where its name breaks the rule."""
+    try:
+        check_name(algorithm.name, what="algorithm name", lower_case=True)
+    except BadNameError as error:
+        stand_in = f"invalid-name-{slug(algorithm.name)}".rstrip("-")[:64]
+        return Algorithm(stand_in, None, algorithm.source, str(error))
+    return algorithm
+
+
 def _from_entry_points() -> list[Algorithm]:
     found = []
     for point in entry_points(group=ENTRY_POINT_GROUP):
@@ -226,7 +239,7 @@ def _from_entry_points() -> list[Algorithm]:
                 "of algorithm names to functions building estimators"
             )
             found.append(Algorithm(point.name, None, source, reason))
-    return found
+    return [_named(algorithm) for algorithm in found]
 
 
 def plugin_module(path: Path) -> ModuleType:
@@ -300,7 +313,7 @@ def load_plugin_file(path: str | Path) -> list[Algorithm]:
     if not classes:
         reason = "defines no FairEstimator subclass with a 'name' attribute"
         return [Algorithm(path.stem, None, str(path), reason)]
-    return [Algorithm(cls.name, cls, str(path)) for cls in classes]
+    return [_named(Algorithm(cls.name, cls, str(path))) for cls in classes]
 
 
 def algorithms(plugins: str | Path | None = None) -> Mapping[str, Algorithm]:
@@ -382,7 +395,7 @@ def find_algorithm(name: str, plugins: str | Path | None = None) -> Algorithm:
     Algorithm
         The algorithm.
     """
-    if plugins is None:
+    if plugins is None and is_name(name, lower_case=True):
         builtin = _builtin()
         if name in builtin:
             return Algorithm(name, builtin[name], "built-in")

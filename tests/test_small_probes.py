@@ -59,13 +59,41 @@ def test_a_spec_file_that_is_a_folder_is_said_to_be_one(tmp_path):
         load_dataset(read_spec(tmp_path / "loans.toml"))
 
 
-def test_a_spec_error_quotes_no_content_of_a_file_that_is_not_a_table(tmp_path, monkeypatch):
-    monkeypatch.setenv("FAIRCOMPARE_TEST_SECRET", "do-not-print-me")
-    (tmp_path / "loans.toml").write_text(SPEC.format(file="/proc/self/environ"))
+def test_a_spec_error_quotes_no_content_of_a_file_that_is_not_a_table(tmp_path):
+    (tmp_path / "notes.txt").write_text("FAIRCOMPARE_TEST_SECRET=do-not-print-me\nmore\n")
+    (tmp_path / "loans.toml").write_text(SPEC.format(file=tmp_path / "notes.txt"))
     with pytest.raises(SpecError) as error:
         load_dataset(read_spec(tmp_path / "loans.toml"))
     assert "do-not-print-me" not in str(error.value)
     assert "it reads as a single column: is it a comma-separated table" in str(error.value)
+
+
+def test_no_content_of_the_system_s_files_or_of_a_binary_file_reaches_a_message(
+    tmp_path, monkeypatch
+):
+    # issue #65: a variable holding a comma split /proc/self/environ into columns, and the error
+    # listed them ("its columns are: SHELL=/bin/bash..., tok-hunter2-zz, b")
+    monkeypatch.setenv("FAIRCOMPARE_TEST_SECRET", "tok-hunter2-zz,b")
+    (tmp_path / "environ").write_bytes(open("/proc/self/environ", "rb").read())  # a copy
+    for file, reason in [
+        ("/proc/self/environ", "is not a regular file (a folder, device, pipe, or a file of the "
+                               "system's /proc, /sys or /dev)"),
+        (tmp_path / "environ", "it holds NUL bytes, so it is not text"),
+    ]:  # fmt: skip
+        (tmp_path / "loans.toml").write_text(SPEC.format(file=file))
+        with pytest.raises(SpecError) as error:
+            load_dataset(read_spec(tmp_path / "loans.toml"))
+        assert reason in str(error.value)
+        assert "hunter2" not in str(error.value) and "SHELL" not in str(error.value)
+
+
+def test_a_column_name_quoted_in_a_message_is_escaped_and_cut(tmp_path):
+    (tmp_path / "odd.csv").write_text('"a\x1b[31mred",' + "b" * 500 + ",repaid\n1,2,yes\n")
+    (tmp_path / "loans.toml").write_text(SPEC.format(file=tmp_path / "odd.csv"))
+    with pytest.raises(SpecError, match="are not in the data") as error:
+        load_dataset(read_spec(tmp_path / "loans.toml"))
+    assert "\x1b" not in str(error.value) and r"'a\x1b[31mred'" in str(error.value)
+    assert "b" * 100 not in str(error.value)
 
 
 def test_a_csv_header_of_a_million_columns_is_refused_before_pandas_reads_it(tmp_path):

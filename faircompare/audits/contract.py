@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from faircompare._validation import NAME_RULE, is_name, quoted
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.contract import Check, run_check, synthetic_data
 from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions
@@ -98,6 +99,8 @@ def _protocol(audit: object) -> str | None:
         value = getattr(audit, attribute)
         if not isinstance(value, str) or not value:
             return f"{attribute} must be non-empty text, got {value!r}"
+    if not is_name(audit.name, lower_case=True):
+        return f"name {quoted(audit.name)} is not a valid name: lower-case {NAME_RULE}"
     return None
 
 

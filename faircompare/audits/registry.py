@@ -14,6 +14,7 @@ from functools import cache
 from importlib.metadata import entry_points
 
 from faircompare._timeout import RunTimeoutError
+from faircompare._validation import check_name
 from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
@@ -71,12 +72,14 @@ def register_audit(audit: Audit) -> None:
     ------
     TypeError
         If ``audit`` lacks the protocol's ``name``, ``version``, ``applies`` or ``__call__``.
+    BadNameError
+        If its name is not lower-case :data:`~faircompare._validation.NAME_RULE`.
     """
     if not isinstance(audit, Audit):
         raise TypeError(
             f"{audit!r} is not an audit: it needs name, version, applies() and __call__()"
         )
-    _REGISTERED[audit.name] = audit
+    _REGISTERED[check_name(audit.name, what="audit name", lower_case=True)] = audit
 
 
 def registered_audits() -> dict[str, Audit]:
@@ -112,4 +115,4 @@ def _version(name: str, audit: Audit) -> str:
 def _builtin_and_published() -> dict[str, Audit]:
     audits: list[Audit] = [PermutationAudit(), FlipTestAudit(), IndividualAudit()]
     audits += [point.load()() for point in entry_points(group=ENTRY_POINTS)]
-    return {audit.name: audit for audit in audits}
+    return {check_name(audit.name, what="audit name", lower_case=True): audit for audit in audits}

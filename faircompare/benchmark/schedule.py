@@ -318,8 +318,14 @@ def _only_these(algorithms: set[str]) -> str:
 
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C while runs execute, so workers are stopped and nothing is lost."""
-    if threading.current_thread() is not threading.main_thread():
+    """Treat SIGTERM like Ctrl-C while runs execute, so workers are stopped and nothing is lost.
+
+    A handler of the caller's stays (the command line's treats SIGTERM so for every command).
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
         yield
         return
 

@@ -116,6 +116,7 @@ def removed_text(removed: Iterable[tuple[str, int]]) -> str:
 
 #: The most columns a CSV dataset may have (ACSIncome's one-hot encoding has about 1,000).
 MOST_COLUMNS = 100_000
+_HEAD = 1 << 16  # bytes of a CSV file looked at for NUL bytes (a binary file has them early)
 
 
 def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
@@ -136,13 +137,15 @@ def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
     Raises
     ------
     SpecError
-        If the file is empty, is not a table pandas can parse, or has more than
-        :data:`MOST_COLUMNS` columns.
+        If the file is empty, holds NUL bytes (binary: nothing of it is quoted), is not a
+        table pandas can parse, or has more than :data:`MOST_COLUMNS` columns.
     """
     if content is None:
         content = Path(path).read_bytes()
     if Path(path).suffix == ".parquet":
         return _read_parquet(path, content)
+    if b"\0" in content[:_HEAD]:  # a binary file: nothing of it is quoted
+        raise SpecError(f"cannot read {path} as a CSV table: it holds NUL bytes, so it is not text")
     try:
         text = io.TextIOWrapper(io.BytesIO(content), encoding="utf-8", newline="")
         header = next(csv.reader(text), [])  # decodes the first lines only
@@ -290,9 +293,15 @@ def _columns_text(frame: pd.DataFrame) -> str:
     """
     if len(frame.columns) < 2:
         return "it reads as a single column: is it a comma-separated table with a header row?"
-    names = [cut_message(str(name), _LONGEST_NAME) for name in frame.columns[:_SHOWN_COLUMNS]]
+    names = [_shown(name) for name in frame.columns[:_SHOWN_COLUMNS]]
     more = len(frame.columns) - len(names)
     return f"its columns are: {', '.join(names)}" + (f" and {more:,} more" if more > 0 else "")
+
+
+def _shown(name: object) -> str:
+    """Return a column's name as a message quotes it: cut, and escaped unless printable."""
+    text = str(name)
+    return cut_message(text if text.isprintable() else repr(text), _LONGEST_NAME)
 
 
 _SHOWN_COLUMNS = 50

@@ -105,15 +105,22 @@ def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:
 
 
 def _local_file(spec: DatasetSpec) -> Path:
+    """Return a spec's data file, once it is a regular file on a disk (not the system's)."""
     path = Path(spec.file)
     if not path.exists():
         raise SpecError(f"dataset {spec.name!r}: data file {path} does not exist")
-    if not path.is_file():
+    resolved = path.resolve()
+    if not path.is_file() or any(resolved.is_relative_to(root) for root in _SYSTEM_FOLDERS):
         raise SpecError(
-            f"dataset {spec.name!r}: data file {path} is not a regular file (a folder, device "
-            "or pipe): name a CSV or Parquet file"
+            f"dataset {spec.name!r}: data file {path} is not a regular file (a folder, device, "
+            "pipe, or a file of the system's /proc, /sys or /dev): name a CSV or Parquet file"
         )
     return path
+
+
+# Folders whose files are the system's state, never data: their content (a process's
+# environment, say) is not quoted in an error either.
+_SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
 @renamed_arguments

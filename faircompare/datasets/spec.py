@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from faircompare._validation import check_name, quoted
 from faircompare.datasets.expressions import check_expression
-from faircompare.exceptions import SpecError
+from faircompare.exceptions import BadNameError, SpecError
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _URL_SCHEMES = ("https", "http")  # a file:// URL would read outside the cache and the mirror
@@ -116,7 +117,7 @@ class DatasetSpec:
         self._check()
 
     def _check(self) -> None:
-        where = f"dataset spec {self.name!r}"
+        where = f"dataset spec {quoted(self.name)}"
         for name in ("name", "file", "label"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
@@ -125,6 +126,12 @@ class DatasetSpec:
             raise SpecError(
                 f"{where}: 'sensitive' must list at least one column name, got {self.sensitive!r}"
             )
+        try:  # names that reach file names, pages, tables and the store
+            check_name(self.name, what="dataset name")
+            for attribute in self.sensitive:
+                check_name(attribute, what="sensitive attribute")
+        except BadNameError as error:
+            raise SpecError(f"{where}: {error}") from None
         if self.label in self.sensitive or self.label == self.combined:
             raise SpecError(
                 f"{where}: the label {self.label!r} is also a sensitive attribute; a model "

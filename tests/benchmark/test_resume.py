@@ -98,6 +98,28 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path):
     assert len(stored_runs(tmp_path)) >= 5
 
 
+def test_sigterm_stops_a_report_leaving_no_file_half_written(tmp_path):
+    # issue #65: the report had no SIGTERM handler (exit -15)
+    process = start(tmp_path, "--no-report")
+    process.communicate(timeout=300)
+    report = tmp_path / "report"
+    process = subprocess.Popen(
+        ["faircompare", "report", "--results", str(tmp_path), "--jobs", "1"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    first = process.stderr.readline()  # the first section: its parts are being drawn
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert first.startswith("report: ") and process.returncode == 143, first + err
+    assert err.splitlines()[-1] == (
+        "terminated (SIGTERM): every file written is whole, none is half written"
+    )
+    assert not (report / "report.html").exists()
+    assert [path.name for path in report.rglob(".*") if path.name != ".cache"] == []
+
+
 def test_failed_runs_make_the_exit_status_non_zero_with_a_summary(tmp_path):
     plugins = tmp_path / "plugins"
     plugins.mkdir()

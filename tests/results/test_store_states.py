@@ -91,16 +91,16 @@ def test_a_damaged_store_is_refused_in_one_line_and_left_byte_for_byte(tmp_path,
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_foreign_sqlite_file_is_refused_in_one_line_and_left_unchanged(
-    tmp_path, capsys, command
-):
+def test_a_foreign_sqlite_file_is_refused_in_one_line_and_left_unchanged(tmp_path, capsys, command):
     results = foreign(tmp_path / "results")
     before = (results / "results.sqlite").read_bytes()
     code, errors, out = answer(command_line(command, results, tmp_path), capsys)
     assert (code, errors, out) == (
         1,
-        [f"error: {results / 'results.sqlite'} is not a faircompare results database (no meta "
-         "table)"],  # fmt: skip
+        [
+            f"error: {results / 'results.sqlite'} is not a faircompare results database (no meta "
+            "table)"
+        ],  # fmt: skip
         "",
     )
     assert (results / "results.sqlite").read_bytes() == before
@@ -112,8 +112,10 @@ def test_a_store_without_runs_is_one_line_saying_so(tmp_path, capsys, command):
     code, errors, out = answer(command_line(command, results, tmp_path), capsys)
     assert (code, errors, out) == (
         1,
-        [f"error: no runs are stored in {results / 'results.sqlite'} yet: run the benchmark "
-         f"first (faircompare run --results {results})"],  # fmt: skip
+        [
+            f"error: no runs are stored in {results / 'results.sqlite'} yet: run the benchmark "
+            f"first (faircompare run --results {results})"
+        ],  # fmt: skip
         "",
     )
 
@@ -123,7 +125,9 @@ def test_a_store_with_planned_runs_only_counts_them_and_draws_nothing(tmp_path, 
     with ResultStore(results) as store:
         store.record_plan(RunSpec("ricci", "Race", "original", "svm", (), s, 0) for s in range(3))
     code, errors, out = answer(command_line("status", results, tmp_path), capsys)
-    assert (code, errors) == (0, []) and out.splitlines()[-1] == "total: 0 done, 0 failed, 3 pending"
+    assert (code, errors) == (0, []) and out.splitlines()[
+        -1
+    ] == "total: 0 done, 0 failed, 3 pending"
     code, errors, _ = answer(command_line("figure", results, tmp_path), capsys)
     assert code == 1 and errors == [
         f"error: no runs are stored in {results / 'results.sqlite'} yet (3 planned, none "
