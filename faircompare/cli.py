@@ -141,34 +141,43 @@ def list_() -> None:
 def list_datasets(
     as_json: bool, specs: tuple[Path, ...], mirror: Path | None, cache: Path | None
 ) -> None:
-    """List the datasets: rows, label, sensitive attributes and privileged values."""
+    """List the datasets: rows, label, sensitive attributes and privileged values.
+
+    Needs no network: a dataset whose raw file is neither cached nor in the mirror is listed
+    from its specification, its rows and groups left for `faircompare fetch-data`.
+    """
     import pandas as pd
 
-    from faircompare.datasets import load_dataset, removed_text
+    from faircompare.datasets import at_hand, load_dataset, removed_text
 
-    loaded = [
-        load_dataset(spec, cache=cache, mirror=mirror, say=_say) for spec in _selected((), specs)
+    described = [
+        load_dataset(spec, cache=cache, mirror=mirror, say=_say).describe()
+        if at_hand(spec, cache=cache, mirror=mirror)
+        else spec.describe() | {"rows": None}
+        for spec in _selected((), specs)
     ]
-    described = [dataset.describe() for dataset in loaded]
     if as_json:
         click.echo(json.dumps(described, indent=2))
         return
     rows = [
         {
             "dataset": d["name"],
-            "rows": d["rows"],
+            "rows": "not fetched" if d["rows"] is None else d["rows"],
             "label": f"{d['label']} = {d['positive_label']!r}",
-            "features": d["features"],
+            "features": d.get("features", "-"),
             "sensitive (privileged; groups)": ", ".join(
-                f"{attribute} ({info['privileged']}; {len(info['groups'])})"
+                f"{attribute} ({info['privileged']}; {len(info.get('groups', ())) or '?'})"
                 for attribute, info in d["sensitive"].items()
             ),
-            "removed by cleaning": removed_text(d["removed"].items()) or "none",
+            "removed by cleaning": removed_text(d.get("removed", {}).items()) or "none",
         }
         for d in described
     ]
     click.echo(pd.DataFrame(rows).to_string(index=False))
     click.echo("\n" + "\n".join(f"{d['name']}: {d['description']}" for d in described))
+    if missing := [d["name"] for d in described if d["rows"] is None and d["name"] in BUILTIN]:
+        options = " ".join(f"--dataset {name}" for name in missing)
+        click.echo(f"\nnot fetched (listing uses no network): faircompare fetch-data {options}")
 
 
 @list_.command(name="measures")

@@ -513,14 +513,20 @@ def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) ->
             correlations = tidy.measure_correlations(source, method=method, by=("variant",))
             frames.append(correlations.assign(sample=sample, method=method))
         for variant, part in frames[-2].groupby("variant"):  # Pearson of this sample
-            caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
             matrix, title = tidy.correlation_matrix(part), f"{variant}, {sample} runs"
+            if not _correlated(matrix):
+                writer.text(
+                    f"No correlations for {variant} ({sample} sample): no two measures vary "
+                    "together over its runs (too few runs)."
+                )
+                continue
+            caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
             name = slug("correlation", sample, variant)
             writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
     by_dataset = tidy.measure_correlations(measures, method="pearson", by=("dataset", "variant"))
     for (dataset, variant), part in by_dataset.groupby(["dataset", "variant"]):
         matrix = tidy.correlation_matrix(part)
-        if matrix.notna().to_numpy().sum() > len(matrix):  # more than the diagonal
+        if _correlated(matrix):
             caption = f"Pearson correlations across the runs of {dataset}, {variant}"
             name, title = slug("correlation", dataset, variant), f"{dataset}, {variant}"
             writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
@@ -531,6 +537,11 @@ def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) ->
         pooled.to_csv(temporary, index=False)
     writer.wrote(path)
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
+
+
+def _correlated(matrix: pd.DataFrame) -> bool:
+    """Whether a correlation matrix holds a correlation besides its diagonal's."""
+    return bool(matrix.notna().to_numpy().sum() > len(matrix))
 
 
 def _measure_pairs(

@@ -12,6 +12,7 @@ from faircompare._lazy import lazy_names
 
 _HOMES = {
     "BUILTIN": "faircompare.datasets.builtin",
+    "at_hand": "faircompare.datasets.loading",
     "PAPER_DATASETS": "faircompare.datasets.builtin",
     "Dataset": "faircompare.datasets.clean",
     "DatasetSpec": "faircompare.datasets.spec",

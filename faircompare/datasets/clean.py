@@ -77,24 +77,15 @@ class Dataset:
             ``name``, ``rows``, ``label``, ``positive_rate``, ``sensitive`` (each
             attribute's group sizes) and ``removed`` (rows each cleaning step removed).
         """
-        spec = self.spec
-        attributes = {}
-        for attribute in spec.sensitive_attributes:
+        described = self.spec.describe()
+        for attribute, facts in described["sensitive"].items():
             counts = self.frame[attribute].value_counts().sort_index()
-            attributes[attribute] = {
-                "privileged": spec.privileged_value(attribute),
-                "groups": {str(group): int(n) for group, n in counts.items()},
-            }
-        return {
-            "name": spec.name,
+            facts["groups"] = {str(group): int(n) for group, n in counts.items()}
+        return described | {
             "rows": len(self.frame),
-            "label": spec.label,
-            "positive_label": _plain(spec.positive_label),
             "base_rate": float(self.y.mean()),
             "features": len(self.features),
-            "sensitive": attributes,
             "removed": dict(self.removed),
-            "description": spec.description,
         }
 
 

@@ -12,7 +12,7 @@ from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
 from faircompare.datasets.builtin import BUILTIN
 from faircompare.datasets.clean import Dataset, clean, read_raw
-from faircompare.datasets.fetch import fetch_file, sha256_of
+from faircompare.datasets.fetch import cache_dir, fetch_file, mirror_dir, mirror_files, sha256_of
 from faircompare.datasets.spec import DatasetSpec
 from faircompare.exceptions import SpecError
 
@@ -75,6 +75,30 @@ def fetch_raw(
             f"dataset {spec.name!r}: {path} has sha256 {actual}, but the spec expects {spec.sha256}"
         )
     return path
+
+
+def at_hand(
+    spec: DatasetSpec, *, cache: str | Path | None = None, mirror: str | Path | None = None
+) -> bool:
+    """Return whether a dataset loads without the network: a local file, cached, or mirrored.
+
+    Parameters
+    ----------
+    spec
+        The dataset's specification.
+    cache, mirror
+        The cache and the local mirror (see :func:`load_dataset`).
+
+    Returns
+    -------
+    bool
+        True for a spec without a URL, or whose file is in the cache or the mirror (by name:
+        its checksum is verified when it is loaded).
+    """
+    if spec.url is None:
+        return True
+    found = [cache_dir(cache) / spec.file, *mirror_files(mirror_dir(mirror), spec.file)]
+    return any(path.is_file() for path in found)
 
 
 def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:

@@ -199,6 +199,27 @@ class DatasetSpec:
             return "-".join(str(self.privileged[s]) for s in self.sensitive)
         return self.privileged[attribute]
 
+    def describe(self) -> dict[str, Any]:
+        """Summarise what the spec says, without its data (:meth:`Dataset.describe` adds that).
+
+        Returns
+        -------
+        dict
+            ``name``, ``label``, ``positive_label``, ``sensitive`` (each attribute's
+            privileged value) and ``description``.
+        """
+        positive = self.positive_label
+        return {
+            "name": self.name,
+            "label": self.label,
+            "positive_label": positive.item() if hasattr(positive, "item") else positive,
+            "sensitive": {
+                attribute: {"privileged": self.privileged_value(attribute)}
+                for attribute in self.sensitive_attributes
+            },
+            "description": self.description,
+        }
+
 
 _TOML_FIELDS = {f.name for f in fields(DatasetSpec)}
 _REQUIRED = {"name", "file", "label", "positive_label", "sensitive", "privileged"}

@@ -1,5 +1,7 @@
 """The report is written whole at one split, and one failing figure never loses the rest."""
 
+import warnings
+
 import pytest
 
 from faircompare.analysis import figures, report
@@ -75,3 +77,19 @@ def test_the_attributes_figure_shows_the_tuned_fairness_aware_algorithms(tmp_pat
     assert set(shown["algorithm"]) == {"logistic-regression", "kamishima-accuracy"}
     assert set(shown["sensitive_attribute"]) == {"sex", "age", "sex-age"}
     assert (tmp_path / "report" / "figures" / "attributes-german.png").exists()
+
+
+def test_a_report_of_one_run_draws_without_a_library_warning(tmp_path):
+    # issue #65: seaborn's "Attempting to set identical low and high xlims" reached the
+    # terminal: an empty correlation heatmap was drawn for a study of one run
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("logistic-regression",), splits=1, audits=False
+    )
+    with ResultStore(tmp_path / "results") as store:
+        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = report.write_report(tmp_path / "results", jobs=1).read_text()
+    assert [str(warning.message) for warning in caught] == []
+    assert "Parts of this report that failed" not in page
+    assert "No correlations for numerical+binary (all sample): no two measures vary" in page

@@ -331,7 +331,8 @@ def test_a_run_works_in_a_folder_of_its_own_removed_with_what_it_left(
         )
     assert (summary.done, summary.failed) == (2, 0)
     assert list(start.iterdir()) == []
-    folders, temporaries = zip(*zip(*[iter(places.read_text().split())] * 2), strict=True)
+    lines = places.read_text().split()  # each run's folder, then its temporary folder
+    folders, temporaries = lines[0::2], lines[1::2]
     assert len(set(folders)) == 2  # one folder per run
     for folder, temporary in zip(folders, temporaries, strict=True):
         assert Path(temporary).parent == Path(folder)  # tempfile's files go there too
