@@ -53,7 +53,9 @@ class DatasetSpec:
     Parameters
     ----------
     name
-        Identifier used on the command line and in results.
+        Identifier used on the command line and in results: letters and digits in words
+        joined by ``-`` or ``_``, at most 64 characters, like every sensitive attribute's name
+        (checked when the spec is made; a :class:`SpecError` states the rule).
     file
         File name of the raw CSV (a pinned download when ``url`` is set, else a local path).
     label
