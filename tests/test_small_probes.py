@@ -55,7 +55,7 @@ def test_a_cache_that_cannot_be_made_or_written_is_named_not_the_mirror(tmp_path
 def test_a_spec_file_that_is_a_folder_is_said_to_be_one(tmp_path):
     (tmp_path / "folder").mkdir()
     (tmp_path / "loans.toml").write_text(SPEC.format(file="folder"))
-    with pytest.raises(SpecError, match="is not a regular file .a folder, device or pipe."):
+    with pytest.raises(SpecError, match="is not a regular file .a folder, device, pipe"):
         load_dataset(read_spec(tmp_path / "loans.toml"))
 
 

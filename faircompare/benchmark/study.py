@@ -22,6 +22,7 @@ PosixPath('results/report/report.html')
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,7 +43,7 @@ from faircompare.datasets import (
     removed_text,
 )
 from faircompare.records import RunSpec
-from faircompare.results.store import ResultStore
+from faircompare.results.store import DATABASE, ResultStore
 
 Say = Callable[[str], None]
 
@@ -226,8 +227,12 @@ def run_benchmark(
     """
     say = say or _silent
     settings = settings or RunSettings()
-    with ResultStore(results) as store:  # a store that cannot be written: before any work
+    with contextlib.ExitStack() as stack:
+        # a store already there is checked before any work; a new one is made once the plan holds
+        there = (Path(results) / DATABASE).exists()
+        opened = stack.enter_context(ResultStore(results)) if there else None
         study = plan_study(config, mirror=mirror, cache=cache, say=say)
+        store = opened or stack.enter_context(ResultStore(results))
         say(f"{_to_run(study.runs, store.statuses(), settings)}; results in {store.path}")
         if note := settings.capped():
             say(note)
