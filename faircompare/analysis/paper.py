@@ -831,6 +831,8 @@ def draw(
         When the selection cannot be drawn readably at the size asked.
     ValueError
         For an unknown kind, or a selected value the results do not hold.
+    StoreError
+        If the store cannot be read (damaged, foreign) or holds no run.
     """
     chosen = KINDS[check_choice(kind, KINDS, what="figure kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))

@@ -230,6 +230,11 @@ def table(
     -------
     PaperTable
         The table; ``.latex()`` and ``.csv()`` give its text.
+
+    Raises
+    ------
+    StoreError
+        If the store cannot be read (damaged, foreign) or holds no run.
     """
     made = _MADE[check_choice(kind, TABLE_KINDS, what="table kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))

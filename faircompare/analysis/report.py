@@ -107,6 +107,8 @@ def write_report(
         every file already written is whole, and none is half written.
     ValueError
         If ``jobs`` is below 1.
+    StoreError
+        If the store cannot be read (damaged, foreign) or holds no run.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")

@@ -214,9 +214,10 @@ class ResultStore:
         if damage is not None:
             db.close()
             raise StoreError(
-                f"{self.path} is damaged (SQLite's integrity check: {damage}), so nothing was "
-                "read from it or written to it. Keep it as it is (a copy may be recovered with "
-                "sqlite3's .recover), and pass another --results folder to run the study again"
+                f"{self.path} is damaged (SQLite's integrity check: {damage}); nothing was read "
+                f"from it or written to it. Move it aside (to {self.path}.damaged, say: "
+                "sqlite3's .recover may save its runs) and run the same command again to "
+                "recompute them, or pass another --results folder"
             )
 
     def _check_schema(self) -> None:

@@ -21,7 +21,7 @@ from faircompare.results import store as store_module
 READING = {
     "status": ("status",),
     "export": ("export", "--out", "{tmp}/export"),
-    "report": ("report",),
+    "report": ("report", "--out", "{tmp}/report", "--jobs", "1"),
     "figure": ("figure", "tradeoff", "--out", "{tmp}/tradeoff.pdf"),
     "table": ("table", "intervals", "--out", "{tmp}/intervals.tex"),
 }
@@ -135,19 +135,54 @@ def test_a_store_with_planned_runs_only_counts_them_and_draws_nothing(tmp_path, 
     ]
 
 
-@pytest.mark.data
-def test_run_on_a_store_it_cannot_write_says_read_only_not_full_disk(tmp_path, capsys, monkeypatch):
-    # root writes to any folder, so SQLite is made to open the store read-only, as a read-only
-    # file makes it
-    results = with_runs(tmp_path / "results", runs=2)
+@pytest.fixture
+def read_only(monkeypatch):
+    """Make SQLite open every store read-only from now on, as a read-only file makes it.
+
+    Root writes to any folder, so a read-only folder is simulated where SQLite opens files.
+    """
     connect = sqlite3.connect
 
-    def read_only(database, *args, **kwargs):
+    def opened_read_only(database, *args, **kwargs):
         if "mode=ro" not in str(database):
             database, kwargs["uri"] = f"{Path(database).resolve().as_uri()}?mode=ro", True
         return connect(database, *args, **kwargs)
 
-    monkeypatch.setattr(store_module.sqlite3, "connect", read_only)
+    return lambda: monkeypatch.setattr(store_module.sqlite3, "connect", opened_read_only)
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A small study of Ricci: two algorithms, two splits, not audited."""
+    from faircompare.benchmark import Options, make_plan, run_plan
+    from faircompare.benchmark.settings import RunSettings
+    from faircompare.config import BenchmarkConfig
+
+    folder = tmp_path_factory.mktemp("study")
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("logistic-regression", "gaussian-nb"), splits=2,
+        audits=False,
+    )  # fmt: skip
+    with ResultStore(folder) as store:
+        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+    return folder
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("command", list(READING))
+def test_every_reading_command_reads_a_read_only_store(study, tmp_path, capsys, read_only, command):
+    before = (study / "results.sqlite").read_bytes()
+    read_only()
+    code, errors, out = answer(command_line(command, study, tmp_path), capsys)
+    assert code == 0 and not [line for line in errors if not line.startswith("report: ")]
+    assert out
+    assert (study / "results.sqlite").read_bytes() == before
+
+
+@pytest.mark.data
+def test_run_on_a_store_it_cannot_write_says_read_only_not_full_disk(tmp_path, capsys, read_only):
+    results = with_runs(tmp_path / "results", runs=2)
+    read_only()
     code, errors, _ = answer(command_line("run", results, tmp_path), capsys)
     assert code == 1 and len(errors) == 1
     assert errors[0].startswith(f"error: cannot write {results / 'results.sqlite'}: attempt to ")
