@@ -286,11 +286,18 @@ def _run_folder() -> Iterator[Path]:
         else:
             os.environ["TMPDIR"] = variable
         os.chdir(before)
-        _remove(folder)
+        remove_folder(folder)
 
 
-def _remove(folder: Path) -> None:
-    """Remove a folder and everything in it, sub-folders a run made unreadable included."""
+def remove_folder(folder: Path) -> None:
+    """Remove a folder and everything in it, sub-folders a run made unreadable included.
+
+    Parameters
+    ----------
+    folder
+        A run's folder, or a worker's (:class:`~faircompare.benchmark.workers.WorkerPool`);
+        links in it are removed, never followed.
+    """
     with contextlib.suppress(OSError):
         folder.chmod(0o700)
     for root, folders, _ in os.walk(folder):  # top down: each is opened after its chmod

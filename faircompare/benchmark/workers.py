@@ -35,6 +35,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -45,7 +46,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from faircompare._deprecations import moved_names
-from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run
+from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run, remove_folder
 from faircompare.benchmark.settings import Options
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
@@ -124,6 +125,7 @@ class _Worker:
 
     process: subprocess.Popen
     connection: Connection
+    scratch: Path  # the worker's temporary directory, where its runs' folders are made
     runs: deque[RunSpec] = field(default_factory=deque)
     started: float = 0.0  # when the running run started (wall clock)
     deadline: float = math.inf  # when it is ended (monotonic clock)
@@ -210,18 +212,24 @@ class WorkerPool:
                 self._discard(idle)
 
     def _start(self) -> _Worker:
-        """Start a worker process, with one native thread and POT's optional backends off."""
+        """Start a worker process, with one native thread and POT's optional backends off.
+
+        The worker's temporary directory is a folder of its own, removed with the worker: a
+        run's folder (:func:`~faircompare.benchmark.execute.execute_run`) is made in it, so
+        what a run killed from outside left there goes too.
+        """
         ours, theirs = multiprocessing.Pipe()
         fd = theirs.fileno()
+        scratch = Path(tempfile.mkdtemp(prefix="faircompare-worker-"))
         process = subprocess.Popen(
             [sys.executable, "-c", _WORKER_CODE.format(root=_PACKAGE_ROOT, fd=fd)],
             pass_fds=[fd],
             start_new_session=True,
-            env=_worker_environment(),
+            env=_worker_environment() | {"TMPDIR": str(scratch)},
         )
         theirs.close()
         ours.send(self.options)
-        worker = _Worker(process, ours)
+        worker = _Worker(process, ours, scratch)
         self._workers.append(worker)
         return worker
 
@@ -261,6 +269,7 @@ class WorkerPool:
         _end_group(worker.process.pid)
         worker.process.wait()
         worker.connection.close()
+        remove_folder(worker.scratch)
         self._workers.remove(worker)
 
     def _overran(self) -> str:

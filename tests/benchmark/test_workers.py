@@ -11,6 +11,7 @@ import random
 import resource
 import signal
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -206,8 +207,11 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
 def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed(
     tmp_path, plugins, monkeypatch
 ):
-    pids = tmp_path / "pids"
+    pids, temporary = tmp_path / "pids", tmp_path / "temporary"
+    temporary.mkdir()
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
+    monkeypatch.setenv("TMPDIR", str(temporary))  # the system's temporary directory, here
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     specs = plan(plugins, ("ignores-its-timer", "decision-tree"), splits=1)
     # 5 s: the decision tree's run takes milliseconds, but a limit of 1 s ended it at a load of 5
     options = Options(timeout=5, plugins=str(plugins), audits=False)
@@ -215,6 +219,8 @@ def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed
         summary = run_plan(specs, store, options)
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (1, 1)
+    # the folder of the run ended from outside went with its worker's (issue #65)
+    assert list(temporary.iterdir()) == []
     assert runs.loc["ignores-its-timer", "error"] == (
         "RunTimeoutError: stopped at the time limit of 5 s (the run did not stop itself: its "
         "worker process, and every process it started, were ended)"
