@@ -138,7 +138,10 @@ def _damage(db: sqlite3.Connection) -> str | None:
     (random bytes in a table's page, a copy cut short) is found before anything is written.
     """
     findings = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
-    return None if findings == ["ok"] else "; ".join(findings)
+    if findings == ["ok"]:
+        return None
+    lines = (line.strip() for finding in findings for line in finding.splitlines())
+    return "; ".join(line for line in lines if line and not line.startswith("***"))
 
 
 class ResultStore:

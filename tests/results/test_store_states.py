@@ -54,13 +54,13 @@ def with_runs(folder: Path, runs: int = 60) -> Path:
     return folder
 
 
-def damaged(folder: Path) -> Path:
-    """Seeded random bytes over one 4 KB page in the middle of the file (a bad disk)."""
+def damaged(folder: Path, page: int | None = None, seed: int = 0) -> Path:
+    """Seeded random bytes over one 4 KB page of the file, its middle one by default."""
     path = with_runs(folder) / "results.sqlite"
-    size = path.stat().st_size
+    pages = path.stat().st_size // 4096
     with path.open("r+b") as file:
-        file.seek(size // 2 // 4096 * 4096)
-        file.write(random.Random(0).randbytes(4096))
+        file.seek((pages // 2 if page is None else page) * 4096)
+        file.write(random.Random(seed).randbytes(4096))
     return folder
 
 
@@ -189,6 +189,17 @@ def test_run_on_a_store_it_cannot_write_says_read_only_not_full_disk(tmp_path, c
     assert "(the file or its folder is read-only for this user)" in errors[0]
     assert "The stored runs are intact (2 runs" in errors[0]
     assert "disk" not in errors[0]
+
+
+@pytest.mark.parametrize("page", [2, 5, 20, 40, 70])
+def test_damage_anywhere_is_said_in_one_line(tmp_path, page):
+    # SQLite's findings can span lines (page 2 here: "*** in database main ***\nPage 3:
+    # btreeInitPage() returns error code 11"); the terminal gets one
+    with pytest.raises(StoreError) as refused:
+        ResultStore(damaged(tmp_path / "results", page, seed=1), readonly=True)
+    message = str(refused.value)
+    assert "\n" not in message and "***" not in message
+    assert message.startswith(f"{tmp_path / 'results' / 'results.sqlite'} is ")
 
 
 def test_the_integrity_check_finds_damage_a_first_read_misses(tmp_path):
