@@ -218,9 +218,9 @@ class ResultStore:
             db.close()
             raise StoreError(
                 f"{self.path} is damaged (SQLite's integrity check: {damage}); nothing was read "
-                f"from it or written to it. Move it aside (to {self.path}.damaged, say: "
-                "sqlite3's .recover may save its runs) and run the same command again to "
-                "recompute them, or pass another --results folder"
+                f"from it or written to it. Move it aside with its -wal file (to "
+                f"{self.path}.damaged, say: sqlite3's .recover may save its runs) and run the "
+                "same command again to recompute them, or pass another --results folder"
             )
 
     def _check_schema(self) -> None:
