@@ -30,6 +30,7 @@ from faircompare.analysis.equal_fairness import (
 from faircompare.analysis.style import (
     LEGEND_COLUMN,
     PALETTE,
+    PrintFigure,
     Style,
     algorithm_styles,
     legend_columns,
@@ -207,7 +208,7 @@ def plot_measure_pairs(
     """
     entries = frame["algorithm"].nunique()
     width = 0.8 + 3.6 * len(pairs) + LEGEND_COLUMN * legend_columns(entries)
-    figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
+    figure = PrintFigure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(pairs), squeeze=False)[0]
     for ax, (x, y) in zip(axes, pairs, strict=True):
         _scatter_runs(ax, frame, x, y, styles, None)
@@ -275,7 +276,7 @@ def plot_tradeoff(
     columns = min(len(groups), 3)
     rows = -(-len(groups) // columns)
     width = 0.8 + 3.4 * columns + LEGEND_COLUMN * legend_columns(frame["algorithm"].nunique() + 1)
-    figure = Figure(figsize=(width, 0.8 + 3.6 * rows), layout="constrained")
+    figure = PrintFigure(figsize=(width, 0.8 + 3.6 * rows), layout="constrained")
     axes = figure.subplots(rows, columns, sharex=True, sharey=True, squeeze=False).ravel()
     front = frame[frame["pareto"]].sort_values("gap")
     for ax, (family, names) in zip(axes, groups, strict=False):
@@ -339,7 +340,7 @@ def plot_equal_fairness(
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     entries = runs["algorithm"].nunique() + 2
     width = 0.8 + 3.6 * len(constraints) + LEGEND_COLUMN * legend_columns(entries)
-    figure = Figure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
+    figure = PrintFigure(figsize=(width, legend_height(entries, 4.2)), layout="constrained")
     axes = figure.subplots(1, len(constraints), sharey=True, squeeze=False).ravel()
     floor, top = accuracy_limits(points, runs)
     for ax, constraint in zip(axes, constraints, strict=True):
@@ -454,7 +455,7 @@ def plot_stability(
     )
     groups = _family_groups(list(table.index), families)
     width = 0.8 + 3.2 * len(groups) + LEGEND_COLUMN * legend_columns(len(table))
-    figure = Figure(figsize=(width, 4.5), layout="constrained")
+    figure = PrintFigure(figsize=(width, 4.5), layout="constrained")
     axes = figure.subplots(1, len(groups), sharex=True, sharey=True, squeeze=False)[0]
     for ax, (family, names) in zip(axes, groups, strict=True):
         for algorithm in names:
@@ -653,8 +654,8 @@ def plot_individual_statistics(
     algorithms = sorted(runs["algorithm"].unique())
     datasets = sorted(runs["dataset"].unique())
     top = max(10.0, 3 * runs["statistic"].max())
-    figure = Figure(figsize=(max(6.0, 0.45 * len(algorithms) + 1.5), 1.2 + 2.4 * len(datasets)),
-                    layout="constrained")  # fmt: skip
+    size = (max(6.0, 0.45 * len(algorithms) + 1.5), 1.2 + 2.4 * len(datasets))
+    figure = PrintFigure(figsize=size, layout="constrained")
     axes = figure.subplots(len(datasets), 1, sharex=True, squeeze=False)[:, 0]
     jitter = np.random.default_rng(0)
     for ax, dataset in zip(axes, datasets, strict=True):
@@ -781,7 +782,7 @@ def plot_intervals(
         with an arrow, so the means stay readable.
     """
     order = list(next(iter(panels.values())).index)
-    figure = Figure(figsize=(4.0 * len(panels), 1.2 + 0.3 * len(order)), layout="constrained")
+    figure = PrintFigure(figsize=(4.0 * len(panels), 1.2 + 0.3 * len(order)), layout="constrained")
     axes = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     positions = np.arange(len(order))[::-1]
     for ax, (name, table) in zip(axes, panels.items(), strict=True):

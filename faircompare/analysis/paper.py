@@ -43,7 +43,7 @@ from matplotlib.textpath import TextPath
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tidy
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES
-from faircompare.analysis.style import Style, paper_style, study_styles
+from faircompare.analysis.style import PrintFigure, Style, paper_style, study_styles
 from faircompare.measures import MEASURES
 from faircompare.names import FIGURE_KINDS
 from faircompare.records import DEFAULTS, POOLED, TUNED
@@ -730,7 +730,7 @@ def _canvas(
         assert isinstance(figure, Figure)
         return _Canvas(figure, [ax], None)
     plan = _plan(layout, panels, entries, aspect, label_room)
-    figure = Figure(figsize=plan.size, layout=ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02))
+    figure = PrintFigure(figsize=plan.size, layout=ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02))
     axes = figure.subplots(1, plan.columns, squeeze=False, sharey=True)[0]
     return _Canvas(figure, list(axes), plan)
 

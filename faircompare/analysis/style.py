@@ -26,8 +26,10 @@ from faircompare.analysis.tidy import label
 from faircompare.records import DEFAULTS, POOLED, TUNED
 
 __all__ = [
+    "EMBEDDED_FONTS",
     "MARKERS",
     "PALETTE",
+    "PrintFigure",
     "Style",
     "algorithm_styles",
     "legend_outside",
@@ -212,6 +214,32 @@ def legend_outside(figure: Figure, *axes: Axes) -> None:
                   ncols=columns)  # fmt: skip
 
 
+#: How text is saved, whatever the user's matplotlib settings: TrueType (Type 42) fonts in PDF
+#: and PostScript, which ACM's and IEEE's checks accept (Type 3 they refuse), and SVG text kept
+#: as text.
+EMBEDDED_FONTS: dict[str, Any] = {"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none"}
+
+
+class PrintFigure(Figure):
+    """A figure whose text is saved as publishers ask, by any path (:data:`EMBEDDED_FONTS`).
+
+    matplotlib reads how to embed fonts from its global settings when a figure is saved, so a
+    figure saved outside a style's block embedded Type 3 fonts; this one saves with
+    :data:`EMBEDDED_FONTS` in force, whoever calls :meth:`savefig` and wherever.
+    """
+
+    def savefig(self, *args: Any, **kwargs: Any) -> None:
+        """Save the figure as :meth:`matplotlib.figure.Figure.savefig` does, fonts embedded.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Those of :meth:`matplotlib.figure.Figure.savefig`.
+        """
+        with mpl.rc_context(EMBEDDED_FONTS):
+            super().savefig(*args, **kwargs)
+
+
 def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
     """Return a figure of ``size`` inches with one axes, outside pyplot's global state.
 
@@ -229,18 +257,19 @@ def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
     tuple of Figure and Axes
         The figure (constrained layout) and its axes.
     """
-    figure = Figure(figsize=size, layout="constrained")
+    figure = PrintFigure(figsize=size, layout="constrained")
     return figure, figure.subplots()
 
 
 @contextmanager
 def paper_style(font_size: float = 8.0) -> Iterator[None]:
-    """Draw in the paper style within the block: small text, thin lines, embedded fonts.
+    """Draw in the paper style within the block: small text and thin lines.
 
     The style :func:`faircompare.analysis.paper.draw` draws in: 8-point text for a figure
-    printed at its size (a 3.5-inch column), lines and axes of 0.6 to 1 point, TrueType fonts
-    in PDF and PostScript (text stays text, as publishers ask). Colours and markers come from
-    :func:`algorithm_styles`, distinct in greyscale and for colour-blind readers.
+    printed at its size (a 3.5-inch column), lines and axes of 0.6 to 1 point. Colours and
+    markers come from :func:`algorithm_styles`, distinct in greyscale and for colour-blind
+    readers; fonts are embedded by :class:`PrintFigure` when the figure is saved, in the block
+    or out of it.
 
     Parameters
     ----------
@@ -259,8 +288,6 @@ def paper_style(font_size: float = 8.0) -> Iterator[None]:
         "lines.linewidth": 1.0,
         "xtick.major.width": 0.6,
         "ytick.major.width": 0.6,
-        "pdf.fonttype": 42,  # TrueType: the text stays text, as journals ask
-        "ps.fonttype": 42,
     }
     with mpl.rc_context(settings):  # type: ignore[arg-type]  # matplotlib types keys as literals
         yield

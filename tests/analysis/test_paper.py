@@ -228,3 +228,35 @@ def test_a_latex_table_compiles_in_a_minimal_document(study, tmp_path):
                             capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stdout[-2000:]
     assert (tmp_path / "t.pdf").exists()
+
+
+def truetype_only(pdf: bytes) -> bool:
+    """Whether a PDF embeds its fonts as TrueType programs (``/FontFile2``), none as Type 3.
+
+    matplotlib writes a Type 42 font as a composite font (``/Type0``) over a ``CIDFontType2``,
+    whose program is the TrueType file; a Type 3 font is ``/Subtype /Type3``.
+    """
+    return b"/Type3" not in pdf and b"/FontFile2" in pdf
+
+
+def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
+    study, results, report, tmp_path
+):
+    # issue #63: every PDF of the report and of `faircompare figure`, and a figure of
+    # paper.draw saved as the docs show, embedded Type 3 fonts (DejaVu Sans), which ACM's and
+    # IEEE's checks refuse
+    figure = paper.draw("tradeoff", study, datasets=["german"])
+    figure.savefig(tmp_path / "drawn.pdf")  # outside any style's block, as the docs show
+    figure.savefig(tmp_path / "drawn.svg")
+    written = subprocess.run(
+        ["faircompare", "figure", "intervals", "--results", str(study), "--dataset", "german",
+         "--out", str(tmp_path / "typed.pdf")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    pdfs = [tmp_path / "drawn.pdf", tmp_path / "typed.pdf", *report.parent.rglob("*.pdf")]
+    assert len(pdfs) > 10
+    for pdf in pdfs:
+        assert truetype_only(pdf.read_bytes()), pdf
+    svg = (tmp_path / "drawn.svg").read_text()
+    assert "<text" in svg and 'id="DejaVuSans' not in svg  # text as text, not glyph paths
