@@ -58,13 +58,23 @@ def _public_api() -> list[str]:
             names[home] = None
             if inspect.isclass(obj):
                 for method, member in vars(obj).items():
-                    if not method.startswith("_") and inspect.isfunction(member):
+                    if (
+                        not method.startswith("_")
+                        and inspect.isfunction(member)
+                        and member.__module__.startswith("faircompare")  # not a library's
+                    ):
                         names[f"{home}.{method}"] = None
     return sorted(names)
 
 
 def _class_parameter_errors(cls: type) -> list[str]:
-    """PR01 and PR02 of a class, its Attributes counting as documented parameters."""
+    """PR01 and PR02 of a class, its Attributes counting as documented parameters.
+
+    A class made with a library's ``__init__`` (a matplotlib figure's) is documented there.
+    """
+    init = cls.__init__
+    if inspect.isfunction(init) and not init.__module__.startswith("faircompare"):
+        return []
     doc = docscrape.NumpyDocString(inspect.getdoc(cls) or "")
     documented = {
         name.strip()

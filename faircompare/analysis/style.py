@@ -225,7 +225,8 @@ class PrintFigure(Figure):
 
     matplotlib reads how to embed fonts from its global settings when a figure is saved, so a
     figure saved outside a style's block embedded Type 3 fonts; this one saves with
-    :data:`EMBEDDED_FONTS` in force, whoever calls :meth:`savefig` and wherever.
+    :data:`EMBEDDED_FONTS` in force, whoever calls :meth:`savefig` and wherever. It is made
+    with the parameters of :class:`matplotlib.figure.Figure`.
     """
 
     def savefig(self, *args: Any, **kwargs: Any) -> None:

@@ -23,6 +23,7 @@ PosixPath('results/report/report.html')
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -229,7 +230,7 @@ def run_benchmark(
     settings = settings or RunSettings()
     with contextlib.ExitStack() as stack:
         # a store already there is checked before any work; a new one is made once the plan holds
-        there = (Path(results) / DATABASE).exists()
+        there = os.path.exists(Path(results) / DATABASE)  # False for a name too long, too
         opened = stack.enter_context(ResultStore(results)) if there else None
         study = plan_study(config, mirror=mirror, cache=cache, say=say)
         store = opened or stack.enter_context(ResultStore(results))

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.datasets.clean import removed_text as removed_text
     from faircompare.datasets.fetch import cache_dir as cache_dir
     from faircompare.datasets.fetch import mirror_dir as mirror_dir
+    from faircompare.datasets.loading import at_hand as at_hand
     from faircompare.datasets.loading import fetch_raw as fetch_raw
     from faircompare.datasets.loading import fingerprint as fingerprint
     from faircompare.datasets.loading import get_spec as get_spec
