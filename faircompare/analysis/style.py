@@ -237,7 +237,7 @@ class PrintFigure(Figure):
         *args, **kwargs
             Those of :meth:`matplotlib.figure.Figure.savefig`.
         """
-        with mpl.rc_context(EMBEDDED_FONTS):
+        with mpl.rc_context(EMBEDDED_FONTS):  # type: ignore[arg-type]  # keys typed as literals
             super().savefig(*args, **kwargs)
 
 
