@@ -384,7 +384,7 @@ def _configuration(
     return load_config(config_path, profile).overridden(**given)
 
 
-_REPEATED = ("datasets", "specs", "algorithms")
+_REPEATED = ("datasets", "specs", "sensitive_attributes", "algorithms")
 
 
 @cli.command(name="fetch-data")
@@ -418,6 +418,14 @@ def _profile_default(field: str) -> str:
 )
 @_DATASETS
 @_SPECS
+@click.option(
+    "--attribute",
+    "sensitive_attributes",
+    multiple=True,
+    help="A sensitive attribute (repeatable; each used where a dataset has it, e.g. sex, or "
+    "race-sex for the combined one). [default: the profile's; the first of each dataset in "
+    "'default']",
+)
 @click.option(
     "--algorithm",
     "algorithms",

@@ -256,3 +256,22 @@ def test_a_results_folder_that_cannot_be_made_is_one_line_naming_it(tmp_path, wh
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith(f"error: cannot write {folder}")
     assert ("the name is too long" in last) or ("Not a directory" in last)
+
+
+@pytest.mark.data
+def test_run_takes_the_sensitive_attributes_on_the_command_line(tmp_path):
+    # issue #63: a user wanting Adult by sex wrote a TOML file; `run` had no --attribute
+    from faircompare import cli
+
+    cli.main([
+        "run", "--dataset", "german", "--dataset", "ricci", "--attribute", "age",
+        "--attribute", "sex-age", "--algorithm", "logistic-regression", "--splits", "1",
+        "--no-audits", "--no-report", "--backend", "inline", "--results", str(tmp_path),
+    ])  # fmt: skip
+    with ResultStore(tmp_path, readonly=True) as store:
+        runs = store.runs()
+    # each attribute where a dataset has it: German's two, none of Ricci's (Race)
+    assert sorted(zip(runs["dataset"], runs["sensitive_attribute"], strict=True)) == [
+        ("german", "age"),
+        ("german", "sex-age"),
+    ]
