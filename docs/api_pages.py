@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import operator
-import pkgutil
 from collections import defaultdict
 from pathlib import Path
 
@@ -48,11 +47,18 @@ def public_names(docs: Path) -> dict[str, list[str]]:
 
 
 def _constant_comments() -> dict[str, str]:
-    """Return the ``#:`` comment of every module-level name of faircompare, by name."""
+    """Return the ``#:`` comment of every module-level name of faircompare, by name.
+
+    Each module's source is read, not imported: a module whose optional dependency (torch,
+    AIF360) is not installed is documented all the same.
+    """
     comments: dict[str, str] = {}
-    modules = pkgutil.walk_packages(faircompare.__path__, "faircompare.")
-    for module in ["faircompare", *(info.name for info in modules)]:
-        for (scope, name), lines in ModuleAnalyzer.for_module(module).find_attr_docs().items():
+    package = Path(faircompare.__file__).parent
+    sources = [package / "__init__.py", *sorted(package.rglob("*.py"))]
+    for source in dict.fromkeys(sources):
+        module = ".".join(source.relative_to(package.parent).with_suffix("").parts)
+        analyzer = ModuleAnalyzer.for_file(str(source), module.removesuffix(".__init__"))
+        for (scope, name), lines in analyzer.find_attr_docs().items():
             if not scope:
                 comments.setdefault(name, " ".join(line.strip() for line in lines).strip())
     return comments

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import matplotlib
@@ -59,6 +60,9 @@ myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 
 autosummary_generate = True
+# A module of an optional extra is documented without the extra: autodoc imports it with its
+# missing dependency mocked (the docs build with the `docs` extra alone).
+autodoc_mock_imports = [name for name in ("torch", "aif360") if find_spec(name) is None]
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
 numpydoc_show_class_members = False

@@ -147,7 +147,20 @@ class Selection:
                     f"they hold: {', '.join(map(str, held))}"
                 )
             measures = measures[measures[column].isin(wanted)]
+        self._check_labels(measures)
         return measures
+
+    def _check_labels(self, measures: pd.DataFrame) -> None:
+        """Refuse a label that names nothing the selected runs hold (a mistyped name, say)."""
+        algorithms = measures["algorithm"].unique()
+        named = {
+            *algorithms,
+            *(tidy.label(a, s) for a in algorithms for s in (DEFAULTS, TUNED, POOLED)),
+            *measures["measure"].unique(),
+            *(value for column in tidy.WHERE for value in measures[column].unique()),
+        }
+        for name in self.labels:
+            check_choice(name, sorted(map(str, named)), what="name to label")
 
     def configuration(self, measures: pd.DataFrame, what: str) -> tuple[str, str, str]:
         """Return the one dataset, attribute and variant of the selected measures.
@@ -395,7 +408,7 @@ def _tradeoff(
         _scatter(panel, mine, styles, order, selection, mine["significant"])
         panel.set_xlabel(f"{selection.label(x)} gap")
         if len(configurations) > 1:
-            panel.set_title(", ".join(configuration))
+            panel.set_title(", ".join(selection.label(part) for part in configuration))
     axes[0].set_ylabel(selection.label(y))
     return _finish(canvas, layout)
 

@@ -225,9 +225,18 @@ class PrintFigure(Figure):
 
     matplotlib reads how to embed fonts from its global settings when a figure is saved, so a
     figure saved outside a style's block embedded Type 3 fonts; this one saves with
-    :data:`EMBEDDED_FONTS` in force, whoever calls :meth:`savefig` and wherever. It is made
-    with the parameters of :class:`matplotlib.figure.Figure`.
+    :data:`EMBEDDED_FONTS` in force, whoever calls :meth:`savefig` and wherever.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Make the figure as :class:`matplotlib.figure.Figure` is made.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Those of :class:`matplotlib.figure.Figure` (``figsize``, ``layout``, ...).
+        """
+        super().__init__(*args, **kwargs)
 
     def savefig(self, *args: Any, **kwargs: Any) -> None:
         """Save the figure as :meth:`matplotlib.figure.Figure.savefig` does, fonts embedded.

@@ -260,3 +260,15 @@ def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
         assert truetype_only(pdf.read_bytes()), pdf
     svg = (tmp_path / "drawn.svg").read_text()
     assert "<text" in svg and 'id="DejaVuSans' not in svg  # text as text, not glyph paths
+
+
+def test_panel_titles_take_the_labels_and_a_label_naming_nothing_is_refused(study):
+    # issue #63: `--label adult=Adult` was silently ignored in panel titles, and so was a
+    # mistyped `--label kamishimaa=X` (exit 0)
+    labels = {"german": "German credit", "sex": "Sex", "ricci": "Ricci"}
+    figure = paper.draw("tradeoff", study, labels=labels, width=7)
+    assert {"German credit, Sex, numerical+binary", "Ricci, Race, numerical+binary"} <= texts(
+        figure
+    )
+    with pytest.raises(ValueError, match=r"unknown name to label 'zafar-fairnes' \(did you mean "):
+        paper.draw("tradeoff", study, labels={"zafar-fairnes": "Ours"})
