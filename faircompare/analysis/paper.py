@@ -126,8 +126,10 @@ class Selection:
         Raises
         ------
         ValueError
-            Naming a selected value the results do not hold, and the values they do.
+            Naming a selected value the results do not hold, and the values they do; or a
+            label naming nothing they hold, and the closest name.
         """
+        self._check_labels(measures)
         columns = {
             "dataset": self.datasets,
             "sensitive_attribute": self.attributes,
@@ -147,11 +149,14 @@ class Selection:
                     f"they hold: {', '.join(map(str, held))}"
                 )
             measures = measures[measures[column].isin(wanted)]
-        self._check_labels(measures)
         return measures
 
     def _check_labels(self, measures: pd.DataFrame) -> None:
-        """Refuse a label that names nothing the selected runs hold (a mistyped name, say)."""
+        """Refuse a label that names nothing the results hold (a mistyped name, say).
+
+        A label may name what this selection leaves out: one mapping of a paper's names
+        serves all its figures.
+        """
         algorithms = measures["algorithm"].unique()
         named = {
             *algorithms,
