@@ -23,6 +23,7 @@ import pandas as pd
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tables, tidy
 from faircompare.analysis.paper import Selection, algorithm_of, intervals_of, opened, shown_runs
+from faircompare.measures import MEASURES
 from faircompare.names import TABLE_KINDS
 from faircompare.results import ResultStore
 
@@ -100,11 +101,14 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     best = {
         selection.label(n): names_of[compare.oriented(n, mean[n].loc[order]).idxmax()]
         for n in shown_names
-        if mean[n].loc[order].notna().any()
+        if mean[n].loc[order].notna().any() and MEASURES[n].has_best
     }
     shown = cells.loc[order].rename(index=names_of, columns=selection.label)
     numbers = summary[summary["algorithm"].isin(order)]
-    caption = f"Mean ± sd over splits, {', '.join(where)}; bold: the best of each column"
+    caption = (
+        f"Mean ± sd over splits, {', '.join(where)}; bold: the best of each column (a "
+        "group-conditioned measure, the mean of each group's rate, has none)"
+    )
     return PaperTable(shown.rename_axis(index=None, columns=None), numbers, best, caption)
 
 

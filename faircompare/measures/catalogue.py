@@ -95,6 +95,15 @@ class Measure:
     peers: str = ""
 
     @property
+    def has_best(self) -> bool:
+        """Whether one value of the measure is better than another (a table's best in bold).
+
+        A group-conditioned measure (``sensitive-TPR``: each group's rate, and their mean)
+        has none: a higher mean rate is neither fairer nor more accurate.
+        """
+        return self.paper_group is None
+
+    @property
     def interval(self) -> str:
         """The measure's range as an interval: ``[0, 1]``, ``[-1, 1]``, ``[0, inf)``."""
         low, high = self.bounds

@@ -11,6 +11,9 @@ from scipy.stats import false_discovery_control
 def holm(pvalues: Any) -> np.ndarray:
     """Adjust p-values by Holm's step-down method (family-wise error).
 
+    A NaN p-value (a test that could not be computed) is left out of the family: the others
+    are adjusted over the m tests that have a p-value, and its adjusted value is NaN.
+
     Parameters
     ----------
     pvalues
@@ -26,17 +29,22 @@ def holm(pvalues: Any) -> np.ndarray:
     >>> from faircompare.stats import holm
     >>> holm([0.01, 0.04, 0.03])
     array([0.03, 0.06, 0.06])
+    >>> holm([0.01, float("nan"), 0.04])
+    array([0.02,  nan, 0.04])
     """
     p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    stepped = np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order])
-    adjusted = np.empty_like(p)
+    adjusted = np.full_like(p, np.nan)
+    tested = np.flatnonzero(~np.isnan(p))
+    order = tested[np.argsort(p[tested])]
+    stepped = np.maximum.accumulate((len(order) - np.arange(len(order))) * p[order])
     adjusted[order] = np.minimum(stepped, 1.0)
     return adjusted
 
 
 def benjamini_hochberg(pvalues: Any) -> np.ndarray:
     """Adjust p-values by Benjamini-Hochberg (false discovery rate), through scipy.
+
+    A NaN p-value is left out of the family, as :func:`holm` leaves it (scipy refuses it).
 
     Parameters
     ----------
@@ -54,4 +62,9 @@ def benjamini_hochberg(pvalues: Any) -> np.ndarray:
     >>> benjamini_hochberg([0.01, 0.04, 0.03])
     array([0.03, 0.04, 0.04])
     """
-    return false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")
+    p = np.asarray(pvalues, dtype=float)
+    adjusted = np.full_like(p, np.nan)
+    tested = ~np.isnan(p)
+    if tested.any():
+        adjusted[tested] = false_discovery_control(p[tested], method="bh")
+    return adjusted

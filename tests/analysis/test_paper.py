@@ -138,6 +138,10 @@ def test_the_measures_table_bolds_each_columns_best_by_hand(study):
     latex = made.latex()
     cell = made.shown.loc[made.best["accuracy"], "accuracy"].replace("±", r"$\pm$")
     assert r"\textbf{" + cell + "}" in latex
+    # issue #64: a group-conditioned measure (each group's TPR and their mean) was bolded as if
+    # a higher mean were better; it has no best
+    made = table("measures", study, datasets=["german"], measures=["accuracy", "sensitive-TPR"])
+    assert list(made.best) == ["accuracy"] and "sensitive-TPR" in made.shown.columns
 
 
 def test_a_table_names_its_kind_and_keeps_each_rows_numbers_under_its_label(results):

@@ -258,6 +258,16 @@ def test_holm_and_benjamini_hochberg_by_hand():
     np.testing.assert_allclose(benjamini_hochberg([0.01, 0.04, 0.03]), [0.03, 0.04, 0.04])
 
 
+def test_a_test_without_a_p_value_is_left_out_of_the_family():
+    # issue #64: holm([0.01, nan, 0.04]) gave 0.03 and 0.08, counting the NaN in m = 3.
+    # By hand over m = 2: sorted 0.01, 0.04 times 2, 1 -> 0.02, 0.04; BH: 0.01 * 2/1, 0.04 * 2/2
+    # -> running min from the largest: 0.02, 0.04. scipy refused the NaN (ValueError).
+    nan = float("nan")
+    np.testing.assert_allclose(holm([0.01, nan, 0.04]), [0.02, nan, 0.04])
+    np.testing.assert_allclose(benjamini_hochberg([0.01, nan, 0.04]), [0.02, nan, 0.04])
+    assert np.isnan(holm([nan, nan])).all() and holm([]).shape == (0,)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
