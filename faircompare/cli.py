@@ -482,7 +482,11 @@ def _profile_default(field: str) -> str:
     "overruns --timeout costs its run only); dask: a Dask cluster; inline: this process, one "
     "run at a time (debugging). 'loky' is the former name of 'processes'.",
 )
-@click.option("--scheduler", help="Address of a running Dask scheduler (with --backend dask).")
+@click.option(
+    "--scheduler",
+    help="Address of a running Dask scheduler (tcp://HOST:8786), or the file its "
+    "--scheduler-file wrote (with --backend dask).",
+)
 @_RESULTS
 @click.option("--force", is_flag=True, help="Redo runs already stored.")
 @click.option("--retry-failed", is_flag=True, help="Redo runs stored as failed.")

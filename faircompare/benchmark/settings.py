@@ -64,8 +64,9 @@ class RunSettings:
         time, for debugging). ``"loky"``, its former name, means ``"processes"`` with a
         :class:`DeprecationWarning`.
     scheduler
-        Address of a running Dask scheduler (``backend="dask"`` only); a local cluster is
-        started when None.
+        Address of a running Dask scheduler, or the scheduler file it writes (``dask
+        scheduler --scheduler-file``; ``backend="dask"`` only); a local cluster is started
+        when None.
     force, retry_failed
         Redo every planned run, or the failed ones.
     progress

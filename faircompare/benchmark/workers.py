@@ -102,7 +102,8 @@ def records(
     workers
         Worker processes (``processes``), or a local Dask cluster's workers.
     scheduler
-        Address of a running Dask scheduler (``dask``); a local cluster is started when None.
+        Address of a running Dask scheduler (``dask``), or the scheduler file it writes
+        (``dask scheduler --scheduler-file``); a local cluster is started when None.
 
     Yields
     ------
@@ -500,7 +501,10 @@ def _dask_records(
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
             scheduler = stack.enter_context(cluster)
-        client = stack.enter_context(Client(scheduler))
+        # an address (tcp://HOST:8786), or the file `dask scheduler --scheduler-file` writes
+        file = Path(scheduler).is_file()
+        given = {"scheduler_file": scheduler} if file else {"address": scheduler}
+        client = stack.enter_context(Client(**given))
         submitted = {
             client.submit(watched, list(group), options, pure=False): list(group)
             for group in groups

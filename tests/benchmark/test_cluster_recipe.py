@@ -57,7 +57,7 @@ def cluster(tmp_path):
         started.append(
             subprocess.Popen([*WORKER, "--scheduler-file", str(address_file)], **_quiet())
         )
-    yield json.loads(address_file.read_text())["address"]
+    yield json.loads(address_file.read_text())["address"], address_file
     for process in reversed(started):
         process.send_signal(signal.SIGINT)
     for process in started:
@@ -78,13 +78,14 @@ def coordinator(address: str, results: Path) -> subprocess.Popen:
 
 
 def test_a_coordinator_killed_mid_study_resumes_and_every_run_is_stored_once(cluster, tmp_path):
+    address, address_file = cluster
     results = tmp_path / "results"
-    first = coordinator(cluster, results)
+    first = coordinator(address, results)
     wait_for(lambda: len(stored(results)) >= 3, 300, "three runs stored")
     first.send_signal(signal.SIGKILL)  # the coordinator's node dies; the cluster lives on
     first.wait(timeout=30)
     before = stored(results)
-    again = coordinator(cluster, results)
+    again = coordinator(str(address_file), results)  # the scheduler's file names it too (#67)
     out, err = again.communicate(timeout=600)
     assert again.returncode == 0, err[-3000:]
     runs = stored(results)
