@@ -46,6 +46,37 @@ joined = accuracy.merge(tested[["key", "statistic", "pvalue"]], on="key")
 (as text; the aggregate has the empty group `''`), and an audit row names whom it concerns in
 `scope`.
 
+**Each algorithm's mean, as the report shows it.** A store holds every setting of every
+algorithm: each grid value, and the post-processed frontiers' thirteen points per split
+(`unprocessed-*`). The report shows one setting per algorithm
+(`faircompare.analysis.tidy.representative`: its defaults, else its grid tuned for accuracy on
+validation data, else its grid pooled, named in `setting`), and reads a ratio such as `DIbinary`
+on its bounded gap, 1 - min(r, 1/r), whose mean one run near a zero rate cannot wreck (a mean
+of raw ratios can be in the hundreds):
+
+```python
+from faircompare.analysis import tidy
+from faircompare.measures import MEASURES
+
+with ResultStore("results", readonly=True) as store:
+    shown = tidy.representative(store.measures(), store.measures("validation"))
+aggregate = shown[shown["group"] == ""]
+by = ["dataset", "sensitive_attribute", "variant", "algorithm", "setting"]
+accuracy = aggregate[aggregate["measure"] == "accuracy"].groupby(by)["value"].mean()
+di = aggregate[aggregate["measure"] == "DIbinary"]
+di_gap = di.assign(gap=MEASURES["DIbinary"].gap(di["value"])).groupby(by)["gap"].mean()
+```
+
+**In SQL.** `group` is an SQL keyword: quote it (`"group"`). This mean is over every stored
+run of an algorithm, whatever its setting (the recipe above chooses them as the report does):
+
+```sql
+SELECT runs.dataset, runs.algorithm, avg(measures.value) AS accuracy, count(*) AS runs
+FROM measures JOIN runs USING (key)
+WHERE measures.measure = 'accuracy' AND measures."group" = '' AND measures.part = 'test'
+GROUP BY runs.dataset, runs.algorithm
+```
+
 **Merge two stores made on different machines.** Not supported: a store records the inputs of
 its own runs and checks them against its plan, and two stores may hold the same run computed
 from other inputs. Analyse each store's frames and concatenate them (the `key` tells the same

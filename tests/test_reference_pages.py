@@ -46,6 +46,41 @@ def test_the_schema_page_gives_every_column_its_type_and_meaning():
     assert "## `predictions`" in page and "| `measures_validation` |" in page
 
 
+@pytest.mark.data
+def test_the_schema_pages_recipes_run_and_agree_with_each_other(tmp_path, monkeypatch):
+    # issue #67: the page's means averaged a frontier's thirteen settings and raw ratios, and
+    # its SQL did not say that `group` must be quoted; each block is run here as a reader
+    # copies it, in order, on a small study with a grid (kamishima) and defaults (svm)
+    import re
+    import sqlite3
+
+    from faircompare.benchmark import Options, RunSettings, make_plan, run_plan
+    from faircompare.config import BenchmarkConfig
+    from faircompare.results import ResultStore
+
+    monkeypatch.chdir(tmp_path)
+    config = BenchmarkConfig(
+        datasets=("ricci",), algorithms=("svm", "kamishima"), grid=True, tune=True, splits=2,
+        audits=False,
+    )  # fmt: skip
+    with ResultStore("results") as store:
+        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+    page = schema_page()
+    scope: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", page, re.S):
+        exec(block, scope)  # noqa: S102
+    accuracy, di_gap = scope["accuracy"], scope["di_gap"]
+    # one setting per algorithm: svm's defaults, kamishima tuned on validation data
+    assert set(accuracy.index.get_level_values("setting")) == {"defaults", "tuned for accuracy"}
+    assert ((di_gap >= 0) & (di_gap <= 1)).all()
+    (sql,) = re.findall(r"```sql\n(.*?)```", page, re.S)
+    with sqlite3.connect("results/results.sqlite") as db:
+        rows = {algorithm: (mean, n) for _, algorithm, mean, n in db.execute(sql)}
+    svm = accuracy.xs("svm", level="algorithm").iloc[0]
+    assert rows["svm"][0] == pytest.approx(svm) and rows["svm"][1] == 2  # the same runs
+    assert rows["kamishima"][1] > 2  # every grid value of every split: not the report's mean
+
+
 def test_a_column_without_a_description_stops_the_build(monkeypatch):
     from faircompare.results import columns
 
