@@ -43,6 +43,7 @@ __all__ = [
     "FRONTIER_PREFIX",
     "accuracy_limits",
     "best_frontier",
+    "caption",
     "equal_fairness",
     "equal_fairness_summary",
     "equal_fairness_table",
@@ -252,6 +253,34 @@ def equal_fairness_table(
         "on",
     )  # fmt: skip
     return table[columns].sort_values(["constraint", "difference"], ascending=[True, False])
+
+
+def caption(frontier: str, where: str) -> str:
+    """Return the caption of an equal-fairness table: what its intervals and verdicts read.
+
+    The interval is each algorithm's own (corrected resampled t, 95 %), the verdict Holm's over
+    the table's algorithms: an interval that leaves out 0 can go with the verdict ``on`` (a
+    difference of -0.036 [-0.062, -0.009], Holm p 0.059), and the caption says so.
+
+    Parameters
+    ----------
+    frontier
+        The frontier's algorithm.
+    where
+        The dataset, attribute and variant, as text.
+
+    Returns
+    -------
+    str
+        The caption.
+    """
+    return (
+        f"Accuracy minus the frontier's ({frontier}) at equal fairness: mean over splits with "
+        "its 95% interval (corrected resampled t, each algorithm's own, not adjusted for the "
+        "table's several comparisons); share of splits above the frontier; verdict: above or "
+        f"below where the Holm-adjusted p-value over the table's algorithms is below "
+        f"{_ALPHA:g}, else on, so an interval that leaves out 0 can read on: {where}"
+    )
 
 
 def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:

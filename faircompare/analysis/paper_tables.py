@@ -166,11 +166,7 @@ def _equal_fairness(
         ),
         constraint=found["constraint"].str.replace("_", " "),
     ).set_index(["constraint", "algorithm"])[["difference", "above", "verdict"]]
-    caption = (
-        f"Accuracy minus the frontier's ({found['frontier'].iloc[0]}) at equal fairness, mean "
-        f"over splits with corrected 95% intervals; share of splits above; verdict after Holm: "
-        f"{', '.join(where)}"
-    )
+    caption = equal_fairness.caption(found["frontier"].iloc[0], ", ".join(where))
     return PaperTable(cells.rename_axis(index=[None, None]), found, {}, caption)
 
 

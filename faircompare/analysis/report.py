@@ -492,8 +492,7 @@ def _equal_fairness_part(
     writer.table(
         table.set_index(["constraint", "algorithm"]),
         name,
-        f"Accuracy minus the frontier's at equal fairness, mean over splits with corrected 95% "
-        f"intervals; share of splits above the frontier; verdict after Holm: {label}",
+        equal_fairness.caption(frontier, label),
         numbers=table,
     )
     return table.assign(**dict(zip(("dataset", "sensitive_attribute", "variant"),

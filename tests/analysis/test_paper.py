@@ -278,3 +278,13 @@ def test_panel_titles_take_the_labels_and_a_label_naming_nothing_is_refused(stud
         paper.draw("tradeoff", study, labels={"zafar-fairnes": "Ours"})
     # one mapping serves every figure: a label of a method this one leaves out is no error
     paper.draw("tradeoff", study, algorithms=["svm"], labels={"zafar-fairness": "Ours"})
+
+
+def test_the_equal_fairness_caption_says_its_intervals_are_not_holms(study):
+    # issue #64: the table showed unadjusted intervals beside Holm verdicts unsaid (-0.036
+    # [-0.062, -0.009], Holm p 0.059, read "on")
+    made = table("equal-fairness", study, datasets=["german"])
+    assert "each algorithm's own, not adjusted for the table's several comparisons" in (
+        made.caption
+    )
+    assert "an interval that leaves out 0 can read on" in made.caption
