@@ -214,7 +214,7 @@ def _named(algorithm: Algorithm) -> Algorithm:
     try:
         check_name(algorithm.name, what="algorithm name", lower_case=True)
     except BadNameError as error:
-        stand_in = f"invalid-name-{slug(algorithm.name)}".rstrip("-")[:64]
+        stand_in = f"invalid-name-{slug(algorithm.name)}"[:64].rstrip("-")
         return Algorithm(stand_in, None, algorithm.source, str(error))
     return algorithm
 
