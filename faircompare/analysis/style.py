@@ -1,22 +1,21 @@
 """The look every figure shares: the palette, each algorithm's colour and marker, the legends.
 
 Figures are :class:`~matplotlib.figure.Figure` objects made outside pyplot's global state
-(:func:`new_figure`). An algorithm keeps one colour and marker pair across every figure
-(:func:`algorithm_styles`); a *hue group* (the baselines, or the algorithms whose names share a
-prefix, as the ``feldman-*`` pipelines do) shares a hue. A hue group is not a *family*: a family
-is where an intervention acts (pre-processing, in-processing, post-processing, baseline), as
-:data:`faircompare.algorithms.base.FAMILIES` names them.
+(:func:`new_figure`). An algorithm keeps one colour and marker pair across every figure of every
+study, set by its name (:func:`algorithm_styles`); a *hue group* (the baselines, or the
+pipelines of one method, as the ``feldman-*`` ones) shares a hue. A hue group is not a
+*family*: a family is where an intervention acts (pre-processing, in-processing,
+post-processing, baseline), as :data:`faircompare.algorithms.base.FAMILIES` names them.
 """
 
 from __future__ import annotations
 
-import itertools
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import matplotlib as mpl
-import numpy as np
 from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
@@ -45,25 +44,42 @@ PALETTE = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377", "#B
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HATCHES = ("", "////", "\\\\", "xxx", "...", "+++", "ooo")  # for areas, where markers are not drawn
 BASELINES = ("svm", "decision-tree", "gaussian-nb", "logistic-regression", "gradient-boosting")
-# One hue per hue group (shades within it); other groups take the spare colour maps, and an
-# algorithm alone in its group a qualitative colour (Paul Tol's, the blue and green last
-# since the Feldman pipelines and the reductions are blues and greens).
-HUE_COLOURMAPS = {"feldman": "Blues", "reductions": "Greens", "zafar": "Oranges",
-                     "baselines": "Greys", "aif360": "Purples"}  # fmt: skip
-SPARE_COLOURMAPS = ("RdPu", "YlOrBr", "BuGn", "PuBu")
+# A hue group's colour map and its members, each at a shade of its own (its place here): the
+# pipelines of a pre-processing share the baselines' places, so feldman-svm is to the other
+# feldman-* pipelines what svm is to the baselines. A member's marker is its place shifted by
+# its group's (the group's place in this table), so groups of close hues differ in markers too.
+HUE_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "": ("Greys", BASELINES),  # the baselines themselves
+    "feldman-": ("Blues", BASELINES),
+    "reductions-": ("Greens", ("eg-dp", "eg-eo", "gs-dp", "gs-eo")),
+    "zafar-": ("Oranges", ("fairness", "accuracy")),
+    "aif360-": ("Purples", ("reweighing", "calibrated-eo", "eq-odds", "reject-option")),
+    "unprocessed-": ("Reds", BASELINES),
+    "lfr-": ("RdPu", BASELINES),
+    "correlation-remover-": ("YlOrBr", BASELINES),
+    "optimized-preprocessing-": ("BuGn", BASELINES),
+}
+# An algorithm alone in its hue group takes a qualitative colour and a marker (Paul Tol's, the
+# blue and green last since the Feldman pipelines and the reductions are blues and greens): the
+# built-in ones in this order, any other name (a plugin's) at the pair its name hashes to.
 SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
+ALONE = ("kamishima", "calders", "threshold-optimizer", "gerryfair", "metafair",
+         "adversarial-debiasing", "neural-network", "project-network", "sensr")  # fmt: skip
+_PAIRS = len(SINGLE_COLOURS) * len(MARKERS)  # the (colour, marker) pairs of those alone
 _SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
 #: An algorithm's look: ``{"color": ..., "marker": ..., "hatch": ...}``.
 Style = dict[str, str]
 
 
 def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
-    """Give every algorithm a distinct colour and marker pair (a hatch for areas).
+    """Give every algorithm its colour and marker (a hatch for areas), from its name alone.
 
-    A hue group (the baselines, or the algorithms whose names share a prefix) shares a hue in
-    different shades: the four ``feldman-*`` pipelines are blues, ``reductions-*`` greens, the
-    baselines greys, and so on; an algorithm alone in its group gets a qualitative colour.
-    Markers then make every (colour, marker) pair distinct. The tuned and pooled names of an
+    An algorithm looks the same in every figure of every study: its style depends on its name,
+    not on the other algorithms of the study. A hue group shares a hue in shades, each member at
+    a shade of its own (the ``feldman-*`` pipelines are blues, ``reductions-*`` greens, the
+    baselines greys, ...); an algorithm alone in its group gets a qualitative colour and a
+    marker, a plugin the pair its name hashes to, passed over to the next free pair where a
+    built-in algorithm, or another name given here, has it. The tuned and pooled names of an
     algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take its style, since a figure
     shows one of them.
 
@@ -78,39 +94,57 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
         ``{name: {"color": ..., "marker": ..., "hatch": ...}}``.
     """
     names = sorted(set(algorithms))
-    bases = sorted({_base(name) for name in names})
-    hue_groups: dict[str, list[str]] = {}
-    for base in bases:
-        hue_groups.setdefault(_hue_group(base, bases), []).append(base)
-    colours: dict[str, str] = {}
-    spare = itertools.cycle(SPARE_COLOURMAPS)
-    alone = []
-    for group, members in hue_groups.items():
-        if len(members) == 1:
-            alone.append(members[0])
-            continue
-        cmap = HUE_COLOURMAPS.get(group) or next(spare)
-        shades = colormaps[cmap](np.linspace(0.45, 0.9, len(members)))
-        colours.update({m: to_hex(shade) for m, shade in zip(members, shades, strict=True)})
-    colours.update({base: SINGLE_COLOURS[i % len(SINGLE_COLOURS)] for i, base in enumerate(alone)})
-    used: set[tuple[str, int]] = set()
-    markers: dict[str, int] = {}
-    for i, base in enumerate(bases):
-        kind = next(
-            (i + k) % len(MARKERS)
-            for k in range(len(MARKERS) + 1)
-            if k == len(MARKERS) or (colours[base], (i + k) % len(MARKERS)) not in used
-        )
-        used.add((colours[base], kind))
-        markers[base] = kind
+    taken = set(range(len(ALONE)))
+    looks: dict[str, tuple[str, int]] = {}
+    for base in sorted({_base(name) for name in names}):
+        looks[base] = _grouped(base) or _alone(base, taken)
     return {
         name: {
-            "color": colours[_base(name)],
-            "marker": MARKERS[markers[_base(name)]],
-            "hatch": HATCHES[markers[_base(name)]],
+            "color": looks[_base(name)][0],
+            "marker": MARKERS[looks[_base(name)][1]],
+            "hatch": HATCHES[looks[_base(name)][1]],
         }
         for name in names
     }
+
+
+def _grouped(base: str) -> tuple[str, int] | None:
+    """Return the colour and marker of a hue group's member, or None for a name alone."""
+    groups = sorted(enumerate(HUE_GROUPS.items()), key=lambda group: -len(group[1][0]))
+    for shift, (prefix, (colours, members)) in groups:  # the longest prefix first
+        member = base.removeprefix(prefix)
+        if (prefix and member == base) or not member:  # not of this group
+            continue
+        if member in members:
+            place, places = members.index(member), len(members)
+        elif prefix:  # a plugin of a known group: a shade of its own, from its name
+            place, places = _hashed(base) % 100, 100
+        else:
+            continue
+        shade = colormaps[colours](0.45 + 0.45 * place / max(places - 1, 1))
+        return to_hex(shade), (place + shift) % len(MARKERS)
+    return None
+
+
+def _alone(base: str, taken: set[int]) -> tuple[str, int]:
+    """Return the colour and marker of a name alone in its hue group, marking its pair taken.
+
+    Pair k is colour k mod 7 with marker (k + k // 7) mod 7: the 49 pairs are all distinct.
+    """
+    if base in ALONE:
+        pair = ALONE.index(base)
+    else:
+        pair = _hashed(base) % _PAIRS
+        while pair in taken and len(taken) < _PAIRS:
+            pair = (pair + 1) % _PAIRS
+        taken.add(pair)
+    colours = len(SINGLE_COLOURS)
+    return SINGLE_COLOURS[pair % colours], (pair + pair // colours) % len(MARKERS)
+
+
+def _hashed(name: str) -> int:
+    """Return a number from a name, the same in every process (unlike :func:`hash`)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
 
 
 def study_styles(algorithms: Iterable[str]) -> dict[str, Style]:
@@ -139,14 +173,6 @@ def _base(name: str) -> str:
     for suffix in _SETTING_SUFFIXES:
         name = name.removesuffix(suffix)
     return name
-
-
-def _hue_group(base: str, bases: Sequence[str]) -> str:
-    """Return the hue group of an algorithm: the baselines, or the prefix its name shares."""
-    if base in BASELINES:
-        return "baselines"
-    prefix = base.split("-")[0]
-    return prefix if sum(b.split("-")[0] == prefix for b in bases) > 1 else base
 
 
 LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)

@@ -131,6 +131,22 @@ def test_every_algorithm_gets_a_distinct_colour_marker_pair_and_families_share_a
     assert all(np.argmax(to_rgb(styles[n]["color"])) == 2 for n in names if n.startswith("feldman"))
 
 
+def test_an_algorithm_looks_the_same_in_every_study_plugins_included():
+    # issue #63: logistic regression was a dark-grey x in one results folder and a yellow
+    # square in another; a style now follows from the name alone
+    names = list(algorithms())
+    everything = figures.algorithm_styles([*names, "my-method", "group-quantile-threshold"])
+    rng = np.random.default_rng(0)
+    for _ in range(20):  # studies of a few algorithms each, a plugin among them
+        study = [*rng.choice(names, size=4, replace=False), "my-method"]
+        styles = figures.algorithm_styles(study)
+        assert all(styles[name] == everything[name] for name in study)
+    # a plugin never takes a built-in algorithm's look
+    builtin = {(everything[n]["color"], everything[n]["marker"]) for n in names}
+    for plugin in ("my-method", "group-quantile-threshold"):
+        assert (everything[plugin]["color"], everything[plugin]["marker"]) not in builtin
+
+
 def test_a_test_that_was_not_run_is_not_drawn_as_no_rejection():
     outcomes = pd.DataFrame(
         {
