@@ -500,11 +500,12 @@ def _dask_records(
     with contextlib.ExitStack() as stack:
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
-            scheduler = stack.enter_context(cluster)
-        # an address (tcp://HOST:8786), or the file `dask scheduler --scheduler-file` writes
-        file = Path(scheduler).is_file()
-        given = {"scheduler_file": scheduler} if file else {"address": scheduler}
-        client = stack.enter_context(Client(**given))
+            client = Client(stack.enter_context(cluster))
+        elif Path(scheduler).is_file():  # the file `dask scheduler --scheduler-file` writes
+            client = Client(scheduler_file=scheduler)
+        else:  # its address, tcp://HOST:8786
+            client = Client(scheduler)
+        stack.enter_context(client)
         submitted = {
             client.submit(watched, list(group), options, pure=False): list(group)
             for group in groups
