@@ -157,6 +157,8 @@ class Selection:
         A label may name what this selection leaves out: one mapping of a paper's names
         serves all its figures.
         """
+        if not self.labels:
+            return
         algorithms = measures["algorithm"].unique()
         named = {
             *algorithms,

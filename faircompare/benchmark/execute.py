@@ -235,16 +235,19 @@ def failed_run(
 def _process_state_kept() -> Iterator[None]:
     """Put back what a run may change in its process, so that no run depends on the one before.
 
-    The working directory, environment, numpy's error handling, ``sys.path``, the signal
-    handlers and the resource limits (a plugin's ``setrlimit(RLIMIT_AS, ...)`` in ``fit`` made
-    later runs of its worker fail with ``MemoryError``, blaming other algorithms).
+    The working directory, environment, :mod:`tempfile`'s directory, numpy's error handling,
+    ``sys.path``, the signal handlers and the resource limits (a plugin's
+    ``setrlimit(RLIMIT_AS, ...)`` in ``fit`` made later runs of its worker fail with
+    ``MemoryError``, blaming other algorithms).
     """
     folder, environment, errors = os.getcwd(), dict(os.environ), np.geterr()
     path, handlers, limits = list(sys.path), _signal_handlers(), _resource_limits()
+    temporary = tempfile.tempdir
     try:
         yield
     finally:
         os.chdir(folder)
+        tempfile.tempdir = temporary
         if dict(os.environ) != environment:
             os.environ.clear()
             os.environ.update(environment)
@@ -266,7 +269,9 @@ def _run_folder() -> Iterator[Path]:
     :func:`tempfile.gettempdir`) while the block runs: a file a plugin writes by a relative
     path, or through :mod:`tempfile`, lands there, never in the folder the study was started
     from, and is gone when the run ends. It is made in the system's temporary directory (set
-    ``TMPDIR`` before the study to choose another).
+    ``TMPDIR`` before the study to choose another). It is entered within
+    :func:`_process_state_kept`, which puts back the working directory, ``TMPDIR`` and
+    :mod:`tempfile`'s directory.
 
     Yields
     ------
@@ -274,18 +279,11 @@ def _run_folder() -> Iterator[Path]:
         The folder.
     """
     folder = Path(tempfile.mkdtemp(prefix="faircompare-run-"))
-    before, tempdir, variable = os.getcwd(), tempfile.tempdir, os.environ.get("TMPDIR")
     try:
         os.chdir(folder)
         tempfile.tempdir = os.environ["TMPDIR"] = str(folder)
         yield folder
     finally:
-        tempfile.tempdir = tempdir
-        if variable is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = variable
-        os.chdir(before)
         remove_folder(folder)
 
 
