@@ -465,7 +465,8 @@ def _profile_default(field: str) -> str:
 @click.option(
     "--permutations",
     type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
-    help=f"Permutations per audit test. {_profile_default('permutations')}",
+    help="Most permutations per audit test: a test draws until its verdict at 0.05 is decided, "
+    f"up to this many. {_profile_default('permutations')}",
 )
 @click.option(
     "--jobs",
@@ -573,6 +574,85 @@ def _print_summary(summary: Summary) -> None:
         if len(summary.failures) > _SHOWN_FAILURES:
             more = len(summary.failures) - _SHOWN_FAILURES
             click.echo(f"  ... and {more} more (faircompare status)", err=True)
+        sys.exit(1)
+
+
+@cli.command(name="audit")
+@_RESULTS
+@click.option(
+    "--undecided", is_flag=True,
+    help="Also audit again the runs with an undecided verdict (permutation tests, individual "
+    "test), drawing until they decide or reach the cap.",
+)  # fmt: skip
+@click.option(
+    "--permutations",
+    type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
+    help="Most permutations per test; a cap other than a run's stored one audits its "
+    "permutation tests again. [default: each run's]",
+)
+@click.option(
+    "--audits",
+    "audit_names",
+    multiple=True,
+    help="An audit to run again (repeatable, or comma-separated; default: every audit). "
+    "`faircompare list audits` names them.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+    default=600.0,
+    show_default=True,
+    help="Seconds per run (a run past it is left as it was).",
+)
+@_SPECS
+@_PLUGINS
+@_data_locations
+def audit_command(
+    results: Path,
+    undecided: bool,
+    permutations: int | None,
+    audit_names: tuple[str, ...],
+    timeout: float,
+    specs: tuple[Path, ...],
+    plugins: Path | None,
+    mirror: Path | None,
+    cache: Path | None,
+) -> None:
+    """Audit a stored study again, from its stored predictions and seeded splits.
+
+    Runs whose audits are of older versions, or were drawn to another --permutations cap, are
+    audited again; with --undecided, also those with an undecided verdict. Permutation tests
+    and FlipTest read the stored predictions (no run is fitted again); the individual test
+    fits the run's model again with its seeds and checks that it predicts what is stored. Each
+    run is stored as it is audited: an interrupted audit resumes where it stopped. The report
+    is then written again. The exit status is 1 when a run could not be audited again.
+    """
+    from faircompare.analysis.report import write_report
+    from faircompare.benchmark.reaudit import audit_study
+
+    names = [name.strip() for given in audit_names for name in given.split(",") if name.strip()]
+    summary = audit_study(
+        results,
+        audits=names or None,
+        permutations=permutations,
+        undecided=undecided,
+        mirror=mirror,
+        cache=cache,
+        plugins=plugins,
+        specs=specs,
+        timeout=timeout,
+        say=_say,
+    )
+    click.echo(
+        f"{summary.audited:,} runs audited again ({summary.refitted:,} of them fitted again); "
+        f"{summary.current:,} were current"
+    )
+    if summary.audited:
+        click.echo(f"report: {write_report(results, say=_say)}")
+    if summary.failed:
+        click.echo(f"{len(summary.failed)} runs could not be audited again:", err=True)
+        for where, error in summary.failed[:_SHOWN_FAILURES]:
+            click.echo(f"  {where}: {error}", err=True)
         sys.exit(1)
 
 

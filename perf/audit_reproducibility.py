@@ -52,7 +52,8 @@ from faircompare.records import AuditRow
 from faircompare.stats.fliptest import MAX_POINTS, PARTS
 from faircompare.stats.individual import MONTE_CARLO_Z, individual_fairness_test
 
-OPTIONS = AuditOptions(permutations=1000)
+# version 4's fixed B = 1,000 (perf/sequential_audits.py compares the sequential tests with it)
+OPTIONS = AuditOptions(permutations=1000, sequential=False)
 AUDITS = ["permutation", "individual", "fliptest"]
 
 

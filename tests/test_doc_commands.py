@@ -70,7 +70,8 @@ RULES = [
     Rule(r"python -m pytest plugins/tests", "run"),
     Rule(r"faircompare (figure|table) .*massaging-lr.*", "help", "a reader's own plugin study"),
     Rule(
-        r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data)\b.*", "run"
+        r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data|audit)\b.*",
+        "run",
     ),
 ]
 

@@ -648,11 +648,14 @@ def _audit_figures(
     writer.section("Audits")
     errors = tidy.monte_carlo_errors(audits)
     caption = (
-        "Monte Carlo errors of the audits' numbers, as 95% half-widths: a permutation "
-        "p-value's Clopper-Pearson interval, after Holm's adjustment; a derivative-free "
-        "individual statistic's attacks; a FlipTest rate on a map fitted to samples of a large "
-        "group. 'stored': the numbers (a run's tests, or its statistic); 'with an error': "
-        "those that are random; 'undecided': the verdicts their error leaves open at 0.05"
+        "Monte Carlo errors of the audits' numbers, as half-widths: a permutation p-value's "
+        "interval after Holm's adjustment (a sequential test's confidence sequence, which "
+        "holds its p-value at every batch but for a risk of 1e-3 per run; a fixed test's 95% "
+        "Clopper-Pearson interval); a derivative-free individual statistic's attacks and a "
+        "FlipTest rate on a map fitted to samples of a large group, 95%. 'stored': the numbers "
+        "(a run's tests, or its statistic); 'with an error': those that are random; "
+        "'undecided': the verdicts still open at 0.05 after the tests drew to their cap "
+        "(faircompare audit --undecided draws them further)"
     )
     if len(errors):
         writer.table(errors.round(4), "audit-monte-carlo-errors", caption)

@@ -535,12 +535,13 @@ def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Ser
     """Return each permutation test's verdict at ``alpha``, with its Monte Carlo error.
 
     A p-value from B permutations is a Monte Carlo estimate of the p-value over every
-    permutation; the audit stores its Clopper-Pearson interval (``pvalue_interval``). Holm's
-    adjustment is non-decreasing in every p-value, so adjusting the intervals' lower and upper
-    ends as the p-values were adjusted (the run's tests together) bounds the adjusted p-value
-    that every permutation would give. A test rejects when that bound lies below ``alpha``,
-    accepts when it lies at or above, and is undecided when it holds ``alpha``: more
-    permutations would be needed to say.
+    permutation; the audit stores its interval (``pvalue_interval``: a sequential test's
+    confidence sequence, which it drew until this reading decides at 0.05 or to its cap; a
+    fixed test's Clopper-Pearson interval). Holm's adjustment is non-decreasing in every
+    p-value, so adjusting the intervals' lower and upper ends as the p-values were adjusted
+    (the run's tests together) bounds the adjusted p-value that every permutation would give.
+    A test rejects when that bound lies below ``alpha``, accepts when it lies at or above, and
+    is undecided when it holds ``alpha``: more permutations would be needed to say.
 
     Parameters
     ----------
@@ -582,12 +583,12 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     """Return how far the audits' Monte Carlo numbers could move with their seed.
 
     Each number an audit estimates by simulation carries its error: a permutation p-value its
-    95% Clopper-Pearson interval (its half-width, after Holm's adjustment of the run's tests,
+    stored interval (its half-width, after Holm's adjustment of the run's tests,
     :func:`permutation_verdicts`); a derivative-free individual-fairness statistic the Monte
     Carlo error of its attacks; a FlipTest rate on a map fitted to samples of a large group its
     sampling error (:func:`~faircompare.stats.fliptest.subsample_errors`). Errors are shown as
-    95% half-widths (1.96 standard errors where the audit stores one), over the pooled rows of
-    every run.
+    half-widths (95%: 1.96 standard errors where the audit stores one; a sequential
+    permutation test's at its confidence sequence's level), over the pooled rows of every run.
 
     Parameters
     ----------

@@ -181,6 +181,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     """FlipTest flipsets of the run's predictions under its split's optimal transport maps."""
 
     name = "fliptest"
+    uses_model = False  # the maps pair test rows, whose predictions are stored
     # 2: groups above 3,000 test rows are mapped on a sample (FlipTest at 10^5 rows); each
     # group of a many-group attribute gets its own map (#31). 3: the flipsets are expected
     # under the randomised map (a plan's pairs weighted), and a sampled map's rates and

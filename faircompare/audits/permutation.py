@@ -12,6 +12,7 @@ from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
 from faircompare.records import AuditRow
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.permutation import compare_groups, permutation_tests
+from faircompare.stats.sequential import SequentialPlan
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
@@ -28,10 +29,12 @@ class PermutationAudit:
     """
 
     name = "permutation"
+    uses_model = False  # the tests read the predictions and groups alone
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
     # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted
-    # order, the one order of the measures and every test (GroupCounts, #42).
-    version = "4"
+    # order, the one order of the measures and every test (GroupCounts, #42); 5: sequential
+    # tests, drawn until decided (#66).
+    version = "5"
 
     def applies(self, run: AuditedRun) -> bool:
         """Return True: the tests need predictions and groups only, which every run has.
@@ -58,10 +61,15 @@ class PermutationAudit:
             privileged=split.privileged,
             scores=run.scores,
             permutations=options.permutations,
+            sequential=options.plan,
             rng=rng,
         )
         return rows + group_audit(
-            *arguments, privileged=split.privileged, permutations=options.permutations, rng=rng
+            *arguments,
+            privileged=split.privileged,
+            permutations=options.permutations,
+            sequential=options.plan,
+            rng=rng,
         )
 
 
@@ -74,6 +82,7 @@ def permutation_audit(
     privileged: Any,
     scores: np.ndarray | None = None,
     permutations: int = 1000,
+    sequential: SequentialPlan | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> list[AuditRow]:
     """Run studentized permutation tests, privileged group against the rest, per run metric.
@@ -95,7 +104,10 @@ def permutation_audit(
     scores
         The model's scores; the AUC is tested only with them.
     permutations
-        Permutations per test.
+        Permutations per test (without ``sequential``).
+    sequential
+        Draw the run's tests until their Holm-adjusted verdicts are decided, up to the plan's
+        cap (:func:`~faircompare.stats.permutation_tests`).
     rng
         Random generator or seed, shared by the tests in turn.
 
@@ -113,6 +125,7 @@ def permutation_audit(
         group_a=privileged,
         scores=scores,
         permutations=permutations,
+        sequential=sequential,
         rng=rng,
     )
     return permutation_rows(results)
@@ -125,6 +138,7 @@ def group_audit(
     *,
     privileged: Any,
     permutations: int = 1000,
+    sequential: SequentialPlan | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> list[AuditRow]:
     """Compare each group with the privileged one on every run metric, max-T adjusted.
@@ -146,7 +160,10 @@ def group_audit(
     privileged
         The group every other one is compared with.
     permutations
-        Permutations per metric.
+        Permutations per metric (without ``sequential``).
+    sequential
+        Draw each metric's joint permutations until every group's max-T verdict is decided,
+        up to the plan's cap (:func:`~faircompare.stats.compare_groups`).
     rng
         Random generator or seed.
 
@@ -183,7 +200,7 @@ def group_audit(
     for metric in RUN_METRICS:
         comparison = compare_groups(
             y, yhat, groups, metric=metric, privileged=privileged, permutations=permutations,
-            rng=rng,
+            sequential=sequential, rng=rng,
         )  # fmt: skip
         rows += group_rows(comparison, sizes)
     return rows

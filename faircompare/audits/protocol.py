@@ -15,12 +15,19 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from faircompare.names import DEFAULT_PERMUTATIONS
 from faircompare.preprocessing import Split, is_sparse_frame, sparse_matrix
 from faircompare.records import AuditRow
+from faircompare.stats.sequential import SequentialPlan
 
 # Test rows a group of a many-group attribute needs to be audited on its own (a comparison with
 # the privileged group, a transport map); a smaller one gets a row giving the reason.
 MIN_GROUP_ROWS = 30
+#: The level whose verdicts the sequential audits decide (the report's level too).
+AUDIT_ALPHA = 0.05
+#: The resampling risk of a run's family of sequential permutation tests: the chance that a
+#: verdict differs from the one every permutation would give.
+RESAMPLING_RISK = 1e-3
 
 
 @dataclass(frozen=True)
@@ -30,10 +37,23 @@ class AuditOptions:
     Attributes
     ----------
     permutations
-        Permutations per permutation test.
+        Most permutations per permutation test: a sequential test stops as soon as its verdict
+        at :data:`AUDIT_ALPHA` is decided, with a resampling risk of at most
+        :data:`RESAMPLING_RISK` for a run's tests (:mod:`faircompare.stats.sequential`),
+        and at this cap otherwise; without ``sequential``, the permutations of every test.
+    sequential
+        Draw permutations until the verdict is decided (True), or a fixed number of them.
     """
 
-    permutations: int = 1000
+    permutations: int = DEFAULT_PERMUTATIONS
+    sequential: bool = True
+
+    @property
+    def plan(self) -> SequentialPlan | None:
+        """The sequential tests' plan (level, risk, cap); None for tests of fixed size."""
+        if not self.sequential:
+            return None
+        return SequentialPlan(alpha=AUDIT_ALPHA, risk=RESAMPLING_RISK, cap=self.permutations)
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +132,13 @@ class Audit(Protocol):
     version
         Part of every run's recorded inputs: change it when the audit computes other numbers,
         so that stored rows of the earlier code are reported as stale.
+
+    Notes
+    -----
+    An audit may also say whether it reads the fitted model, ``uses_model`` (a bool): one that
+    does not (it reads the split and the predictions) is run again by ``faircompare audit``
+    from a stored run's predictions, without refitting it; one that does not say is taken to
+    read the model.
     """
 
     name: str

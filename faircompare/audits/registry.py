@@ -10,6 +10,7 @@ following the :class:`~faircompare.audits.protocol.Audit` protocol, registered w
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from functools import cache
 from importlib.metadata import entry_points
 
@@ -28,7 +29,9 @@ ENTRY_POINTS = AUDIT_ENTRY_POINTS
 _REGISTERED: dict[str, Audit] = {}
 
 
-def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutcome:
+def audit_run(
+    run: AuditedRun, options: AuditOptions | None = None, *, only: Collection[str] | None = None
+) -> AuditOutcome:
     """Run every registered audit that applies to ``run``.
 
     Parameters
@@ -37,6 +40,8 @@ def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutc
         The run's split, model and predictions.
     options
         The audits' settings; the defaults when None.
+    only
+        The names of the audits to run (``faircompare audit`` runs some again); None for all.
 
     Returns
     -------
@@ -48,7 +53,7 @@ def audit_run(run: AuditedRun, options: AuditOptions | None = None) -> AuditOutc
     rows: list[AuditRow] = []
     errors: dict[str, str] = {}
     for audit in registered_audits().values():
-        if not audit.applies(run):
+        if only is not None and audit.name not in only or not audit.applies(run):
             continue
         try:
             rows += audit(run, options)
@@ -104,6 +109,64 @@ def audit_versions() -> str:
         plugin audit whose code changed, is stale.
     """
     return ", ".join(_version(name, audit) for name, audit in registered_audits().items())
+
+
+def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -> str:
+    """Return what a run's inputs record of its audits: their settings and versions.
+
+    Parameters
+    ----------
+    permutations
+        The permutation tests' cap (:class:`AuditOptions`).
+    versions
+        Each audit's ``name version`` where it differs from the registered one (a run audited
+        again in part keeps the others' stored versions); None: every registered audit's.
+
+    Returns
+    -------
+    str
+        ``"on, 100000 permutations, permutation 5, fliptest 1, individual 5"``.
+    """
+    listed = {name: _version(name, audit) for name, audit in registered_audits().items()}
+    listed |= versions or {}
+    return ", ".join(["on", f"{permutations} permutations", *listed.values()])
+
+
+def read_audits_input(text: str) -> tuple[int, dict[str, str]] | None:
+    """Read what :func:`audits_input` wrote: the permutations and each audit's version.
+
+    Parameters
+    ----------
+    text
+        A run's ``audits`` input.
+
+    Returns
+    -------
+    tuple or None
+        The permutations and ``{audit: "name version"}``; None for a run not audited
+        (``"off"``).
+    """
+    parts = text.split(", ")
+    if parts[0] != "on" or len(parts) < 2:
+        return None
+    permutations = int(parts[1].split()[0])
+    return permutations, {item.split()[0]: item for item in parts[2:]}
+
+
+def audit_version(name: str) -> str:
+    """Return one registered audit's name and version as :func:`audit_versions` lists it.
+
+    Parameters
+    ----------
+    name
+        The audit's name.
+
+    Returns
+    -------
+    str
+        ``"permutation 5"``, with a plugin audit's code digest.
+    """
+    return _version(name, registered_audits()[name])
 
 
 def _version(name: str, audit: Audit) -> str:

@@ -60,6 +60,8 @@ def _permutation_row(metric: str, result: PermutationTestResult, adjusted: float
         "within_outcome": result.within_outcome,
         "permutations": len(result.null_distribution),
     }
+    if result.decided is not None:  # a sequential test: drawn until decided, or its cap
+        details["decided"] = result.decided
     scope = result.groups[1]
     return AuditRow(
         "permutation", metric, scope, result.statistic, result.pvalue, float(adjusted), details

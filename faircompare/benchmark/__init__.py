@@ -24,6 +24,8 @@ _HOMES = {
     "plan_study": "faircompare.benchmark.study",
     "run_benchmark": "faircompare.benchmark.study",
     "execute_run": "faircompare.benchmark.execute",
+    "AuditSummary": "faircompare.benchmark.reaudit",
+    "audit_study": "faircompare.benchmark.reaudit",
 }
 __all__ = sorted(_HOMES)
 __getattr__, __dir__ = lazy_names(__name__, _HOMES)
@@ -32,6 +34,8 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.benchmark.execute import execute_run as execute_run
     from faircompare.benchmark.plan import Plan as Plan
     from faircompare.benchmark.plan import make_plan as make_plan
+    from faircompare.benchmark.reaudit import AuditSummary as AuditSummary
+    from faircompare.benchmark.reaudit import audit_study as audit_study
     from faircompare.benchmark.schedule import StaleResultsError as StaleResultsError
     from faircompare.benchmark.schedule import Summary as Summary
     from faircompare.benchmark.schedule import run_plan as run_plan

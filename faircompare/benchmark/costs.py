@@ -11,9 +11,9 @@ thread, a fit shared by several runs counted once), with the dataset's rows:
   measured before the column, whose ``run`` holds the fit's share as their profile shared it;
 - ``tuning``: the fit on the training data less its validation part, with its predictions and
   measures, for the runs that tune (a grid's);
-- one column per audit (``permutation`` at :data:`MEASURED_PERMUTATIONS` permutations,
-  ``fliptest``, ``individual``): its mean over the cell's runs, those it does not apply to
-  counting nothing.
+- one column per audit (``permutation`` at a fixed :data:`MEASURED_PERMUTATIONS`
+  permutations, ``fliptest``, ``individual``): its mean over the cell's runs, those it does not
+  apply to counting nothing.
 
 The rows whose algorithm is :data:`SETUP` hold each audit's setup of one split of the dataset
 (the FlipTest map, the fair metric), which a worker builds once for every run of the split.
@@ -23,8 +23,9 @@ machine's speed, and :meth:`CostModel.on_machine` scales them all to this one's.
 
 A run is priced by what will run (:class:`Pricing`): its ``run`` part, its share of the fit it
 shares with other planned runs, its tuning if it tunes, the audits enabled (none with
-``--no-audits``, nor for a run not audited), the permutation audit scaled to the permutations
-asked for, and its share of its split's setups. A run that repeats another
+``--no-audits``, nor for a run not audited), the permutation audit at :data:`SEQUENTIAL` times
+its measured cost (its tests are sequential: what they draw depends on their p-values, hardly on
+the cap), and its share of its split's setups. A run that repeats another
 (:attr:`~faircompare.records.RunSpec.repeats`) costs :data:`REPEAT_SECONDS`: it measures the
 other's predictions. A cell the table lacks is scaled part by part
 from the cells it has: the algorithm's seconds per row on the measured datasets (their median)
@@ -55,10 +56,13 @@ CALIBRATION = "calibration"  # seconds of the calibration workload where the row
 TUNING = "tuning"  # the tuning fit, its predictions and measures
 SETUP = "(setup)"  # the algorithm of the rows that hold each audit's setup of one split
 MEASURED_PERMUTATIONS = 1000  # the permutations of the table's ``permutation`` column
+# The sequential permutation tests' CPU seconds over those of the table's 1,000 permutations, on
+# the default profile's runs at a cap of 300,000 (perf/sequential_audits.py: 4.51; the three
+# audits together 1.11 times their cost at a fixed 1,000).
+SEQUENTIAL = 4.5
 # a repeating run: its split and its measures, test and validation (measured: 0.01 s on Adult
 # and ProPublica, 0.07 s for the first of a split, which prepares its variant)
 REPEAT_SECONDS = 0.02
-_SCALED = {"permutation"}  # parts whose cost grows with the permutations
 # Runs side by side take longer than the table's, timed one at a time on an otherwise idle
 # machine: the ``default`` profile's 1,275 runs on 2 workers here (2 cores, bare install) took
 # 1.35 times their priced seconds (perf/cost_model.py); memory-bound fits slow each other most
@@ -92,7 +96,7 @@ class Pricing:
         The audits enabled (empty with ``--no-audits``); one the table never measured (a
         plugin's) costs nothing.
     permutations
-        The permutation audit's permutations.
+        The permutation tests' cap (shown by the dry run; the cost is :data:`SEQUENTIAL`'s).
     """
 
     audits: tuple[str, ...] = ("permutation", "fliptest", "individual")
@@ -121,7 +125,7 @@ class Pricing:
             return 1.0
         if part not in self.audits:
             return 0.0
-        return self.permutations / MEASURED_PERMUTATIONS if part in _SCALED else 1.0
+        return SEQUENTIAL if part == "permutation" else 1.0
 
 
 @dataclass(frozen=True)
@@ -405,7 +409,9 @@ def describe_plan(
     algorithms = {run.algorithm for run in runs}
     audits = (
         ", ".join(
-            f"{name} ({pricing.permutations:,} permutations)" if name in _SCALED else name
+            f"{name} (sequential, at most {pricing.permutations:,} permutations)"
+            if name == "permutation"
+            else name
             for name in pricing.audits
         )
         or "none"

@@ -15,6 +15,7 @@ silently reused (see :func:`faircompare.benchmark.run_plan`).
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -23,7 +24,7 @@ from typing import Any
 
 from faircompare import __version__
 from faircompare._validation import check_choice
-from faircompare.audits import audit_versions
+from faircompare.audits.registry import audits_input
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import Dataset, DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.file_names import slug
@@ -196,7 +197,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         for algorithm in chosen
         for params in _grid(algorithm, config) + _always_planned(algorithm)
     }
-    audited = f"on, {config.permutations} permutations, {audit_versions()}"
+    audited = audits_input(config.permutations)
     audits = {
         algorithm.name: audited if _audited(algorithm, config) else "off" for algorithm in chosen
     }
@@ -240,6 +241,54 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     row_limits = {name: limit for name, limit in limits.items() if limit is not None}
     by_order = frozenset(a.name for a in chosen if a.estimator_class.groups_by_order)
     return Plan(tuple(runs), unavailable, row_limits, by_order=by_order)
+
+
+def stored_spec(
+    run: Mapping[str, Any], plugins: str | None = None, dataset_file: str | None = None
+) -> RunSpec:
+    """Return the spec of a stored run, as the planner made it (to fit its model again).
+
+    The identifying fields and the inputs are the stored ones; what the planner derives from
+    the algorithm (the fit it shares, the parameters only its last step reads) is derived
+    again, and a run that repeats another says so in its inputs.
+
+    Parameters
+    ----------
+    run
+        A row of :meth:`~faircompare.results.ResultStore.runs`.
+    plugins
+        The folder of plugin files the study ran with, for a plugin's run.
+    dataset_file
+        The TOML specification of a user's dataset; None for a built-in one.
+
+    Returns
+    -------
+    RunSpec
+        The run's spec; its key is the stored run's.
+    """
+    registry = algorithms(plugins)
+    algorithm = registry[check_choice(run["algorithm"], registry, what="algorithm")]
+    if algorithm.make is None:
+        raise ConfigError(f"algorithm {algorithm.name!r} is unavailable: {algorithm.unavailable}")
+    params = tuple(sorted(json.loads(run["params"]).items()))
+    inputs = json.loads(run["inputs"] or "{}")
+    estimator = algorithm.estimator_class
+    return RunSpec(
+        dataset=run["dataset"],
+        sensitive_attribute=run["sensitive_attribute"],
+        variant=run["variant"],
+        algorithm=algorithm.name,
+        params=params,
+        split_id=int(run["split_id"]),
+        base_seed=int(run["base_seed"]),
+        dataset_file=dataset_file,
+        tune=inputs.get("validation") == "yes",
+        inputs=tuple(sorted(inputs.items())),
+        fit_uses_attribute=estimator.uses_sensitive_at_fit,
+        refit_params=tuple(sorted(estimator.refit_params)),
+        fit_as=_shared_fit(algorithm, params, registry),
+        repeats=inputs.get("repeats"),
+    )
 
 
 def _audited(algorithm: Algorithm, config: BenchmarkConfig) -> bool:

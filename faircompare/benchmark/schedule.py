@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from faircompare._deprecations import folded_keywords
+from faircompare.audits.registry import read_audits_input
 from faircompare.benchmark.settings import Options, RunSettings
 from faircompare.benchmark.workers import records
 from faircompare.exceptions import FaircompareError
@@ -278,6 +279,7 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     stale = 0
     stale_algorithms: set[str] = set()
     versions_only = True  # whether every stale run's algorithm version alone changed
+    audits_only: set[str] = set()  # the audits inputs they should have, where they alone changed
     for spec in runs:
         before = stored.get(spec.key)
         if before is None:
@@ -290,6 +292,9 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
         if changed:
             stale_algorithms.add(spec.algorithm)
             versions_only &= changed == ["algorithm"]
+            audited = [read_audits_input(i.get("audits", "off")) for i in (before, now)]
+            reaudited = changed == ["audits"] and None not in audited
+            audits_only.add(now["audits"] if reaudited else "")
         for name in changed:
             what = {
                 "data": f"data of dataset {spec.dataset!r}",
@@ -302,12 +307,25 @@ def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
         f"  - {what}: {old} -> {new} ({count} runs)"
         for (what, old, new), count in sorted(changes.items())
     )
+    header = f"{stale} planned runs are stored in {store.path} but were computed from other inputs"
+    if "" not in audits_only:  # their audits alone changed: audit them again, fit nothing
+        raise StaleResultsError(
+            f"{header}:\n{lines}\nNothing was run. Only their audits changed: `faircompare audit "
+            f"--results {store.folder}{_cap(audits_only)}` audits them again from their stored "
+            "predictions (refitting only the runs whose individual test is stale), and this "
+            "command then reuses them; or rerun with --force to recompute the planned runs."
+        )
     raise StaleResultsError(
-        f"{stale} planned runs are stored in {store.path} but were computed from other inputs:\n"
-        f"{lines}\nNothing was run. Rerun with --force to recompute the planned runs"
+        f"{header}:\n{lines}\nNothing was run. Rerun with --force to recompute the planned runs"
         f"{_only_these(stale_algorithms) if versions_only else ''}, or pass another --results "
         "folder to keep both."
     )
+
+
+def _cap(audits: set[str]) -> str:
+    """Return the ``--permutations`` option that gives the runs their planned cap."""
+    caps = {parsed[0] for text in audits if (parsed := read_audits_input(text))}
+    return f" --permutations {caps.pop()}" if len(caps) == 1 else ""
 
 
 def _only_these(algorithms: set[str]) -> str:

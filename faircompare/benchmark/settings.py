@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from faircompare import _deprecations
 from faircompare._validation import check_choice
 from faircompare.exceptions import SettingsError
+from faircompare.names import DEFAULT_PERMUTATIONS
 
 if TYPE_CHECKING:
     from faircompare.benchmark.schedule import Summary
@@ -178,7 +179,7 @@ class Options:
     audits
         Whether to audit each run.
     permutations
-        Permutations per permutation test.
+        Most permutations per permutation test (the sequential tests' cap).
     """
 
     timeout: float = 600.0
@@ -186,7 +187,7 @@ class Options:
     cache: str | None = None
     mirror: str | None = None
     audits: bool = True
-    permutations: int = 1000
+    permutations: int = DEFAULT_PERMUTATIONS
 
     def __post_init__(self) -> None:
         # Absolute from the start: a run never depends on the working directory (a plugin may

@@ -32,7 +32,7 @@ import shutil
 import sqlite3
 import tempfile
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError
-from faircompare.records import DEFAULTS, Predictions, RunRecord, RunSpec
+from faircompare.records import DEFAULTS, AuditRow, Predictions, RunRecord, RunSpec
 from faircompare.safe_write import disk_state, make_folder, refuse_links, write_error
 
 SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
@@ -479,6 +479,49 @@ class ResultStore:
             )
             if run.predictions is not None:
                 self._write_predictions(run.key, run.predictions)
+
+    @_guarded
+    def replace_audits(
+        self,
+        key: str,
+        audits: Sequence[str],
+        rows: Sequence[AuditRow],
+        errors: Mapping[str, str],
+        inputs: Mapping[str, str],
+    ) -> None:
+        """Replace some audits of one done run, and its recorded inputs, in one transaction.
+
+        What ``faircompare audit`` writes: the rows and errors of the audits named are those
+        given; the other audits' rows and errors are kept.
+
+        Parameters
+        ----------
+        key
+            The run.
+        audits
+            The audits that were run again.
+        rows, errors
+            Their new rows, and ``{audit: error}`` for those that failed.
+        inputs
+            The run's inputs, with the audits' new versions and settings.
+        """
+        stored = self._open.execute("SELECT audit_errors FROM runs WHERE key = ?", (key,))
+        (old,) = stored.fetchone()
+        kept = {a: e for a, e in json.loads(old or "{}").items() if a not in audits}
+        merged = {**kept, **errors}
+        with self._transaction():
+            self._open.executemany(
+                "DELETE FROM audits WHERE key = ? AND audit = ?", [(key, a) for a in audits]
+            )
+            self._open.executemany(
+                "INSERT INTO audits (key, audit, metric, scope, statistic, pvalue, "
+                "adjusted_pvalue, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(key, *row[:-1], json.dumps(row.details)) for row in rows],
+            )
+            self._open.execute(
+                "UPDATE runs SET audit_errors = ?, inputs = ? WHERE key = ?",
+                (json.dumps(merged) if merged else None, json.dumps(dict(inputs)), key),
+            )
 
     def _write_predictions(self, key: str, predictions: Predictions) -> None:
         self._open.execute(

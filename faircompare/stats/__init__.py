@@ -16,6 +16,9 @@ lazy names); of the rest numpy, scipy, pandas, scikit-learn and POT, torch only 
   :mod:`faircompare.stats.gan`.
 - The individual-fairness test (Maity et al. 2021): :func:`sensitive_subspace_metric`, the
   gradient-flow attack :func:`gradient_flow_attack`, and :func:`individual_fairness_test`.
+- Sequential Monte Carlo tests (Ding, Gandy & Hahn 2020), drawn until their verdict is
+  decided: :class:`SequentialPlan` (``sequential=`` of :func:`permutation_tests` and
+  :func:`compare_groups`), in :mod:`faircompare.stats.sequential`.
 - Multiple-testing corrections: :func:`holm`, :func:`benjamini_hochberg`.
 - The rows counted per group, the one path every measure and test starts from:
   :class:`GroupCounts`; the confusion rates they share: :data:`RATES`.
@@ -28,6 +31,7 @@ from faircompare._lazy import lazy_names
 _HOMES = {
     "METRICS": "faircompare.stats.permutation",
     "RATES": "faircompare.stats.rates",
+    "SequentialPlan": "faircompare.stats.sequential",
     "BootstrapTestResult": "faircompare.stats.permutation",
     "ErrorRatioResult": "faircompare.stats.individual",
     "FairMetric": "faircompare.stats.individual",
@@ -87,3 +91,4 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.stats.permutation import permutation_test as permutation_test
     from faircompare.stats.permutation import permutation_tests as permutation_tests
     from faircompare.stats.rates import RATES as RATES
+    from faircompare.stats.sequential import SequentialPlan as SequentialPlan

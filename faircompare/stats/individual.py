@@ -868,6 +868,7 @@ def replicated_fairness_test(
     metric: FairMetric,
     *,
     replicates: int = 2,
+    most_replicates: int | None = None,
     lam: float = 50.0,
     steps: int = 500,
     step_size: float = 0.01,
@@ -888,7 +889,13 @@ def replicated_fairness_test(
     variance of point i's ratio over its attacks; its square root is T_n's
     ``monte_carlo_error`` (T~_n's: the same for the error rate after the attack, divided by the
     rate before). A verdict within z_{0.975} Monte Carlo errors of delta is ``undecided``:
-    another seed could reverse it.
+    another seed could reverse it. With ``most_replicates``, an undecided verdict is not the
+    end: the points are attacked R times more, again and again, until the verdict read (T_n,
+    or T~_n where more than :data:`NEAR_CERTAIN_SHARE` of the points are near-certain) is
+    decided or ``most_replicates`` attacks are made; the error shrinks as one over the square
+    root of the attacks, so only verdicts close to delta cost more. (The interval is the
+    normal one at each look, not a confidence sequence: with at most a few looks its
+    resampling risk stays a small multiple of 5%.)
 
     Parameters
     ----------
@@ -898,7 +905,11 @@ def replicated_fairness_test(
     X, y, metric
         As for :func:`individual_fairness_test`: the points once.
     replicates
-        The attacks per point, R; at least two (no Monte Carlo error comes from one).
+        The attacks per point in one batch, R; at least two (no Monte Carlo error comes from
+        one).
+    most_replicates
+        Attack in further batches of R while the verdict is undecided, up to this many attacks
+        per point; None for one batch.
     lam, steps, step_size, decay
         The attack's settings (:func:`gradient_flow_attack`).
     delta, alpha
@@ -908,7 +919,7 @@ def replicated_fairness_test(
     -------
     IndividualFairnessResult
         Both tests on the averaged attacks, with their Monte Carlo errors; ``attacked`` holds
-        the first attack's points and ``settings`` the number of ``replicates``.
+        the first attack's points and ``settings`` the number of ``replicates`` made.
 
     Raises
     ------
@@ -938,11 +949,23 @@ def replicated_fairness_test(
     n = len(X)
     settings: dict[str, Any] = {"lam": lam, "steps": steps, "step_size": step_size, "decay": decay}
     copies, labels = np.tile(X, (replicates, 1)), np.tile(y, replicates)
-    attacked = gradient_flow_attack(oracle, copies, labels, metric, **settings)
     before = oracle.loss(copies, labels)[:n]  # every copy's: the same points
-    after = oracle.loss(attacked, labels).reshape(replicates, n)
-    loss, error = _tests(before, after, delta=delta, alpha=alpha)
-    settings |= {"replicates": replicates}
+
+    def attack() -> tuple[np.ndarray, np.ndarray]:
+        """One batch of R attacks: the attacked points, and their losses (one row per attack)."""
+        attacked = gradient_flow_attack(oracle, copies, labels, metric, **settings)
+        return attacked, oracle.loss(attacked, labels).reshape(replicates, n)
+
+    attacked, after = attack()
+    afters = [after]
+    while True:
+        loss, error = _tests(before, np.vstack(afters), delta=delta, alpha=alpha)
+        read = error if loss.near_certain > NEAR_CERTAIN_SHARE else loss
+        more = (len(afters) + 1) * replicates
+        if not read.undecided or most_replicates is None or more > most_replicates:
+            break
+        afters.append(attack()[1])
+    settings |= {"replicates": len(afters) * replicates}
     return IndividualFairnessResult(loss, error, attacked[:n], oracle.kind, settings)
 
 

@@ -23,7 +23,11 @@ consistent standard error it is, and the test is asymptotically exact.
 - Any other metric: Algorithm 1, with bootstrap variances (eq. 1).
 
 ``within_outcome=True`` permutes labels only among positives and among negatives (§3.1).
-P-values are (k + 1) / (B + 1) with a Clopper-Pearson interval for the Monte Carlo error.
+P-values are (k + 1) / (B + 1), k of B permuted statistics at least as extreme as the observed
+one. With a fixed B their Monte Carlo error is given by a Clopper-Pearson interval; drawn
+sequentially (:mod:`faircompare.stats.sequential`, ``sequential=`` of
+:func:`permutation_tests` and :func:`compare_groups`), a test draws until its verdict at alpha
+is decided with a bounded resampling risk, and its interval is the confidence sequence's.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from faircompare._validation import check_choice
 from faircompare.stats.auc_null import GroupAUC
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.rates import ALIASES, FN, FP, RATES, TN, TP
+from faircompare.stats.sequential import SequentialPlan, draw_until_decided
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -72,13 +77,17 @@ class PermutationTestResult:
     pvalue
         (k + 1) / (B + 1), k permuted statistics at least as extreme as the observed one.
     pvalue_interval
-        95% Clopper-Pearson interval for the p-value's Monte Carlo error.
+        The p-value's Monte Carlo interval: the 95% Clopper-Pearson interval of k / B with a
+        fixed B, the confidence sequence's interval of a sequential test.
     null_distribution
         The B permuted statistics.
     group_sizes
         Rows in A and in B.
     studentized, alternative, within_outcome
         How the test was run.
+    decided
+        For a sequential test, whether its verdict at alpha is decided (False: it reached its
+        cap undecided); None for a test of a fixed number of permutations.
 
     Examples
     --------
@@ -107,6 +116,7 @@ class PermutationTestResult:
     studentized: bool
     alternative: str
     within_outcome: bool
+    decided: bool | None = None
 
 
 @renamed_arguments
@@ -195,6 +205,7 @@ def permutation_tests(
     group_a: Any,
     scores: Any = None,
     permutations: int = 1000,
+    sequential: SequentialPlan | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> dict[str, PermutationTestResult | ValueError]:
     """Run several studentized two-sided tests of group A against the rest on the same predictions.
@@ -216,7 +227,12 @@ def permutation_tests(
     scores
         Scores of the positive outcome; needed for AUC.
     permutations
-        Number of permutations B per test.
+        Number of permutations B per test (without ``sequential``).
+    sequential
+        Draw the tests sequentially instead: in batches, each until the verdict of its
+        Holm-adjusted p-value (over the tests that have one) at the plan's alpha is decided,
+        with the plan's resampling risk for the family, or until the plan's cap
+        (:func:`~faircompare.stats.sequential.draw_until_decided`).
     rng
         Random generator or seed.
 
@@ -250,12 +266,47 @@ def permutation_tests(
     except ValueError as error:
         return dict.fromkeys(metrics, error)
     results: dict[str, PermutationTestResult | ValueError] = {}
+    prepared: dict[str, _Prepared] = {}
     for metric in metrics:
         try:
-            results[metric] = _test(groups, metric, settings, rng)
+            if sequential is None:
+                results[metric] = _test(groups, metric, settings, rng)
+            else:
+                prepared[metric] = _prepare(groups, metric, settings, rng)
         except ValueError as error:
             results[metric] = error
-    return results
+    if sequential is not None:
+        results |= _sequential_tests(groups, prepared, settings, sequential)
+    return {metric: results[metric] for metric in metrics}
+
+
+def _sequential_tests(
+    groups: _Groups, tests: dict[str, _Prepared], settings: _Settings, plan: SequentialPlan
+) -> dict[str, PermutationTestResult]:
+    """Draw a Holm family of prepared tests until their verdicts are decided (or capped)."""
+    prepared = list(tests.values())
+    nulls: list[list[np.ndarray]] = [[] for _ in prepared]
+
+    def draw(active: np.ndarray, b: int) -> np.ndarray:
+        counts = []
+        for i in active:
+            null = prepared[i].draw(b)
+            nulls[i].append(null)
+            counts.append(_exceeding(prepared[i].statistic, null, settings.alternative))
+        return np.array(counts)
+
+    counts = draw_until_decided(draw, len(prepared), plan)
+    return {
+        name: _result(
+            groups,
+            test,
+            np.concatenate(nulls[i]),
+            settings,
+            counts.intervals[i],
+            bool(counts.decided[i]),
+        )  # fmt: skip
+        for i, (name, test) in enumerate(tests.items())
+    }
 
 
 @dataclass(frozen=True)
@@ -303,44 +354,82 @@ def _test(
     settings: _Settings,
     rng: np.random.Generator,
 ) -> PermutationTestResult:
-    """Run one test on validated groups (the body of :func:`permutation_test`)."""
+    """Run one test of a fixed number of permutations (the body of :func:`permutation_test`)."""
+    test = _prepare(groups, metric, settings, rng)
+    null = test.draw(settings.permutations)
+    return _result(
+        groups, test, null, settings, _pvalue(test.statistic, null, settings.alternative)[1]
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class _Prepared:
+    """One test ready to draw: its observed difference and statistic, and its null's sampler.
+
+    ``draw(b)`` returns b more permuted statistics, from the generator the test was given.
+    """
+
+    name: str
+    observed: float
+    statistic: float
+    draw: Callable[[int], np.ndarray]
+
+
+def _prepare(
+    groups: _Groups,
+    metric: str | Callable[..., float],
+    settings: _Settings,
+    rng: np.random.Generator,
+) -> _Prepared:
+    """Compute a test's observed statistic, and the sampler of its permutation null."""
     y, yhat, in_a, s = groups.y, groups.yhat, groups.in_a, groups.scores
-    b, within_outcome = settings.permutations, settings.within_outcome
+    within_outcome = settings.within_outcome
     if callable(metric):
-        observed, statistic, null = _algorithm_1(
-            metric, y, yhat, s, in_a, settings.studentize, within_outcome, b,
-            settings.resamples, rng,
+        observed, statistic, sampler = _algorithm_1(
+            metric, y, yhat, s, in_a, settings.studentize, within_outcome, settings.resamples,
+            rng,
         )  # fmt: skip
-        name = getattr(metric, "__name__", "metric")
-    elif check_choice(metric, METRICS, what="metric") == "AUC":
+        return _Prepared(getattr(metric, "__name__", "metric"), observed, statistic, sampler)
+    if check_choice(metric, METRICS, what="metric") == "AUC":
         if s is None:
             raise ValueError("the AUC test needs scores")
-        observed, statistic, null = _auc_test(
-            y, s, in_a, settings.studentize, within_outcome, b, rng
-        )
-        name = metric
-    else:
-        cells, mine = groups.cells, groups.cells_a
+        return _Prepared(metric, *_auc_test(y, s, in_a, settings.studentize, within_outcome, rng))
+    cells, mine = groups.cells, groups.cells_a
+    studentized = settings.variance if settings.studentize else None
+    observed, statistic = _proportion_statistic(mine, cells - mine, metric, studentized)
+    if not np.isfinite(statistic):
+        raise ValueError(f"{metric} is undefined in a group (an empty denominator)")
+
+    def draw(b: int) -> np.ndarray:
         drawn = _draw_group_cells(cells, mine, within_outcome, b, rng)
-        studentized = settings.variance if settings.studentize else None
-        observed, statistic = _proportion_statistic(mine, cells - mine, metric, studentized)
-        _, null = _proportion_statistic(drawn, cells - drawn, metric, studentized)
-        if not np.isfinite(statistic):
-            raise ValueError(f"{metric} is undefined in a group (an empty denominator)")
-        name = metric
-    pvalue, interval = _pvalue(statistic, null, settings.alternative)
+        return _proportion_statistic(drawn, cells - drawn, metric, studentized)[1]
+
+    return _Prepared(metric, float(observed), float(statistic), draw)
+
+
+def _result(
+    groups: _Groups,
+    test: _Prepared,
+    null: np.ndarray,
+    settings: _Settings,
+    interval: tuple[float, float],
+    decided: bool | None = None,
+) -> PermutationTestResult:
+    """Return a test's result from its permuted statistics and its p-value's interval."""
+    k = _exceeding(test.statistic, null, settings.alternative)
     return PermutationTestResult(
-        metric=name,
+        metric=test.name,
         groups=groups.names,
-        observed=float(observed),
-        statistic=float(statistic),
-        pvalue=pvalue,
-        pvalue_interval=interval,
+        observed=float(test.observed),
+        statistic=float(test.statistic),
+        pvalue=(k + 1) / (len(null) + 1),
+        pvalue_interval=(float(interval[0]), float(interval[1])),
         null_distribution=null,
-        group_sizes=(int(in_a.sum()), int((~in_a).sum())),
+        group_sizes=(int(groups.in_a.sum()), int((~groups.in_a).sum())),
         studentized=settings.studentize,
         alternative=settings.alternative,
-        within_outcome=within_outcome,
+        within_outcome=settings.within_outcome,
+        decided=decided,
     )
 
 
@@ -439,6 +528,13 @@ def _ratio(difference: np.ndarray, se: np.ndarray) -> np.ndarray:
 def _pvalue(
     statistic: float, null: np.ndarray, alternative: str
 ) -> tuple[float, tuple[float, float]]:
+    """Return the p-value of a fixed number of permuted statistics, with its interval."""
+    k = _exceeding(statistic, null, alternative)
+    return (k + 1) / (len(null) + 1), clopper_pearson(k, len(null))
+
+
+def _exceeding(statistic: float, null: np.ndarray, alternative: str) -> int:
+    """Count the permuted statistics at least as extreme as the observed one."""
     tolerance = _TOLERANCE * max(1.0, abs(statistic)) if np.isfinite(statistic) else 0.0
     finite = np.nan_to_num(null, nan=0.0)
     if alternative == "two-sided":
@@ -447,8 +543,7 @@ def _pvalue(
         extreme = finite >= statistic - tolerance
     else:
         extreme = finite <= statistic + tolerance
-    k, b = int(extreme.sum()), len(null)
-    return (k + 1) / (b + 1), clopper_pearson(k, b)
+    return int(extreme.sum())
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -480,7 +575,8 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
 # --- AUC -------------------------------------------------------------------------------------
 
 
-def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
+def _auc_test(y, scores, in_a, studentize, within_outcome, rng):
+    """Return the AUC test's observed difference and statistic, and its null's sampler."""
     auc = GroupAUC(y, scores)
 
     def statistic(auc_a, var_a, auc_b, var_b) -> tuple[np.ndarray, np.ndarray]:
@@ -493,8 +589,11 @@ def _auc_test(y, scores, in_a, studentize, within_outcome, b, rng):
     observed, observed_statistic = statistic(*auc.of(in_a[:, None]))
     if np.isnan(observed_statistic[0]):  # +-inf is a real difference with zero variance
         raise ValueError("AUC is undefined in a group (it has no positives or no negatives)")
-    null = statistic(*auc.permuted(in_a, b, within_outcome, rng))[1]
-    return observed[0], observed_statistic[0], null
+
+    def draw(b: int) -> np.ndarray:
+        return statistic(*auc.permuted(in_a, b, within_outcome, rng))[1]
+
+    return float(observed[0]), float(observed_statistic[0]), draw
 
 
 def shuffled_membership(
@@ -520,8 +619,11 @@ def _value(metric: Callable[..., float], y, yhat, s, rows: np.ndarray) -> float:
     return metric(y[rows], yhat[rows], None if s is None else s[rows])
 
 
-def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, resamples, rng):
-    """DiCiccio et al. Algorithm 1: permute, and studentize each statistic by eq. (1)."""
+def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, resamples, rng):
+    """DiCiccio et al. Algorithm 1: permute, and studentize each statistic by eq. (1).
+
+    Returns the observed difference and statistic, and the sampler of permuted statistics.
+    """
 
     def difference(member: np.ndarray, rows_a=None, rows_b=None) -> float:
         index_a, index_b = np.flatnonzero(member), np.flatnonzero(~member)
@@ -541,11 +643,12 @@ def _algorithm_1(metric, y, yhat, s, in_a, studentize, within_outcome, b, resamp
         variance = np.mean((np.asarray(boot) - value) ** 2)
         return value, float(_ratio(np.asarray(value), np.sqrt(np.asarray(variance))))
 
+    def draw(b: int) -> np.ndarray:
+        permuted = (shuffled_membership(in_a, y == 1, within_outcome, rng) for _ in range(b))
+        return np.array([studentized(member)[1] for member in permuted], dtype=float)
+
     observed, statistic = studentized(in_a)
-    null = np.empty(b)
-    for i in range(b):
-        null[i] = studentized(shuffled_membership(in_a, y == 1, within_outcome, rng))[1]
-    return observed, statistic, null
+    return observed, statistic, draw
 
 
 # --- comparisons: the basic bootstrap, several groups ---------------------------------------
@@ -713,6 +816,7 @@ def compare_groups(
     permutations: int = 1000,
     within_outcome: bool = False,
     variance: Literal["pooled", "unpooled"] = "pooled",
+    sequential: SequentialPlan | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> GroupComparison:
     """Test each unprivileged group against the privileged one, controlling family-wise error.
@@ -739,6 +843,11 @@ def compare_groups(
         Permute group labels only within positives and within negatives (§3.1).
     variance
         Standard error of the difference: ``"pooled"`` or ``"unpooled"``.
+    sequential
+        Draw the joint permutations in batches instead of ``permutations`` at once, until
+        every defined group's max-T adjusted verdict at the plan's alpha is decided (with the
+        plan's resampling risk over the groups) or the plan's cap is reached
+        (:func:`~faircompare.stats.sequential.draw_until_decided`).
     rng
         Random generator or seed.
 
@@ -770,15 +879,30 @@ def compare_groups(
     check_choice(metric, PROPORTIONS, what="metric")
     order = [first] + [g for g in range(len(counted.names)) if g != first]
     counts = counted.counts[order]
-    drawn = _draw_all_groups(counts, within_outcome, permutations, rng)  # (B, groups, 4)
     observed, statistics = _proportion_statistic(counts[0], counts[1:], metric, variance)
-    _, null = _proportion_statistic(drawn[:, :1], drawn[:, 1:], metric, variance)
-    null = np.abs(np.nan_to_num(null))
     size = np.abs(statistics) - _TOLERANCE * np.maximum(1, np.abs(statistics))
-    raw = (1 + (null >= size).sum(0)) / (permutations + 1)
-    adjusted = (1 + (null.max(1)[:, None] >= size).sum(0)) / (permutations + 1)
     undefined = np.isnan(statistics)  # the metric's denominator is empty in the group
-    raw, adjusted = np.where(undefined, np.nan, raw), np.where(undefined, np.nan, adjusted)
+    raw_k, drawn = np.zeros(len(size), dtype=np.int64), 0
+
+    def draw(active: np.ndarray, b: int) -> np.ndarray:
+        """Count, per group, the joint permutations whose own and whose largest |T| reach it."""
+        nonlocal raw_k, drawn
+        joint = _draw_all_groups(counts, within_outcome, b, rng)  # (b, groups, 4)
+        null = _proportion_statistic(joint[:, :1], joint[:, 1:], metric, variance)[1]
+        null = np.abs(np.nan_to_num(null))
+        raw_k, drawn = raw_k + (null >= size).sum(0), drawn + b
+        return (null.max(1)[:, None] >= size[~undefined]).sum(0)[active]
+
+    if sequential is None:
+        tested = np.arange((~undefined).sum())
+        adjusted_k, adjusted_n = draw(tested, permutations), np.full(len(tested), permutations)
+    else:
+        family = draw_until_decided(draw, int((~undefined).sum()), sequential, adjustment="none")
+        adjusted_k, adjusted_n = family.exceeding, family.drawn
+    raw = np.full(len(size), np.nan)
+    adjusted = raw.copy()
+    raw[~undefined] = (1 + raw_k[~undefined]) / (drawn + 1)
+    adjusted[~undefined] = (1 + adjusted_k) / (adjusted_n + 1)
     others = tuple(str(counted.names[g]) for g in order[1:])
     return GroupComparison(metric, str(privileged), others, observed, statistics, raw, adjusted)
 

@@ -12,6 +12,7 @@ import pytest
 from faircompare.benchmark import Options, make_plan, plan_study, run_plan
 from faircompare.benchmark.costs import (
     REPEAT_SECONDS,
+    SEQUENTIAL,
     SETUP,
     SIDE_BY_SIDE,
     CostModel,
@@ -66,21 +67,25 @@ def test_without_measurements_every_run_counts_one():
     assert CostModel({}, {}).run_seconds("any", "svm", rows=10) == 1.0
 
 
-def test_a_run_is_priced_by_the_audits_enabled_and_the_permutations():
-    # run 2 + permutation 0.5 (1,000 permutations) + individual 3; fliptest not measured: 0
-    assert AUDITED.run_seconds("small", "svm") == pytest.approx(5.5)
+# run 2 + permutation 0.5 (1,000 permutations, times the sequential tests' measured factor)
+# + individual 3; fliptest not measured: 0
+PRICED = 2 + 0.5 * SEQUENTIAL + 3
+
+
+def test_a_run_is_priced_by_the_audits_enabled_whatever_the_cap():
+    assert AUDITED.run_seconds("small", "svm") == pytest.approx(PRICED)
     assert AUDITED.run_seconds("small", "svm", pricing=Pricing(())) == pytest.approx(2.0)
-    # 200 permutations cost a fifth of the measured 1,000's: 2 + 0.1 + 3
+    # a sequential test draws what its p-value needs: the cap hardly changes its cost
     assert AUDITED.run_seconds("small", "svm", pricing=Pricing(permutations=200)) == (
-        pytest.approx(5.1)
+        pytest.approx(PRICED)
     )
     only = Pricing(("permutation", "my-plugin-audit"))  # an audit never measured costs nothing
-    assert AUDITED.run_seconds("small", "svm", pricing=only) == pytest.approx(2.5)
+    assert AUDITED.run_seconds("small", "svm", pricing=only) == pytest.approx(2 + 0.5 * SEQUENTIAL)
 
 
 def test_a_cell_not_measured_scales_each_part_by_rows():
     # 300 rows: three times small's run 2, permutation 0.5 and individual 3
-    assert AUDITED.run_seconds("big", "svm", rows=300) == pytest.approx(16.5)
+    assert AUDITED.run_seconds("big", "svm", rows=300) == pytest.approx(3 * PRICED)
     assert AUDITED.run_seconds("big", "svm", rows=300, pricing=Pricing(())) == pytest.approx(6.0)
 
 
@@ -89,10 +94,10 @@ def test_a_splits_audit_setups_are_shared_among_its_numeric_runs():
     original = RunSpec("small", "s", "original", "svm", (), 0, 0)
     seconds = AUDITED.plan_seconds([*numeric, original])
     # each numeric variant is a split of its own: its setups (0.8 + 1.6) go to its one run
-    assert seconds[numeric[0].key] == pytest.approx(5.5 + 2.4)
-    assert seconds[original.key] == pytest.approx(5.5)
+    assert seconds[numeric[0].key] == pytest.approx(PRICED + 2.4)
+    assert seconds[original.key] == pytest.approx(PRICED)
     two = [RunSpec("small", "s", "numerical", "svm", (("C", c),), 0, 0) for c in (1, 2)]
-    assert [AUDITED.plan_seconds(two)[r.key] for r in two] == pytest.approx([6.7, 6.7])
+    assert [AUDITED.plan_seconds(two)[r.key] for r in two] == pytest.approx([PRICED + 1.2] * 2)
     assert AUDITED.plan_seconds(two, pricing=Pricing(()))[two[0].key] == pytest.approx(2.0)
 
 
@@ -104,8 +109,9 @@ def test_a_run_not_audited_costs_no_audit_and_no_share_of_the_setups():
         "small", "s", "numerical", "svm", (("C", 2),), 0, 0, inputs=(("audits", "off"),)
     )
     seconds = AUDITED.plan_seconds([audited, frontier])
-    # by hand: 2 + 0.5 + 3 and every setup (0.8 + 1.6) for the one audited run; 2 for the other
-    assert seconds == pytest.approx({audited.key: 7.9, frontier.key: 2.0})
+    # by hand: 2 + 0.5 (times SEQUENTIAL) + 3 and every setup (0.8 + 1.6) for the one audited
+    # run; 2 for the other
+    assert seconds == pytest.approx({audited.key: PRICED + 2.4, frontier.key: 2.0})
 
 
 def spec(dataset: str, algorithm: str, split: int = 0) -> RunSpec:
@@ -336,7 +342,7 @@ def test_a_dry_run_prices_the_audits_only_when_they_run():
               if r.variant != "original"}  # fmt: skip
     audits = speed * (
         sum(
-            seconds
+            seconds * (SEQUENTIAL if part == "permutation" else 1.0)
             for r in runs
             for part, seconds in model.seconds[r.dataset, r.algorithm].items()
             if part not in ("run", "fit", "tuning")

@@ -197,7 +197,7 @@ def test_runs_stored_without_audits_are_not_taken_as_audited(tmp_path):
     spec = write_loans(tmp_path)
     with ResultStore(tmp_path / "results") as store:
         run(store, config(spec))
-        with pytest.raises(StaleResultsError, match="audits: off -> on, 1000 permutations"):
+        with pytest.raises(StaleResultsError, match="audits: off -> on, 300000 permutations"):
             run(store, config(spec, audits=True))
         run(store, config(spec, audits=True), force=True)
         assert store.audits()["key"].nunique() == 2

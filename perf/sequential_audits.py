@@ -1,0 +1,148 @@
+"""Sequential audits against fixed ones: undecided verdicts and audit cost, on the same models.
+
+Runs of the ``default`` profile (every ``--every``-th planned run, all splits, numeric and
+original variants as planned) are fitted once each and audited twice, in the same process:
+
+- **fixed**: as the audits ran before (permutation version 4, individual version 4): every
+  permutation test draws B = 1,000 permutations; a model without gradients is attacked twice;
+- **sequential**: as they run now: each run's permutation tests draw in doubling batches until
+  their Holm-adjusted verdicts at 0.05 are decided with a resampling risk of 1e-3, up to
+  ``--cap`` permutations; an undecided individual verdict is attacked again, two attacks at a
+  time, up to 8.
+
+Printed per scheme: the verdicts stored (a run's pooled permutation tests; its individual
+statistic, T_n or T~_n as the report reads it), the share left undecided (a permutation test's
+Holm-adjusted Monte Carlo interval holds 0.05, :func:`~faircompare.analysis.tidy.
+permutation_verdicts`; an individual statistic within 1.96 Monte Carlo errors of delta), the
+mean permutations per test, and the CPU seconds of each audit and of all three (FlipTest is
+the same in both; every split's setups are built before the timing, once for both schemes),
+with the ratio sequential / fixed. ::
+
+    FAIRCOMPARE_MIRROR=../shared/data python perf/sequential_audits.py [--every 5] [--cap N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from faircompare.analysis.tidy import permutation_verdicts
+from faircompare.audits import AuditedRun, AuditOptions, SharedSetupAudit, registered_audits
+from faircompare.audits import individual as individual_audit
+from faircompare.benchmark import execute, make_plan
+from faircompare.benchmark.settings import Options
+from faircompare.config import PROFILES
+from faircompare.datasets import load_dataset
+from faircompare.preprocessing import make_split, prepare
+from faircompare.records import AuditRow, RunSpec
+from faircompare.stats.individual import NEAR_CERTAIN_SHARE
+
+FIXED = AuditOptions(permutations=1000, sequential=False)
+
+
+def planned(every: int) -> list[RunSpec]:
+    """Every ``every``-th run of the default profile, audited ones only."""
+    runs = [run for run in make_plan(PROFILES["default"]).runs if run.audited]
+    return runs[::every]
+
+
+def fitted(spec: RunSpec, datasets: dict) -> AuditedRun:
+    """The run's split and model, fitted as a benchmark worker fits it."""
+    if spec.dataset not in datasets:
+        datasets[spec.dataset] = load_dataset(spec.dataset)
+    prepared = prepare(datasets[spec.dataset], spec.variant, spec.sensitive_attribute)
+    split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
+    model, _ = execute._fit(spec, Options(), split, {})
+    y_pred, scores = execute._predict(spec.algorithm, model, split)
+    return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
+
+
+def audited(run: AuditedRun, options: AuditOptions, fixed: bool) -> tuple[list[AuditRow], dict]:
+    """Every audit's rows and CPU seconds under one scheme."""
+    rows, seconds = [], {}
+    for name, audit in registered_audits().items():
+        if not audit.applies(run):
+            continue
+        if isinstance(audit, SharedSetupAudit):
+            audit.setups(run)  # built once for both schemes, and not timed
+        replicates = individual_audit.REPLICATES if fixed else individual_audit.MOST_REPLICATES
+        with mock.patch.object(individual_audit, "MOST_REPLICATES", replicates):
+            start = time.process_time()
+            rows += audit(run, options)
+            seconds[name] = time.process_time() - start
+    return rows, seconds
+
+
+def undecided(rows: list[AuditRow], key: str) -> dict:
+    """A run's pooled permutation verdicts and individual verdict, and the open ones."""
+    frame = pd.DataFrame(
+        [{"key": key, "audit": r.audit, "metric": r.metric, "scope": r.scope,
+          "pvalue": r.pvalue, "details": r.details} for r in rows]
+    )  # fmt: skip
+    pooled = frame[(frame["audit"] == "permutation") & (frame["scope"] == "rest")]
+    verdicts = permutation_verdicts(pooled)
+    drawn = [r.details.get("permutations", 0) for r in rows if r.audit == "permutation"]
+    individual = {r.metric: r.details for r in rows if r.audit == "individual"}
+    read = None
+    if individual:
+        loss = individual["loss-ratio"]
+        read = individual[
+            "error-ratio" if loss["near_certain"] > NEAR_CERTAIN_SHARE else "loss-ratio"
+        ]
+    return {
+        "tests": len(verdicts),
+        "tests undecided": int((verdicts == "undecided").sum()),
+        "permutations": float(np.sum([d for d in drawn if d])),
+        "individual": int(read is not None),
+        "individual undecided": int(bool(read and read["undecided"])),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=5, help="audit every n-th planned run")
+    parser.add_argument("--cap", type=int, default=PROFILES["default"].permutations)
+    args = parser.parse_args()
+    sequential = AuditOptions(permutations=args.cap)
+    runs, datasets, records = planned(args.every), {}, []
+    print(f"{len(runs)} runs of the default profile (every {args.every}th), cap {args.cap:,}")
+    with threadpool_limits(limits=1):
+        for i, spec in enumerate(runs, 1):
+            run = fitted(spec, datasets)
+            for scheme, options in (("fixed", FIXED), ("sequential", sequential)):
+                rows, seconds = audited(run, options, scheme == "fixed")
+                records.append(
+                    {"scheme": scheme, "dataset": spec.dataset, **undecided(rows, spec.key),
+                     **{f"{name} s": s for name, s in seconds.items()}}
+                )  # fmt: skip
+            if i % 25 == 0:
+                print(f"  {i}/{len(runs)} runs", flush=True)
+    frame = pd.DataFrame(records).fillna(0.0)
+    totals = frame.groupby("scheme").sum(numeric_only=True)
+    cost = [c for c in totals.columns if c.endswith(" s")]
+    totals["all audits s"] = totals[cost].sum(axis=1)
+    table = pd.DataFrame(
+        {
+            "permutation tests": totals["tests"].astype(int),
+            "undecided": totals["tests undecided"] / totals["tests"],
+            "permutations per test": totals["permutations"] / totals["tests"],
+            "individual verdicts": totals["individual"].astype(int),
+            "individual undecided": totals["individual undecided"] / totals["individual"],
+            **{column: totals[column] for column in [*cost, "all audits s"]},
+        }
+    )
+    print(table.T.to_string(float_format=lambda x: f"{x:,.4f}"))
+    ratio = totals.loc["sequential", "all audits s"] / totals.loc["fixed", "all audits s"]
+    print(f"sequential / fixed, all audits: {ratio:.2f}")
+    for column in cost:
+        part = totals.loc["sequential", column] / max(totals.loc["fixed", column], 1e-12)
+        print(f"sequential / fixed, {column[:-2]}: {part:.2f}")
+
+
+if __name__ == "__main__":
+    main()
