@@ -645,7 +645,8 @@ def audit_command(
     )
     click.echo(
         f"{summary.audited:,} runs audited again ({summary.refitted:,} of them fitted again); "
-        f"{summary.current:,} were current"
+        f"{summary.current:,} were current; {summary.not_audited:,} are not audited by their "
+        "study (a frontier's runs, or --no-audits)"
     )
     if summary.audited:
         click.echo(f"report: {write_report(results, say=_say)}")

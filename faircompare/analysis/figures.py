@@ -598,7 +598,10 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
     for j, (column, colour) in enumerate(zip(columns, PALETTE, strict=False)):
         positions = np.arange(len(table)) - 0.4 + (j + 0.5) * bar
         ax.barh(positions, table[column].fillna(0), height=bar, color=colour, label=column)
-        for position in positions[table[column].isna().to_numpy()]:
+    for row, missing in enumerate(table.isna().to_numpy()):
+        # one "n/a" per run of adjacent tests not run: a bar is too thin for a label each
+        for first, last in _runs(missing):
+            position = row - 0.4 + (first + last + 1) / 2 * bar
             ax.text(0.005, position, "n/a", va="center", fontsize=5, color="#444444")
     ax.set_yticks(range(len(table)), table.index, fontsize=7)
     ax.set_xlim(0, 1)
@@ -606,6 +609,12 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
     ax.set_title(title, fontsize=9)
     legend_outside(figure, ax)
     return figure
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """Return the (first, last) positions of each run of True values in ``flags``."""
+    edges = np.diff(np.r_[0, flags.astype(int), 0])
+    return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1, strict=True))
 
 
 INDIVIDUAL_FLOOR = 0.1  # statistics below are drawn at the bottom edge of the log axis

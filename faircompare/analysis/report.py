@@ -659,9 +659,9 @@ def _audit_figures(
     )
     if len(errors):
         writer.table(errors.round(4), "audit-monte-carlo-errors", caption)
-    if (audits["audit"] == "individual").any():
+    statistics = tidy.individual_statistics(audits)
+    if len(statistics):  # runs with an individual test (not only groups too small for one)
         title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
-        statistics = tidy.individual_statistics(audits)
         caption = (
             "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
             "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -405,8 +406,10 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
 
     The permutation audit compares each group with the privileged one
     (:func:`faircompare.audits.permutation.group_audit`): the share of splits where its max-T
-    adjusted p-value is below ``alpha``. FlipTest maps each group onto the privileged one: the
-    mean rates of F+ and F-. A group too small for an audit keeps its row, with the reason.
+    adjusted p-value is below ``alpha``, among those whose Monte Carlo interval does not hold
+    ``alpha``; ``permutation undecided`` is the share of the group's tests whose interval holds
+    it. FlipTest maps each group onto the privileged one: the mean rates of F+ and F-. A group
+    too small for an audit keeps its row, with the reason.
 
     Parameters
     ----------
@@ -425,9 +428,12 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     if rows.empty:
         return pd.DataFrame()
     flip = rows["audit"] == "fliptest"
-    rejected = rows["adjusted_pvalue"].astype(float) < alpha
-    rejects = rejected.astype(float).where(rows["statistic"].notna())
     details = rows["details"]
+    tested = rows["statistic"].notna() & ~flip
+    # a max-T verdict is open where its adjusted p-value's Monte Carlo interval holds alpha
+    undecided = details.map(lambda d: _holds(d.get("pvalue_interval"), alpha)) & tested
+    rejected = rows["adjusted_pvalue"].astype(float) < alpha
+    rejects = rejected.astype(float).where(rows["statistic"].notna() & ~undecided)
     frame = rows.assign(
         outcome=np.where(flip, "FlipTest " + rows["metric"] + " rate", rows["metric"]),
         value=np.where(flip, rows["statistic"], rejects),
@@ -435,6 +441,8 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
         size=details.map(lambda d: d.get("size", np.nan)).where(~flip).astype(float),
         note=details.map(lambda d: d.get("error", "")),
     )
+    open_ = frame[tested].assign(outcome="permutation undecided", value=undecided[tested] * 1.0)
+    frame = pd.concat([frame, open_])
     index = [*CONFIGURATION, "scope"]
     values = frame.pivot_table(index=index, columns="outcome", values="value", aggfunc="mean")
     size = frame.groupby(index)[["size"]].mean()
@@ -501,7 +509,7 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     rejects = pd.Series(np.nan, index=audits.index)
     verdicts = permutation_verdicts(audits[permutation], alpha=alpha)
     rejects[verdicts.index] = verdicts.map({"reject": 1.0, "accept": 0.0})  # undecided: NaN
-    individual = audit_details(audits, "individual")
+    individual = _tested(audit_details(audits, "individual"))
     open_verdict = _undecided(individual)
     if "reject" in individual:  # an undecided verdict counts in no rejection share
         rejects[individual.index] = individual["reject"].astype(float).mask(open_verdict)
@@ -613,7 +621,7 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
         _errors("permutation p-value (Holm-adjusted)", (bounds["high"] - bounds["low"]) / 2,
                 verdicts == "undecided"),
     ]  # fmt: skip
-    individual = audit_details(pooled, "individual")
+    individual = _tested(audit_details(pooled, "individual"))
     for metric, name in (("loss-ratio", "individual T_n"), ("error-ratio", "individual T~_n")):
         chosen = individual[individual["metric"] == metric]
         error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
@@ -650,6 +658,16 @@ def _undecided(individual: pd.DataFrame) -> pd.Series:
     return recorded.astype("boolean").fillna(False).astype(bool)
 
 
+def _holds(bounds: Any, alpha: float) -> bool:
+    """Whether a stored Monte Carlo interval (a list of two ends) holds ``alpha``."""
+    return isinstance(bounds, list) and bounds[0] < alpha <= bounds[1]
+
+
+def _tested(rows: pd.DataFrame) -> pd.DataFrame:
+    """Leave out an audit's rows that say why it did not test (a group below the minimum)."""
+    return rows[rows["error"].isna()] if "error" in rows else rows
+
+
 def _holm(pvalues: pd.Series) -> pd.Series:
     return pd.Series(holm(pvalues.to_numpy(float)), index=pvalues.index)
 
@@ -675,7 +693,7 @@ def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:
         (0 where the attack is exact, or was stored before the audit's version 4) and
         ``undecided``.
     """
-    individual = audit_details(audits, "individual")
+    individual = _tested(audit_details(audits, "individual"))
     loss = individual[individual["metric"] == "loss-ratio"].set_index("key")
     error = individual[individual["metric"] == "error-ratio"].set_index("key")
     # stores written before the individual audit's version 3 did not record the share
@@ -683,8 +701,9 @@ def individual_statistics(audits: pd.DataFrame) -> pd.DataFrame:
     errors = error.loc[near[near].index].assign(kind="error ratio")
     chosen = pd.concat([loss[~near].assign(kind="loss ratio"), errors])
     error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
+    reject = chosen.get("reject", pd.Series(False, index=chosen.index))  # none: none tested
     return chosen.assign(
-        reject=chosen["reject"].astype(bool),
+        reject=reject.astype(bool),
         monte_carlo_error=error.astype(float).fillna(0.0),
         undecided=_undecided(chosen),
     ).reset_index()

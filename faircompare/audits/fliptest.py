@@ -10,7 +10,7 @@ import numpy as np
 from faircompare._deprecations import moved_names
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
-from faircompare.audits.rows import fliptest_rows, too_few_rows
+from faircompare.audits.rows import fliptest_rows, short_group_rows, too_few_rows
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import (
@@ -185,8 +185,9 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     # 2: groups above 3,000 test rows are mapped on a sample (FlipTest at 10^5 rows); each
     # group of a many-group attribute gets its own map (#31). 3: the flipsets are expected
     # under the randomised map (a plan's pairs weighted), and a sampled map's rates and
-    # leading features carry their sampling error (#52).
-    version = "3"
+    # leading features carry their sampling error (#52). 4: no map where the privileged group
+    # or the rest has too few rows (#64).
+    version = "4"
     top = 5  # leading features kept per flipset
 
     def setup(self, run: AuditedRun) -> FlipTestSetup:
@@ -222,7 +223,13 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
         return run.numeric and run.both_groups
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Return the F+ and F- rows of every map: rates, sizes, leading features and errors."""
+        """Return the F+ and F- rows of every map: rates, sizes, leading features and errors.
+
+        A run whose privileged group or rest has fewer than :data:`MIN_GROUP_ROWS` test rows
+        gets rows saying so, and no map.
+        """
+        if (short := run.short_group) is not None:
+            return short_group_rows(self.name, ("F+", "F-"), "unprivileged", short)
         setup, features = self.setups(run), list(run.split.X_test.columns)
         rows = []
         for scope, group in setup.maps.items():

@@ -12,7 +12,7 @@ from faircompare._deprecations import moved_names
 from faircompare.algorithms.hooks import model_oracle
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import AuditedRun, AuditOptions
-from faircompare.audits.rows import individual_rows
+from faircompare.audits.rows import individual_rows, short_group_rows
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.individual import (
@@ -155,7 +155,8 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     # 2: networks are attacked in double precision (#19); 3: the share of near-certain audit
     # points is recorded with the loss ratio (which statistic the report reads, #29); 4: a
     # derivative-free gradient within the free directions, two attacks, undecided verdicts (#52);
-    # 5: an undecided verdict is attacked again, up to MOST_REPLICATES attacks (#66).
+    # 5: an undecided verdict is attacked again, up to MOST_REPLICATES attacks (#66); no test
+    # where the privileged group or the rest has too few rows (#64).
     version = "5"
 
     def setup(self, run: AuditedRun) -> IndividualSetup:
@@ -191,7 +192,14 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
         return run.numeric
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Return the loss-ratio and error-ratio rows with their details."""
+        """Return the loss-ratio and error-ratio rows with their details.
+
+        A run whose privileged group or rest has fewer than
+        :data:`~faircompare.audits.protocol.MIN_GROUP_ROWS` test rows gets rows saying so, and
+        no attack.
+        """
+        if (short := run.short_group) is not None:
+            return short_group_rows(self.name, ("loss-ratio", "error-ratio"), "all", short)
         setup = self.setups(run)
         y = run.split.y_test[setup.rows]
         oracle = audit_oracle(run, setup)

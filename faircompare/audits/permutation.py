@@ -8,7 +8,12 @@ import numpy as np
 
 from faircompare._deprecations import moved_names, renamed_arguments
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
-from faircompare.audits.rows import group_rows, permutation_rows, too_few_rows
+from faircompare.audits.rows import (
+    group_rows,
+    permutation_rows,
+    short_group_rows,
+    too_few_rows,
+)
 from faircompare.records import AuditRow
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.permutation import compare_groups, permutation_tests
@@ -33,7 +38,7 @@ class PermutationAudit:
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
     # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted
     # order, the one order of the measures and every test (GroupCounts, #42); 5: sequential
-    # tests, drawn until decided (#66).
+    # tests, drawn until decided (#66), and no test where a side has too few rows (#64).
     version = "5"
 
     def applies(self, run: AuditedRun) -> bool:
@@ -52,18 +57,28 @@ class PermutationAudit:
         return True
 
     def __call__(self, run: AuditedRun, options: AuditOptions) -> list[AuditRow]:
-        """Return one row per run metric (see :func:`permutation_audit`)."""
+        """Return one row per run metric (see :func:`permutation_audit`).
+
+        A run whose privileged group or rest has fewer than :data:`MIN_GROUP_ROWS` test rows
+        gets rows saying so, and no test.
+        """
         split = run.split
         arguments = (split.y_test, run.y_pred, split.sensitive_features_test)
         rng = np.random.default_rng(run.seed)
-        rows = permutation_audit(
-            *arguments,
-            privileged=split.privileged,
-            scores=run.scores,
-            permutations=options.permutations,
-            sequential=options.plan,
-            rng=rng,
-        )
+        if (short := run.short_group) is not None:
+            metrics = RUN_METRICS + (("AUC",) if run.scores is not None else ())
+            rows = short_group_rows(self.name, metrics, "rest", short)
+        else:
+            rows = permutation_audit(
+                *arguments,
+                privileged=split.privileged,
+                scores=run.scores,
+                permutations=options.permutations,
+                sequential=options.plan,
+                rng=rng,
+            )
+        # with a side too small, every group is too small or has too small a privileged group
+        # to compare with: its rows say so
         return rows + group_audit(
             *arguments,
             privileged=split.privileged,

@@ -20,8 +20,11 @@ from faircompare.preprocessing import Split, is_sparse_frame, sparse_matrix
 from faircompare.records import AuditRow
 from faircompare.stats.sequential import SequentialPlan
 
-# Test rows a group of a many-group attribute needs to be audited on its own (a comparison with
-# the privileged group, a transport map); a smaller one gets a row giving the reason.
+# Test rows a group needs to be audited: the privileged group and the rest (every audit), and a
+# group of a many-group attribute on its own (a comparison with the privileged group, a map);
+# a smaller one gets rows giving the reason. Below it a permutation test's studentized statistic
+# is far from its normal limit, a transport map pairs a few rows with many, and the fair metric
+# of the individual test is learned from a handful of rows.
 MIN_GROUP_ROWS = 30
 #: The level whose verdicts the sequential audits decide (the report's level too).
 AUDIT_ALPHA = 0.05
@@ -104,6 +107,20 @@ class AuditedRun:
     def both_groups(self) -> bool:
         """Whether the test rows hold both the privileged group and others."""
         return bool(0 < self.unprivileged.sum() < len(self.unprivileged))
+
+    @property
+    def short_group(self) -> tuple[str, int] | None:
+        """The side of the comparison below :data:`MIN_GROUP_ROWS` test rows, if one is.
+
+        Returns
+        -------
+        tuple or None
+            ``(group, rows)``: the privileged group's name, or ``"rest"`` for the other rows
+            together, and its test rows; None when both sides have enough rows to audit.
+        """
+        others = int(self.unprivileged.sum())
+        sides = ((str(self.split.privileged), len(self.unprivileged) - others), ("rest", others))
+        return next(((name, rows) for name, rows in sides if rows < MIN_GROUP_ROWS), None)
 
     @cached_property
     def test_features(self) -> Any:

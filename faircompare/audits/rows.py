@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import FlipTestResult
 from faircompare.stats.individual import IndividualFairnessResult
@@ -81,25 +82,60 @@ def group_rows(comparison: GroupComparison, sizes: Mapping[str, int]) -> list[Au
     Returns
     -------
     list of AuditRow
-        ``scope`` is the group; ``adjusted_pvalue`` is max-T's, over the metric's groups.
+        ``scope`` is the group; ``adjusted_pvalue`` is max-T's, over the metric's groups, and
+        ``pvalue_interval`` in the details its Monte Carlo interval.
     """
-    return [
-        AuditRow(
-            "permutation",
-            comparison.metric,
-            group,
-            float(comparison.statistics[i]),
-            float(comparison.pvalues[i]),
-            float(comparison.adjusted_pvalues[i]),
-            {
-                "observed_difference": float(comparison.observed[i]),
-                "size": sizes[group],
-                "privileged": comparison.privileged,
-                "adjustment": "max-T",
-            },
-        )  # fmt: skip
-        for i, group in enumerate(comparison.groups)
-    ]
+    rows = []
+    for i, group in enumerate(comparison.groups):
+        details = {
+            "observed_difference": float(comparison.observed[i]),
+            "size": sizes[group],
+            "privileged": comparison.privileged,
+            "adjustment": "max-T",
+        }
+        if comparison.adjusted_intervals is not None and not np.isnan(comparison.pvalues[i]):
+            details["pvalue_interval"] = comparison.adjusted_intervals[i].tolist()
+        rows.append(
+            AuditRow(
+                "permutation",
+                comparison.metric,
+                group,
+                float(comparison.statistics[i]),
+                float(comparison.pvalues[i]),
+                float(comparison.adjusted_pvalues[i]),
+                details,
+            )
+        )
+    return rows
+
+
+def short_group_rows(
+    audit: str, metrics: tuple[str, ...], scope: str, short: tuple[str, int]
+) -> list[AuditRow]:
+    """Return the rows of an audit not run because a side of its comparison is too small.
+
+    Parameters
+    ----------
+    audit, metrics
+        The audit, and the metrics it would have given.
+    scope
+        The scope its rows have (``"rest"``, ``"unprivileged"``, ``"all"``).
+    short
+        The group below the minimum and its test rows
+        (:attr:`~faircompare.audits.protocol.AuditedRun.short_group`).
+
+    Returns
+    -------
+    list of AuditRow
+        One row per metric, NaN with the reason: "too few rows in the privileged group 1 (n =
+        12, needs 30)", or "too few rows outside the privileged group (n = 1, needs 30)".
+    """
+    group, size = short
+    where = "outside the privileged group"
+    if group != "rest":
+        where = f"in the privileged group {group}"
+    reason = {"error": f"too few rows {where} (n = {size}, needs {MIN_GROUP_ROWS})", "size": size}
+    return [AuditRow(audit, metric, scope, NAN, NAN, None, dict(reason)) for metric in metrics]
 
 
 def too_few_rows(

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,9 @@ class AuditSummary:
     audited
         Runs audited again and stored.
     current
-        Runs whose audits were current already (with ``undecided``: and decided).
+        Audited runs whose audits were current already (with ``undecided``: and decided).
+    not_audited
+        Done runs their study did not audit (``--no-audits``, a frontier's runs).
     failed
         ``(run, reason)`` of each run left as it was.
     refitted
@@ -78,6 +81,7 @@ class AuditSummary:
 
     audited: int
     current: int
+    not_audited: int
     failed: tuple[tuple[str, str], ...]
     refitted: int
 
@@ -164,6 +168,8 @@ def audit_study(
     with ResultStore(results) as store, store.claim():
         store.require_runs()
         runs = store.runs().query("status == 'done'")
+        audited = runs["inputs"].map(lambda text: _audits_of(text) is not None)
+        runs, not_audited = runs[audited], int((~audited).sum())
         drawn_on = (
             undecided_runs(store.audits()) if undecided and "permutation" in chosen else set()
         )
@@ -172,8 +178,9 @@ def audit_study(
             for run in runs.to_dict("records")
             if (item := _work(run, chosen, _cap(run, permutations, undecided, drawn_on)))
         ]
-        say(f"{len(work):,} of {len(runs):,} done runs to audit again; results in {store.path}")
-        return _audit_all(store, work, options, files, len(runs) - len(work), say)
+        say(f"{len(work):,} of {len(runs):,} audited runs to audit again; results in {store.path}")
+        summary = _audit_all(store, work, options, files, say)
+        return replace(summary, current=len(runs) - len(work), not_audited=not_audited)
 
 
 def undecided_runs(audits: pd.DataFrame) -> set[str]:
@@ -213,7 +220,7 @@ def _cap(
         return permutations
     if run["key"] not in drawn_on:
         return None
-    stored = read_audits_input(json.loads(run["inputs"] or "{}").get("audits", "off"))
+    stored = _audits_of(run["inputs"])
     cap = stored[0] if stored else 0
     return permutations or min(UNDECIDED_GROWTH * cap, MAX_PERMUTATIONS)
 
@@ -224,7 +231,7 @@ def _work(run: dict[str, Any], chosen: frozenset[str], permutations: int | None)
     ``permutations``: the cap its permutation tests are to be drawn to (None: its own).
     """
     inputs = json.loads(run["inputs"] or "{}")
-    stored = read_audits_input(inputs.get("audits", "off"))
+    stored = _audits_of(run["inputs"])
     if stored is None:  # a run the study did not audit
         return None
     cap, versions = stored
@@ -244,12 +251,7 @@ def _work(run: dict[str, Any], chosen: frozenset[str], permutations: int | None)
 
 
 def _audit_all(
-    store: ResultStore,
-    work: list[_Work],
-    options: Options,
-    files: Mapping[str, str],
-    current: int,
-    say: Say,
+    store: ResultStore, work: list[_Work], options: Options, files: Mapping[str, str], say: Say
 ) -> AuditSummary:
     """Audit each run of ``work`` in turn (grouped by split), storing each as it is done."""
     work.sort(key=lambda w: [w.run[column] for column in _ORDER])  # a split's runs together
@@ -277,7 +279,7 @@ def _audit_all(
                 f"audited {done:,}/{len(work):,} runs, {len(failed)} left as they were, "
                 f"{time.monotonic() - start:.0f} s elapsed"
             )
-    return AuditSummary(len(work) - len(failed), current, tuple(failed), refitted)
+    return AuditSummary(len(work) - len(failed), 0, 0, tuple(failed), refitted)
 
 
 def _audit_one(
@@ -290,7 +292,9 @@ def _audit_one(
         _run_folder(),
         threadpool_limits(limits=1),
         time_limit(options.timeout),
+        warnings.catch_warnings(),  # a fit's warnings were the run's, stored with it
     ):
+        warnings.simplefilter("ignore")
         dataset, split = _split(spec, options)
         if dataset.fingerprint != dict(spec.inputs).get("data"):
             raise ReauditError(
@@ -314,6 +318,11 @@ def _audit_one(
                          data=dataset.fingerprint)  # fmt: skip
         options_ = AuditOptions(permutations=work.permutations)
         return audit_run(run, options_, only=work.audits), bool(needs_model)
+
+
+def _audits_of(inputs: str | None) -> tuple[int, dict[str, str]] | None:
+    """Return a stored run's audit cap and versions from its inputs; None if not audited."""
+    return read_audits_input(json.loads(inputs or "{}").get("audits", "off"))
 
 
 def _where(run: Mapping[str, Any]) -> str:

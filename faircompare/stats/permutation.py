@@ -780,6 +780,10 @@ class GroupComparison:
         Each comparison's own permutation p-value.
     adjusted_pvalues
         The max-T adjusted p-values (family-wise error over the comparisons).
+    adjusted_intervals
+        Each adjusted p-value's Monte Carlo interval, shape (groups, 2): the Clopper-Pearson
+        interval with a fixed number of permutations, the confidence sequence's when drawn
+        sequentially; NaN for a group where the metric is undefined.
 
     Examples
     --------
@@ -803,6 +807,7 @@ class GroupComparison:
     statistics: np.ndarray
     pvalues: np.ndarray
     adjusted_pvalues: np.ndarray
+    adjusted_intervals: np.ndarray | None = None
 
 
 @renamed_arguments
@@ -893,18 +898,23 @@ def compare_groups(
         raw_k, drawn = raw_k + (null >= size).sum(0), drawn + b
         return (null.max(1)[:, None] >= size[~undefined]).sum(0)[active]
 
+    intervals = np.full((len(size), 2), np.nan)
     if sequential is None:
         tested = np.arange((~undefined).sum())
         adjusted_k, adjusted_n = draw(tested, permutations), np.full(len(tested), permutations)
+        intervals[~undefined] = [clopper_pearson(int(k), permutations) for k in adjusted_k]
     else:
         family = draw_until_decided(draw, int((~undefined).sum()), sequential, adjustment="none")
         adjusted_k, adjusted_n = family.exceeding, family.drawn
+        intervals[~undefined] = family.intervals
     raw = np.full(len(size), np.nan)
     adjusted = raw.copy()
     raw[~undefined] = (1 + raw_k[~undefined]) / (drawn + 1)
     adjusted[~undefined] = (1 + adjusted_k) / (adjusted_n + 1)
     others = tuple(str(counted.names[g]) for g in order[1:])
-    return GroupComparison(metric, str(privileged), others, observed, statistics, raw, adjusted)
+    return GroupComparison(
+        metric, str(privileged), others, observed, statistics, raw, adjusted, intervals
+    )
 
 
 def _draw_all_groups(counts: np.ndarray, within_outcome: bool, b: int, rng) -> np.ndarray:

@@ -1,8 +1,11 @@
 """Many groups in the permutation audit: each group against the privileged one, none dropped."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from faircompare.audits import registered_audits
 from faircompare.audits.contract import synthetic_run
 from faircompare.audits.fliptest import FlipTestAudit, split_transport
 from faircompare.audits.permutation import RUN_METRICS, group_audit
@@ -77,3 +80,28 @@ def test_fliptest_rows_cover_every_group_of_a_many_group_run():
     }
     q = {row.metric: row for row in rows if row.scope == "q"}
     assert q["F+"].details["source_size"] == (run.split.sensitive_features_test == "q").sum()
+
+
+@pytest.mark.parametrize("short", ["privileged", "rest"])
+def test_no_audit_tests_a_side_below_the_minimum_and_each_says_so(short):
+    # two groups of which one has 3 test rows: no test, map or attack reads them (#64)
+    run = synthetic_run("numerical+binary")
+    split = run.split
+    groups = np.asarray(split.sensitive_features_test).copy()
+    small = 1 if short == "privileged" else 0
+    groups[:] = 1 - small
+    groups[:3] = small
+    run = replace(run, split=replace(split, sensitive_features_test=groups))
+    where = "in the privileged group 1" if short == "privileged" else "outside the privileged group"
+    reason = f"too few rows {where} (n = 3, needs {MIN_GROUP_ROWS})"
+    expected = {
+        "permutation": ("rest", {*RUN_METRICS, "AUC"}),
+        "fliptest": ("unprivileged", {"F+", "F-"}),
+        "individual": ("all", {"loss-ratio", "error-ratio"}),
+    }
+    for name, audit in registered_audits().items():
+        rows = audit(run, AuditOptions())
+        scope, metrics = expected[name]
+        assert {row.metric for row in rows} == metrics and {row.scope for row in rows} == {scope}
+        assert all(np.isnan(row.statistic) and row.pvalue != row.pvalue for row in rows)
+        assert {row.details["error"] for row in rows} == {reason}
