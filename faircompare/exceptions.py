@@ -4,6 +4,7 @@ __all__ = [
     "BadNameError",
     "ChoiceError",
     "DataFetchError",
+    "DegeneratePredictionsWarning",
     "FaircompareError",
     "SettingsError",
     "SpecError",
@@ -37,6 +38,15 @@ class DataFetchError(FaircompareError, OSError):
 
 class TooLargeError(FaircompareError, ValueError):
     """Data that would not fit in memory the way it is asked for; the message names the limit."""
+
+
+class DegeneratePredictionsWarning(UserWarning):
+    """A run that predicts one class for every test row, or for every row of a group.
+
+    Its measures that divide by predicted positives or negatives are undefined, and the ones
+    that are defined say little: a run is stored with this warning among its ``warnings``, and
+    the report lists it beside the failures.
+    """
 
 
 #: Characters of an error message shown (terminal, report) or stored as a run's ``error``.

@@ -160,8 +160,10 @@ class _Study:
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
             part_audits = audits[audits["key"].isin(part["key"])]
-            configurations.append(_Configuration(where, part, shown[where].reset_index(drop=True),
-                                                 part_audits, styles, family))  # fmt: skip
+            undefined = tidy.undefined_reasons(runs[runs["key"].isin(part["key"])])
+            shown_runs = shown[where].reset_index(drop=True)
+            configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
+                                                 family, undefined))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
 
@@ -169,7 +171,8 @@ class _Study:
 def _write_sections(writer: Writer, study: _Study) -> None:
     """Write every section's figures and tables, in page order."""
     writer.section("Summary")
-    writer.attempt("summary", _summary, study.runs, study.family)
+    degenerate = tidy.degenerate_runs(study.runs, study.measures)
+    writer.attempt("summary", _summary, study.runs, study.family, degenerate)
     if study.measures.empty:
         return
     for c in study.configurations:
@@ -188,7 +191,9 @@ def _write_sections(writer: Writer, study: _Study) -> None:
     writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles)
 
 
-def _summary(writer: Writer, runs: pd.DataFrame, family: dict[str, str]) -> None:
+def _summary(
+    writer: Writer, runs: pd.DataFrame, family: dict[str, str], degenerate: pd.DataFrame
+) -> None:
     if runs.empty:
         writer.text("No run is stored yet: run the benchmark (faircompare run) first.")
         return
@@ -203,7 +208,8 @@ def _summary(writer: Writer, runs: pd.DataFrame, family: dict[str, str]) -> None
     )
     done, failed = (runs["status"] == "done").sum(), (runs["status"] == "failed").sum()
     writer.text(
-        f"{len(runs)} runs stored: {done} done, {failed} failed; "
+        f"{len(runs)} runs stored: {done} done ({len(degenerate)} of them degenerate: one class "
+        f"predicted for every test row, overall or in a group), {failed} failed; "
         f"{runs['algorithm'].nunique()} algorithms on {runs['dataset'].nunique()} datasets, "
         f"{runs['split_id'].nunique()} splits."
     )
@@ -217,6 +223,13 @@ def _summary(writer: Writer, runs: pd.DataFrame, family: dict[str, str]) -> None
     audit_failures = runs[runs["audit_errors"].notna()]
     if failures.empty and audit_failures.empty:
         writer.text("No run and no audit failed.")
+    if len(degenerate):
+        caption = (
+            "Degenerate runs: done, but one class predicted for every test row, overall or in a "
+            "group; their measures are shown with the others, and 'undefined' lists those that "
+            "divide by the class never predicted"
+        )
+        writer.table(degenerate, "degenerate-runs", caption)
     if len(failures):
         shown = failures[[*tidy.CONFIGURATION, "split_id", "error"]].reset_index(drop=True)
         shown["error"] = shown["error"].map(cut_message)  # a store written before they were cut
@@ -241,6 +254,7 @@ class _Configuration:
     audits: pd.DataFrame
     styles: dict[str, figures.Style]
     family: dict[str, str]
+    undefined: dict[str, str]  # why each measure its runs leave undefined is undefined
 
     @property
     def name(self) -> str:
@@ -256,10 +270,17 @@ class _Configuration:
 
 
 def _measures_table(writer: Writer, c: _Configuration) -> None:
+    undefined = c.summary.loc[c.summary["mean"].isna(), "measure"].unique()
+    why = "; ".join(
+        f"{measure} is undefined {c.undefined[measure]}"
+        for measure in sorted(undefined)
+        if measure in c.undefined
+    )
     writer.table(
         tables.measure_table(c.summary, c.where[1], c.family),
         f"measures-{c.name}",
-        f"Measures, mean ± sd over splits: {c.label}",
+        f"Measures, mean ± sd over splits (the mean alone where one split defines it): {c.label}"
+        + (f". 'undefined': no split defines it ({why})" if why else ""),
         numbers=c.summary,
     )
 
@@ -335,8 +356,8 @@ def _calibration(writer: Writer, c: _Configuration) -> None:
 
 
 def _which_is_better(writer: Writer, c: _Configuration) -> None:
-    """Pairwise comparisons over the shared splits, and the intervals figure."""
-    chosen, name, label = c.chosen, c.name, c.label
+    """Pairwise comparisons of the interventions over the shared splits, and their intervals."""
+    chosen, name, label = _interventions(c.chosen), c.name, c.label
     if chosen["split_id"].nunique() < 2:
         writer.text(f"One split: comparing interventions needs two splits or more ({label}).")
         return
@@ -350,22 +371,34 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
             f"pairs-{slug(measure)}-{name}",
             f"Which intervention is better? {measure} score (higher is better), A - B over the "
             f"shared splits: corrected t-test with Holm, correlated Bayesian t-test with rope "
-            f"{ROPE}: {label}",
+            f"{ROPE}: {label}. {_YARDSTICK}",
             numbers=pairs,
         )
         panels[compare.score_name(measure)] = compare.intervals(chosen, measure)
     if panels:
         bounds = {compare.score_name(m): _score_bounds(m) for m in COMPARED}
         figure = figures.plot_intervals(panels, title=label, bounds=bounds)
-        caption = f"Means with corrected 95% intervals over splits: {label}"
+        caption = f"Means with corrected 95% intervals over splits: {label}. {_YARDSTICK}"
         writer.figure(figure, f"intervals-{name}", caption)
+
+
+# The frontiers are the yardstick every intervention is measured against, not interventions.
+_YARDSTICK = (
+    f"The frontiers ({equal_fairness.FRONTIER_PREFIX}*: a baseline post-processed to each of its "
+    "tolerances) are the yardstick of the equal-fairness section, not compared here"
+)
+
+
+def _interventions(chosen: pd.DataFrame) -> pd.DataFrame:
+    """Leave the frontiers out of the runs compared as interventions (rankings, pairs)."""
+    return chosen[~chosen["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)]
 
 
 # Each part of a configuration, and the frames it reads (besides its name, styles and families).
 _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
-    "measures": (_measures_table, ("chosen",)),
+    "measures": (_measures_table, ("chosen", "undefined")),
     "audit outcomes": (_audit_outcomes, ("chosen", "audits")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),
@@ -388,6 +421,7 @@ def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
     that variant's ranking, as the test needs complete blocks.
     """
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
+    chosen = _interventions(chosen)
     for measure, (variant, part) in itertools.product(COMPARED, chosen.groupby("variant")):
         scored = compare.scores(part, measure)
         table = scored.pivot_table(
@@ -405,7 +439,8 @@ def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
             figure,
             f"critical-difference-{slug(measure, variant)}",
             f"Average ranks of {measure} ({variant}) over {test.datasets} datasets and "
-            "attributes (1 best); bars join algorithms the Nemenyi test cannot tell apart",
+            "attributes (1 best); bars join algorithms the Nemenyi test cannot tell apart. "
+            f"{_YARDSTICK}",
         )
 
 
@@ -652,8 +687,11 @@ def _audit_figures(
         "interval after Holm's adjustment (a sequential test's confidence sequence, which "
         "holds its p-value at every batch but for a risk of 1e-3 per run; a fixed test's 95% "
         "Clopper-Pearson interval); a derivative-free individual statistic's attacks and a "
-        "FlipTest rate on a map fitted to samples of a large group, 95%. 'stored': the numbers "
-        "(a run's tests, or its statistic); 'with an error': those that are random; "
+        "FlipTest rate on a map fitted to samples of a large group, 95%; the individual "
+        "statistic is each run's as read (T_n, or T~_n where T_n is not defined). 'stored': "
+        "the numbers (a run's tests, or its statistic); 'with an error': those that are "
+        "random, summarised by their median and 95th percentile, the largest named by its "
+        "run; "
         "'undecided': the verdicts still open at 0.05 after the tests drew to their cap "
         "(faircompare audit --undecided draws them further)"
     )

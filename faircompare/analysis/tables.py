@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from faircompare.analysis.tidy import CONFIGURATION, labelled
@@ -62,11 +63,11 @@ def measure_table(
     -------
     pandas.DataFrame
         Rows are algorithms, named by their setting (:func:`~.tidy.label`), under their family
-        when ``families`` is given.
+        when ``families`` is given; a measure no split defines reads "undefined", and one
+        without a spread (one split) its mean alone.
     """
-    rows = labelled(summary).assign(
-        cell=summary["mean"].map("{:.3f}".format) + " ± " + summary["sd"].map("{:.3f}".format),
-    )
+    cells = [_spread(mean, sd) for mean, sd in zip(summary["mean"], summary["sd"], strict=True)]
+    rows = labelled(summary).assign(cell=cells)
     index = ["algorithm"]
     if families is not None:
         family = summary["algorithm"].map(families).fillna("unspecified")
@@ -82,6 +83,13 @@ def measure_table(
     if attribute is None:
         return table
     return table.rename(columns=lambda m: _paper_name(m, attribute))
+
+
+def _spread(mean: float, sd: float) -> str:
+    """Return a measure's cell: "mean ± sd", the mean alone without a spread, or "undefined"."""
+    if np.isnan(mean):
+        return "undefined"
+    return f"{mean:.3f}" if np.isnan(sd) else f"{mean:.3f} ± {sd:.3f}"
 
 
 def _paper_name(measure: str, attribute: str) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "audit_outcomes",
     "balanced_measures",
     "correlation_matrix",
+    "degenerate_runs",
     "group_outcomes",
     "individual_statistics",
     "label",
@@ -48,6 +49,74 @@ __all__ = [
 WHERE = ["dataset", "sensitive_attribute", "variant"]  # one configuration of a study
 CONFIGURATION = [*WHERE, "algorithm", "setting"]
 RUN = ["key", *CONFIGURATION, "split_id"]
+
+
+DEGENERATE = "DegeneratePredictionsWarning: "  # the stored warning of a degenerate run
+
+
+def degenerate_runs(runs: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
+    """Return the done runs that predict one class for every test row, overall or in a group.
+
+    Such a run is done, not failed, and its measures are stored, but those that divide by its
+    predicted positives or negatives are undefined (NaN), and a constant classifier's defined
+    ones (an accuracy at the base rate, a BCR of 0.5) are not an intervention's results. A run
+    is degenerate when its stored warnings say so
+    (:class:`~faircompare.exceptions.DegeneratePredictionsWarning`).
+
+    Parameters
+    ----------
+    runs
+        The store's runs (:meth:`~faircompare.results.ResultStore.runs`).
+    measures
+        The store's long measures frame, for the measures each run leaves undefined.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per degenerate run: its configuration, split, ``predicts`` (what it predicts
+        where) and ``undefined`` (its aggregate measures that are NaN).
+    """
+    done = runs[runs["status"] == "done"]
+    notes = done["warnings"].map(lambda text: json.loads(text or "[]"))
+    predicts = notes.map(lambda found: next((w for w in found if w.startswith(DEGENERATE)), None))
+    degenerate = done[predicts.notna()].assign(
+        predicts=predicts.dropna().str.removeprefix(DEGENERATE)
+    )
+    aggregate = measures[(measures["group"] == "") & measures["value"].isna()]
+    undefined = aggregate.groupby("key")["measure"].agg(lambda names: ", ".join(sorted(names)))
+    degenerate = degenerate.assign(undefined=degenerate["key"].map(undefined).fillna(""))
+    columns = ["dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id"]
+    return degenerate[[*columns, "predicts", "undefined"]].reset_index(drop=True)
+
+
+UNDEFINED = "UndefinedMeasureWarning: "  # the stored warning of a measure left NaN
+
+
+def undefined_reasons(runs: pd.DataFrame) -> dict[str, str]:
+    """Return why each measure some of ``runs`` leave undefined is undefined, from their warnings.
+
+    Parameters
+    ----------
+    runs
+        Runs of the store (:meth:`~faircompare.results.ResultStore.runs`), with their stored
+        ``warnings``.
+
+    Returns
+    -------
+    dict
+        ``{measure: reason}``: the first run's reason, "for group '0' (no positives (Y = 1))",
+        and how many runs gave a reason ("and 4 more runs").
+    """
+    reasons: dict[str, list[str]] = {}
+    for text in runs["warnings"].dropna():
+        for note in json.loads(text or "[]"):
+            if note.startswith(UNDEFINED) and " is undefined " in note:
+                measure, _, why = note.removeprefix(UNDEFINED).partition(" is undefined ")
+                reasons.setdefault(measure, []).append(why.removesuffix("; its value is NaN"))
+    return {
+        measure: found[0] + (f", and {len(found) - 1} more runs" if len(found) > 1 else "")
+        for measure, found in reasons.items()
+    }
 
 
 def runs_wide(measures: pd.DataFrame) -> pd.DataFrame:
@@ -593,10 +662,13 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     Each number an audit estimates by simulation carries its error: a permutation p-value its
     stored interval (its half-width, after Holm's adjustment of the run's tests,
     :func:`permutation_verdicts`); a derivative-free individual-fairness statistic the Monte
-    Carlo error of its attacks; a FlipTest rate on a map fitted to samples of a large group its
+    Carlo error of its attacks, for the statistic the report reads of each run (T_n, or T~_n
+    where T_n is not defined, :func:`individual_statistics`: an undefined T_n's error is no
+    error of the study's); a FlipTest rate on a map fitted to samples of a large group its
     sampling error (:func:`~faircompare.stats.fliptest.subsample_errors`). Errors are shown as
     half-widths (95%: 1.96 standard errors where the audit stores one; a sequential
-    permutation test's at its confidence sequence's level), over the pooled rows of every run.
+    permutation test's at its confidence sequence's level), over the pooled rows of every run,
+    summarised by quantiles, so that no single run sets the summary: the largest is named.
 
     Parameters
     ----------
@@ -609,9 +681,10 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     -------
     pandas.DataFrame
         Indexed by audit number; ``stored`` (the numbers stored: a run's tests, or its
-        statistic), ``with an error`` (those that are random, error above 0), the ``median``
-        and ``largest`` half-width among them, and ``undecided`` (verdicts their error leaves
-        open; missing for FlipTest, which gives rates, not verdicts).
+        statistic), ``with an error`` (those that are random, error above 0), the ``median``,
+        ``95th percentile`` and ``largest`` half-width among them, ``largest in`` (the run
+        behind the largest), and ``undecided`` (verdicts their error leaves open; missing for
+        FlipTest, which gives rates, not verdicts).
     """
     pooled = pooled_audits(audits)
     permutation = pooled[pooled["audit"] == "permutation"]
@@ -619,18 +692,21 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     verdicts = permutation_verdicts(permutation, alpha=alpha)
     parts = [
         _errors("permutation p-value (Holm-adjusted)", (bounds["high"] - bounds["low"]) / 2,
-                verdicts == "undecided"),
+                _run_names(permutation.loc[bounds.index]), verdicts == "undecided"),
     ]  # fmt: skip
-    individual = _tested(audit_details(pooled, "individual"))
-    for metric, name in (("loss-ratio", "individual T_n"), ("error-ratio", "individual T~_n")):
-        chosen = individual[individual["metric"] == metric]
-        error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
-        parts.append(_errors(name, MONTE_CARLO_Z * error.astype(float), _undecided(chosen)))
+    statistics = individual_statistics(pooled)  # each run's statistic as the report reads it
+    for kind, name in (("loss ratio", "individual T_n"), ("error ratio", "individual T~_n")):
+        chosen = statistics[statistics["kind"] == kind]
+        error = MONTE_CARLO_Z * chosen["monte_carlo_error"]
+        parts.append(_errors(name, error, _run_names(chosen), chosen["undecided"]))
     fliptest = audit_details(pooled, "fliptest")
     for metric in ("F+", "F-"):
         chosen = fliptest[fliptest["metric"] == metric]
         error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
-        parts.append(_errors(f"FlipTest {metric} rate", MONTE_CARLO_Z * error.astype(float)))
+        parts.append(
+            _errors(f"FlipTest {metric} rate", MONTE_CARLO_Z * error.astype(float),
+                    _run_names(chosen))
+        )  # fmt: skip
     table = pd.DataFrame([part for part in parts if part["stored"]])
     if table.empty:
         return table
@@ -638,16 +714,29 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     return table.set_index("number").rename_axis(None)
 
 
-def _errors(number: str, half_width: pd.Series, undecided: pd.Series | None = None) -> dict:
+def _run_names(rows: pd.DataFrame) -> pd.Series:
+    """Name each row's run: dataset, attribute, variant, algorithm in its setting, and split."""
+    if rows.empty:
+        return pd.Series(index=rows.index, dtype=object)
+    algorithm = labelled(rows[["algorithm", "setting"]])["algorithm"]
+    names = rows[WHERE].astype(str).assign(algorithm=algorithm)
+    return names.agg("/".join, axis=1) + " split " + rows["split_id"].astype(str)
+
+
+def _errors(
+    number: str, half_width: pd.Series, runs: pd.Series, undecided: pd.Series | None = None
+) -> dict:
     """Return one row of :func:`monte_carlo_errors`: an audit number's errors over the runs."""
-    half_width = half_width.fillna(0.0)
+    half_width = half_width.astype(float).fillna(0.0)
     random = half_width[half_width > 0]
     return {
         "number": number,
         "stored": len(half_width),
         "with an error": len(random),
         "median": random.median() if len(random) else 0.0,
+        "95th percentile": random.quantile(0.95) if len(random) else 0.0,
         "largest": random.max() if len(random) else 0.0,
+        "largest in": runs[random.idxmax()] if len(random) else "",
         "undecided": pd.NA if undecided is None else int(undecided.sum()),
     }
 

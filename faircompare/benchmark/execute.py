@@ -47,7 +47,7 @@ from faircompare.algorithms.outputs import (
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.benchmark.settings import Options
 from faircompare.datasets import Dataset, load_dataset, read_spec
-from faircompare.exceptions import LONGEST_TRACEBACK, cut_message
+from faircompare.exceptions import LONGEST_TRACEBACK, DegeneratePredictionsWarning, cut_message
 from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
 from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
@@ -339,6 +339,8 @@ def _fit_and_score(
     predict_start = time.perf_counter()
     y_pred, scores = kept[split.holdout] = _predict(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
+    if (constant := constant_predictions(y_pred, split.sensitive_features_test)) is not None:
+        warnings.warn(constant, DegeneratePredictionsWarning, stacklevel=1)
     measures = _measure_rows(split, y_pred, scores)
     audits = AuditOutcome((), {})
     if options.audits and spec.audited:
@@ -365,6 +367,34 @@ def _fit_and_score(
         data=dataset.fingerprint,
         predictions=_predictions(split, y_pred, scores),
     )
+
+
+def constant_predictions(y_pred: np.ndarray, groups: np.ndarray) -> str | None:
+    """Say where a run predicts one class for every test row: overall, or in some groups.
+
+    Parameters
+    ----------
+    y_pred
+        The test predictions (0 and 1).
+    groups
+        Each test row's group.
+
+    Returns
+    -------
+    str or None
+        "one class for every test row: 0 (9,045 rows)", or "one class for every test row of
+        group 0: 1 (1,205 rows)" (each such group, with its class); None when every group has
+        both classes predicted.
+    """
+    y_pred, groups = np.asarray(y_pred), np.asarray(groups).astype(str)
+    if len(np.unique(y_pred)) == 1:
+        return f"one class for every test row: {y_pred[0]} ({len(y_pred):,} rows)"
+    constant = [
+        f"group {group}: {y_pred[groups == group][0]} ({(groups == group).sum():,} rows)"
+        for group in np.unique(groups)
+        if len(np.unique(y_pred[groups == group])) == 1
+    ]
+    return f"one class for every test row of {'; '.join(constant)}" if constant else None
 
 
 def _predictions(split: Split, y_pred: np.ndarray, scores: np.ndarray | None) -> Predictions:

@@ -95,6 +95,9 @@ def test_each_audit_number_shows_its_monte_carlo_error_by_hand():
     p = errors.loc["permutation p-value (Holm-adjusted)"]
     assert (p["stored"], p["with an error"], p["undecided"]) == (3, 2, 1)
     assert p["median"] == pytest.approx(0.012) and p["largest"] == pytest.approx(0.013)
+    # the 95th percentile of the two half-widths, by linear interpolation: 0.011 + 0.95 * 0.002
+    assert p["95th percentile"] == pytest.approx(0.0129)
+    assert p["largest in"] == "german/sex/numerical+binary/svm split 0"  # run a's TPR
     t = errors.loc["individual T_n"]
     assert (t["stored"], t["with an error"], t["undecided"]) == (2, 1, 1)
     assert t["largest"] == pytest.approx(1.959964 * 0.02)

@@ -1,0 +1,75 @@
+"""Degenerate runs (one class predicted for every test row, overall or in a group) are named in
+the store and on the page, with the measures they leave undefined (#64)."""
+
+import html
+import json
+
+import numpy as np
+import pytest
+
+from faircompare.analysis.report import write_report
+from faircompare.analysis.tidy import degenerate_runs
+from faircompare.benchmark import run_benchmark
+from faircompare.benchmark.execute import constant_predictions
+from faircompare.config import PROFILES
+from faircompare.results import ResultStore
+
+
+def test_constant_predictions_are_said_overall_and_per_group():
+    groups = np.array(["a", "a", "b", "b", "b"])
+    assert constant_predictions(np.zeros(5, int), groups) == (
+        "one class for every test row: 0 (5 rows)"
+    )
+    # group b always predicted 1, group a both classes
+    assert constant_predictions(np.array([0, 1, 1, 1, 1]), groups) == (
+        "one class for every test row of group b: 1 (3 rows)"
+    )
+    assert constant_predictions(np.array([0, 1, 1, 0, 1]), groups) is None
+
+
+CONSTANT = """
+import numpy as np
+from faircompare.algorithms import FairEstimator
+
+class Never(FairEstimator):
+    name = "never"
+
+    def fit(self, X, y, *, sensitive_features):
+        return self
+
+    def predict(self, X, *, sensitive_features=None):
+        return np.zeros(len(X), dtype=int)
+"""
+
+
+@pytest.mark.data
+def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "never.py").write_text(CONSTANT)
+    config = PROFILES["default"].overridden(
+        datasets=("german",), algorithms=("never", "logistic-regression"), splits=1,
+        plugins=str(plugins), audits=False,
+    )  # fmt: skip
+    run_benchmark(config, tmp_path / "results", report=False)
+    with ResultStore(tmp_path / "results", readonly=True) as store:
+        runs, measures = store.runs(), store.measures()
+    never = runs[runs["algorithm"] == "never"]
+    rows = never["n_test"].item()
+    stored = json.loads(never["warnings"].item())
+    # said once, before the measures it leaves undefined say so each
+    assert (
+        stored[0]
+        == f"DegeneratePredictionsWarning: one class for every test row: 0 ({rows:,} rows)"
+    )
+    assert all(note.startswith("UndefinedMeasureWarning: ") for note in stored[1:])
+    found = degenerate_runs(runs, measures)
+    assert found["algorithm"].tolist() == ["never"]  # the logistic regression predicts both
+    # no positive prediction: the ratios of positive rates are 0/0 (DIbinary, DIavgall)
+    assert {"DIbinary", "DIavgall"} <= set(found["undefined"].item().split(", "))
+    page = html.unescape(write_report(tmp_path / "results").read_text())
+    assert "(1 of them degenerate: one class predicted for every test row" in page
+    assert f"one class for every test row: 0 ({rows:,} rows)" in page
+    # the measures table says "undefined", never "nan ± nan", and its caption says why
+    assert "<td>undefined</td>" in page and "nan ± nan" not in page
+    assert "'undefined': no split defines it (DIbinary is undefined for group" in page
