@@ -581,14 +581,15 @@ def _print_summary(summary: Summary) -> None:
 @_RESULTS
 @click.option(
     "--undecided", is_flag=True,
-    help="Also audit again the runs with an undecided verdict (permutation tests, individual "
-    "test), drawing until they decide or reach the cap.",
+    help="Also draw the undecided permutation tests further, until they decide: to "
+    "--permutations, or to ten times their cap (those runs' tests alone).",
 )  # fmt: skip
 @click.option(
     "--permutations",
     type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
     help="Most permutations per test; a cap other than a run's stored one audits its "
-    "permutation tests again. [default: each run's]",
+    "permutation tests again (with --undecided, only the undecided runs'). [default: each "
+    "run's]",
 )
 @click.option(
     "--audits",
@@ -621,7 +622,8 @@ def audit_command(
     """Audit a stored study again, from its stored predictions and seeded splits.
 
     Runs whose audits are of older versions, or were drawn to another --permutations cap, are
-    audited again; with --undecided, also those with an undecided verdict. Permutation tests
+    audited again; with --undecided, also those with an undecided permutation verdict, drawn
+    further. Permutation tests
     and FlipTest read the stored predictions (no run is fitted again); the individual test
     fits the run's model again with its seeds and checks that it predicts what is stored. Each
     run is stored as it is audited: an interrupted audit resumes where it stopped. The report

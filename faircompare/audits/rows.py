@@ -131,11 +131,10 @@ def short_group_rows(
         12, needs 30)", or "too few rows outside the privileged group (n = 1, needs 30)".
     """
     group, size = short
-    where = "outside the privileged group"
-    if group != "rest":
-        where = f"in the privileged group {group}"
-    reason = {"error": f"too few rows {where} (n = {size}, needs {MIN_GROUP_ROWS})", "size": size}
-    return [AuditRow(audit, metric, scope, NAN, NAN, None, dict(reason)) for metric in metrics]
+    where = (
+        "outside the privileged group" if group == "rest" else f"in the privileged group {group}"
+    )
+    return _not_tested(audit, metrics, scope, f"too few rows {where}", size, MIN_GROUP_ROWS)
 
 
 def too_few_rows(
@@ -166,8 +165,15 @@ def too_few_rows(
         One row per metric, ``details["error"]`` saying "too few rows (n = 3, needs 30)".
     """
     whose = f" in group {short}" if short is not None else ""
-    reason = {"error": f"too few rows{whose} (n = {size}, needs {needs})", "size": size}
-    return [AuditRow(audit, metric, group, NAN, NAN, None, reason) for metric in metrics]
+    return _not_tested(audit, metrics, group, f"too few rows{whose}", size, needs)
+
+
+def _not_tested(
+    audit: str, metrics: tuple[str, ...], scope: str, why: str, size: int, needs: int
+) -> list[AuditRow]:
+    """Return one row per metric of an audit not run: NaN, and why in its details."""
+    reason = {"error": f"{why} (n = {size}, needs {needs})", "size": size}
+    return [AuditRow(audit, metric, scope, NAN, NAN, None, dict(reason)) for metric in metrics]
 
 
 def fliptest_rows(

@@ -165,8 +165,9 @@ def audit_study(
         cache=None if cache is None else str(cache),
         mirror=None if mirror is None else str(mirror),
     )
+    with ResultStore(results, readonly=True) as probe:  # a folder without a study: not made
+        probe.require_runs()
     with ResultStore(results) as store, store.claim():
-        store.require_runs()
         runs = store.runs().query("status == 'done'")
         audited = runs["inputs"].map(lambda text: _audits_of(text) is not None)
         runs, not_audited = runs[audited], int((~audited).sum())

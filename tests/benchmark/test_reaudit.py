@@ -16,7 +16,7 @@ from faircompare.benchmark import StaleResultsError, run_benchmark
 from faircompare.benchmark.reaudit import audit_study
 from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
-from faircompare.results import ResultStore
+from faircompare.results import ResultStore, StoreError
 
 pytestmark = pytest.mark.data
 
@@ -153,3 +153,9 @@ def test_the_command_audits_and_writes_the_report(tmp_path):
     assert all("on, 400 permutations" in run["audits"] for run in inputs(tmp_path).values())
     caps = audits(tmp_path).query("audit == 'permutation'")["details"].map(json.loads)
     assert np.all([d.get("permutations", 0) <= 400 for d in caps])
+
+
+def test_a_folder_without_a_study_is_refused_and_not_made(tmp_path):
+    with pytest.raises(StoreError, match="no results in .*run the benchmark first"):
+        audit_study(tmp_path / "none")
+    assert not (tmp_path / "none").exists()
