@@ -255,6 +255,8 @@ def individual_rows(result: IndividualFairnessResult) -> list[AuditRow]:
         "delta": loss.delta,
         "reject": loss.reject,
         "near_certain": loss.near_certain,
+        "critical": loss.critical,
+        "calibration": loss.calibration,
         "monte_carlo_error": loss.monte_carlo_error,
         "undecided": loss.undecided,
         **shared,
