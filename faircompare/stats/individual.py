@@ -617,6 +617,9 @@ class LossRatioResult:
         the bootstrap distribution of the studentized mean (``"bootstrap-t"``).
     calibration
         How ``critical`` and the interval were found (:func:`loss_ratio_test`).
+    studentized_draws
+        The bootstrap-t's draws of the studentized mean (its p-value's reference); None for
+        the normal calibration.
     near_certain
         Share of the audit points whose probability of their true label exceeds
         :data:`NEAR_CERTAIN` before the attack. Their loss is near zero, so one of them can
