@@ -87,7 +87,9 @@ def undecided(rows: list[AuditRow], key: str) -> dict:
     pooled = frame[(frame["audit"] == "permutation") & (frame["scope"] == "rest")]
     verdicts = permutation_verdicts(pooled)
     drawn = [r.details.get("permutations", 0) for r in rows if r.audit == "permutation"]
-    individual = {r.metric: r.details for r in rows if r.audit == "individual"}
+    individual = {
+        r.metric: r.details for r in rows if r.audit == "individual" and "error" not in r.details
+    }  # a run with a group below the minimum has rows that say so, and no test
     read = None
     if individual:
         loss = individual["loss-ratio"]

@@ -202,7 +202,7 @@ def test_a_dry_run_prints_the_plan_and_its_cost_and_runs_nothing(tmp_path):
         (
             ("--permutations", "1000000000"),
             "Error: Invalid value for '--permutations': 1000000000 is not in the range "
-            "1<=x<=100000.",
+            "1<=x<=1000000.",
         ),
         # a 10 MB value (from a configuration file) printed whole
         (

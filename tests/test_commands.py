@@ -223,7 +223,7 @@ def test_run_dry_run_says_what_it_audits_and_prices_a_small_study_in_seconds(tmp
     text = ok(faircompare_("run", "--profile", "quick", "--dry-run", "--jobs", "2", cwd=tmp_path))
     header, *_, total = text.strip().splitlines()
     assert header.startswith("plan: 2 splits; ") and header.endswith(
-        "audits: permutation (1,000 permutations), fliptest, individual"
+        "audits: permutation (sequential, at most 300,000 permutations), fliptest, individual"
     )
     assert "runs also tuned on a validation part" in header
     # under a minute of CPU time: in CPU-seconds, not "about 0.0 CPU-hours"

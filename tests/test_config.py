@@ -61,7 +61,7 @@ def test_the_former_key_sensitive_still_works_with_a_warning(tmp_path):
             "timeout = inf\n",
             "timeout must be more than 0 and at most 2,592,000 seconds \\(30 days\\), got inf",
         ),
-        ("permutations = 1000000000\n", "permutations must be from 1 to 100,000 .*1,000,000,000"),
+        ("permutations = 1000000000\n", "permutations must be from 1 to 1,000,000 .*1,000,000,000"),
         ("seed = 9223372036854775807\n", None),  # the largest seed the store holds is fine
         ("seed = -1\n", "seed must be from 0 to 9223372036854775807"),
         ("plugins = 5\n", "plugins must be a folder name \\(a string\\), got 5"),

@@ -159,3 +159,25 @@ def test_a_folder_without_a_study_is_refused_and_not_made(tmp_path):
     with pytest.raises(StoreError, match="no results in .*run the benchmark first"):
         audit_study(tmp_path / "none")
     assert not (tmp_path / "none").exists()
+
+
+def test_an_interrupted_audit_resumes_where_it_stopped(tmp_path, monkeypatch):
+    from faircompare.benchmark import reaudit
+
+    study(tmp_path, 200)
+    real, calls = reaudit._audit_one, []
+
+    def interrupted_on_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(reaudit, "_audit_one", interrupted_on_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        audit_study(tmp_path, permutations=400)
+    monkeypatch.undo()
+    # the first run was stored with its new cap before the interruption: only the second is left
+    summary = audit_study(tmp_path, permutations=400)
+    assert (summary.audited, summary.current) == (1, 1)
+    assert all("on, 400 permutations" in run["audits"] for run in inputs(tmp_path).values())

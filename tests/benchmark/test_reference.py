@@ -14,7 +14,12 @@ attack a model without gradients twice within the metric's free directions (#52,
 logistic regression only in their details, which gained the Monte Carlo error and the verdict;
 nothing else), and when FlipTest came to read the flipsets the randomised map gives in
 expectation (#52, audit version 3: the 16 FlipTest rows changed in their rates, where the groups
-differ in size, and in their details, which gained the sampling error; nothing else).
+differ in size, and in their details, which gained the sampling error; nothing else), and when
+the audits came to need 30 test rows in each group and the permutation tests to be sequential,
+and T_n's critical value to be the bootstrap-t's (#64, #66, permutation and individual version
+5, FlipTest version 4: Ricci's 36 audit rows became rows that say "too few rows", German's 20
+permutation rows took their sequential p-values, intervals and draws, and its 4 loss-ratio
+rows their bootstrap-t bound, p-value and interval; no measure and no other row changed).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,
