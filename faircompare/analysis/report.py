@@ -297,7 +297,9 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
         f"audits-{c.name}",
         f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
         f"decided (undecided: the share of each audit's verdicts it leaves open; FlipTest: "
-        f"mean rates): {c.label}",
+        f"mean rates; n/a: no split gives one, the test not run where a metric is undefined "
+        f"in a group or a group has fewer than 30 test rows, the stored rows say which): "
+        f"{c.label}",
         numbers=outcomes,
     )
     groups = tidy.group_outcomes(chosen_audits)

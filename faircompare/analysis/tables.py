@@ -110,11 +110,14 @@ def audit_table(outcomes: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Indexed by algorithm; the outcomes under their papers' names, rounded.
+        Indexed by algorithm; the outcomes under their papers' names, rounded; "n/a" where no
+        split gives one (the test not run: a metric undefined in a group, a group below the
+        audits' minimum; or every verdict undecided).
     """
     columns = [c for c in outcomes.columns if c not in CONFIGURATION]
-    table = labelled(outcomes).set_index("algorithm")[columns]
-    return table.round(3).rename_axis(index=None).rename(columns=AUDIT_NAMES)
+    table = labelled(outcomes).set_index("algorithm")[columns].round(3)
+    table = table.astype(object).where(table.notna(), "n/a")
+    return table.rename_axis(index=None).rename(columns=AUDIT_NAMES)
 
 
 def group_table(outcomes: pd.DataFrame) -> pd.DataFrame:

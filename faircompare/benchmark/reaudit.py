@@ -317,8 +317,8 @@ def _audit_one(
                 )
         run = AuditedRun(split, model, stored.y_pred, stored.scores, seed=spec.seed,
                          data=dataset.fingerprint)  # fmt: skip
-        options_ = AuditOptions(permutations=work.permutations)
-        return audit_run(run, options_, only=work.audits), bool(needs_model)
+        outcome = audit_run(run, AuditOptions(permutations=work.permutations), only=work.audits)
+        return outcome, bool(needs_model)
 
 
 def _audits_of(inputs: str | None) -> tuple[int, dict[str, str]] | None:

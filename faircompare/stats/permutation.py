@@ -304,7 +304,7 @@ def _sequential_tests(
             settings,
             counts.intervals[i],
             bool(counts.decided[i]),
-        )  # fmt: skip
+        )
         for i, (name, test) in enumerate(tests.items())
     }
 
