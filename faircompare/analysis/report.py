@@ -38,6 +38,7 @@ from faircompare.analysis.audit_figures import (
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.style import study_styles
+from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
 from faircompare.measures import MEASURES
@@ -162,8 +163,9 @@ class _Study:
             part_audits = audits[audits["key"].isin(part["key"])]
             undefined = tidy.undefined_reasons(runs[runs["key"].isin(part["key"])])
             shown_runs = shown[where].reset_index(drop=True)
+            small = _small_groups(store, part)
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
-                                                 family, undefined))  # fmt: skip
+                                                 family, undefined, small))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
 
@@ -255,6 +257,7 @@ class _Configuration:
     styles: dict[str, figures.Style]
     family: dict[str, str]
     undefined: dict[str, str]  # why each measure its runs leave undefined is undefined
+    small: dict[str, tuple[int, int]]  # groups below the audits' minimum: least, most test rows
 
     @property
     def name(self) -> str:
@@ -276,13 +279,44 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
         for measure in sorted(undefined)
         if measure in c.undefined
     )
+    small = ", ".join(
+        f"{group} ({low} rows)" if low == high else f"{group} ({low} to {high} rows)"
+        for group, (low, high) in c.small.items()
+    )
     writer.table(
         tables.measure_table(c.summary, c.where[1], c.family),
         f"measures-{c.name}",
         f"Measures, mean ± sd over splits (the mean alone where one split defines it): {c.label}"
-        + (f". 'undefined': no split defines it ({why})" if why else ""),
+        + (f". 'undefined': no split defines it ({why})" if why else "")
+        + (
+            f". Groups with fewer than {MIN_GROUP_ROWS} test rows on a split, whose own measures "
+            f"(and the group-conditioned ones that read them) rest on a handful of people and "
+            f"which no audit tests: {small}"
+            if small
+            else ""
+        ),
         numbers=c.summary,
     )
+
+
+def _small_groups(store: ResultStore, measures: pd.DataFrame) -> dict[str, tuple[int, int]]:
+    """Return the groups of a configuration below the audits' minimum on some split.
+
+    Every run of a split has the same test rows: one run per split is read.
+
+    Returns
+    -------
+    dict
+        ``{group: (least, most test rows over the splits)}``, for the groups with fewer than
+        :data:`~faircompare.audits.protocol.MIN_GROUP_ROWS` test rows on some split.
+    """
+    sizes = [
+        pd.Series(store.predictions(key).sensitive_features).astype(str).value_counts()
+        for key in measures.drop_duplicates("split_id")["key"]
+    ]
+    counts = pd.concat(sizes, axis=1).fillna(0).astype(int)
+    small = counts[(counts < MIN_GROUP_ROWS).any(axis=1)]
+    return {str(g): (int(row.min()), int(row.max())) for g, row in small.iterrows()}
 
 
 def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
@@ -400,7 +434,7 @@ def _interventions(chosen: pd.DataFrame) -> pd.DataFrame:
 _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
-    "measures": (_measures_table, ("chosen", "undefined")),
+    "measures": (_measures_table, ("chosen", "undefined", "small")),
     "audit outcomes": (_audit_outcomes, ("chosen", "audits")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),

@@ -5,6 +5,7 @@ import html
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from faircompare.analysis.report import write_report
@@ -73,3 +74,23 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     # the measures table says "undefined", never "nan ± nan", and its caption says why
     assert "<td>undefined</td>" in page and "nan ± nan" not in page
     assert "'undefined': no split defines it (DIbinary is undefined for group" in page
+
+
+@pytest.mark.data
+def test_groups_too_small_to_audit_are_named_beside_their_measures(tmp_path):
+    # COMPAS's numerical race keeps every race: Native Americans and Asians are a few test
+    # rows of a split, and the measures table says so
+    config = PROFILES["default"].overridden(
+        datasets=("propublica-recidivism",), algorithms=("logistic-regression",), splits=1,
+        sensitive_attributes=("race",), variants=("numerical",), audits=False,
+    )  # fmt: skip
+    run_benchmark(config, tmp_path / "results", report=False)
+    with ResultStore(tmp_path / "results", readonly=True) as store:
+        [key] = store.runs()["key"]
+        groups = pd.Series(store.predictions(key).sensitive_features).value_counts()
+    small = groups[groups < 30]
+    assert "Native American" in small.index  # the case the caption must name
+    page = html.unescape(write_report(tmp_path / "results").read_text())
+    assert "Groups with fewer than 30 test rows on a split" in page
+    for group, rows in small.items():
+        assert f"{group} ({rows} rows)" in page
