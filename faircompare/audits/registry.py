@@ -108,7 +108,7 @@ def audit_versions() -> str:
         with a digest of its module's code: a stored run audited by other versions, or by a
         plugin audit whose code changed, is stale.
     """
-    return ", ".join(_version(name, audit) for name, audit in registered_audits().items())
+    return ", ".join(current_versions().values())
 
 
 def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -> str:
@@ -119,16 +119,15 @@ def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -
     permutations
         The permutation tests' cap (:class:`AuditOptions`).
     versions
-        Each audit's ``name version`` where it differs from the registered one (a run audited
-        again in part keeps the others' stored versions); None: every registered audit's.
+        Each audit's ``name version``, in the order audits run (a run audited again in part
+        keeps the others' stored versions); None: every registered audit's as it is now.
 
     Returns
     -------
     str
-        ``"on, 100000 permutations, permutation 5, fliptest 1, individual 5"``.
+        ``"on, 300000 permutations, permutation 5, fliptest 4, individual 5"``.
     """
-    listed = {name: _version(name, audit) for name, audit in registered_audits().items()}
-    listed |= versions or {}
+    listed = current_versions() if versions is None else versions
     return ", ".join(["on", f"{permutations} permutations", *listed.values()])
 
 
@@ -153,20 +152,15 @@ def read_audits_input(text: str) -> tuple[int, dict[str, str]] | None:
     return permutations, {item.split()[0]: item for item in parts[2:]}
 
 
-def audit_version(name: str) -> str:
-    """Return one registered audit's name and version as :func:`audit_versions` lists it.
-
-    Parameters
-    ----------
-    name
-        The audit's name.
+def current_versions() -> dict[str, str]:
+    """Return every registered audit's name and version as :func:`audit_versions` lists them.
 
     Returns
     -------
-    str
-        ``"permutation 5"``, with a plugin audit's code digest.
+    dict
+        ``{"permutation": "permutation 5", ...}``, with a plugin audit's code digest.
     """
-    return _version(name, registered_audits()[name])
+    return {name: _version(name, audit) for name, audit in registered_audits().items()}
 
 
 def _version(name: str, audit: Audit) -> str:

@@ -28,8 +28,8 @@ from faircompare._timeout import time_limit
 from faircompare._validation import check_choice
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.audits.registry import (
-    audit_version,
     audits_input,
+    current_versions,
     read_audits_input,
     registered_audits,
 )
@@ -174,10 +174,11 @@ def audit_study(
         drawn_on = (
             undecided_runs(store.audits()) if undecided and "permutation" in chosen else set()
         )
+        current = current_versions()  # once: a plugin audit's version hashes its code
         work = [
             item
             for run in runs.to_dict("records")
-            if (item := _work(run, chosen, _cap(run, permutations, undecided, drawn_on)))
+            if (item := _work(run, chosen, current, _cap(run, permutations, undecided, drawn_on)))
         ]
         say(f"{len(work):,} of {len(runs):,} audited runs to audit again; results in {store.path}")
         summary = _audit_all(store, work, options, files, say)
@@ -226,28 +227,32 @@ def _cap(
     return permutations or min(UNDECIDED_GROWTH * cap, MAX_PERMUTATIONS)
 
 
-def _work(run: dict[str, Any], chosen: frozenset[str], permutations: int | None) -> _Work | None:
+def _work(
+    run: dict[str, Any],
+    chosen: frozenset[str],
+    current: Mapping[str, str],
+    permutations: int | None,
+) -> _Work | None:
     """Return what to do for one stored run, or None where its audits are current.
 
-    ``permutations``: the cap its permutation tests are to be drawn to (None: its own).
+    ``current``: every registered audit's version now; ``permutations``: the cap its
+    permutation tests are to be drawn to (None: its own).
     """
     inputs = json.loads(run["inputs"] or "{}")
-    stored = _audits_of(run["inputs"])
+    stored = read_audits_input(inputs.get("audits", "off"))
     if stored is None:  # a run the study did not audit
         return None
     cap, versions = stored
-    todo = {name for name in chosen if versions.get(name) != audit_version(name)}
+    todo = {name for name in chosen if versions.get(name) != current[name]}
     new_cap = cap if permutations is None else permutations
     if new_cap != cap and "permutation" in chosen:
         todo.add("permutation")
     if not todo:
         return None
-    kept = {
-        name: versions.get(name, f"{name} none")
-        for name in registered_audits()
-        if name not in todo and versions.get(name) != audit_version(name)
-    }
-    inputs["audits"] = audits_input(new_cap if "permutation" in todo else cap, kept)
+    # the audits not run again keep their stored versions (an audit never run says so)
+    listed = {name: current[name] if name in todo else versions.get(name, f"{name} none")
+              for name in current}  # fmt: skip
+    inputs["audits"] = audits_input(new_cap if "permutation" in todo else cap, listed)
     return _Work(run, frozenset(todo), new_cap, inputs)
 
 

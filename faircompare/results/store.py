@@ -472,11 +472,7 @@ class ResultStore:
                 'INSERT INTO measures (key, part, measure, "group", value) VALUES (?, ?, ?, ?, ?)',
                 [(run.key, *row) for row in run.measures],
             )
-            self._open.executemany(
-                "INSERT INTO audits (key, audit, metric, scope, statistic, pvalue, "
-                "adjusted_pvalue, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run.key, *row[:-1], json.dumps(row.details)) for row in run.audits],
-            )
+            self._insert_audits(run.key, run.audits)
             if run.predictions is not None:
                 self._write_predictions(run.key, run.predictions)
 
@@ -513,15 +509,18 @@ class ResultStore:
             self._open.executemany(
                 "DELETE FROM audits WHERE key = ? AND audit = ?", [(key, a) for a in audits]
             )
-            self._open.executemany(
-                "INSERT INTO audits (key, audit, metric, scope, statistic, pvalue, "
-                "adjusted_pvalue, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(key, *row[:-1], json.dumps(row.details)) for row in rows],
-            )
+            self._insert_audits(key, rows)
             self._open.execute(
                 "UPDATE runs SET audit_errors = ?, inputs = ? WHERE key = ?",
                 (json.dumps(merged) if merged else None, json.dumps(dict(inputs)), key),
             )
+
+    def _insert_audits(self, key: str, rows: Iterable[AuditRow]) -> None:
+        self._open.executemany(
+            "INSERT INTO audits (key, audit, metric, scope, statistic, pvalue, "
+            "adjusted_pvalue, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(key, *row[:-1], json.dumps(row.details)) for row in rows],
+        )
 
     def _write_predictions(self, key: str, predictions: Predictions) -> None:
         self._open.execute(

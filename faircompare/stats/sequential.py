@@ -108,11 +108,6 @@ class SequentialCounts:
     intervals: np.ndarray
     decided: np.ndarray
 
-    @property
-    def pvalues(self) -> np.ndarray:
-        """The Monte Carlo p-values, (k + 1) / (n + 1)."""
-        return (self.exceeding + 1) / (self.drawn + 1)
-
 
 def confidence_sequence(k: np.ndarray, n: np.ndarray, epsilon: float) -> np.ndarray:
     """Return Robbins' confidence sequence for a Bernoulli mean after n draws with k successes.
