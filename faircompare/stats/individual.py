@@ -1086,8 +1086,7 @@ def coefficient_grid(
     """T_n of two-feature logistic models over a grid of coefficients (Maity et al. Fig. 1).
 
     Each model is p = sigmoid(b + theta1 x_1 + theta2 x_2) with the intercept b fitted by
-    maximum likelihood (App. E.2); all models are attacked together in one batch. T_n is the
-    paper's (normal calibration, Eq. 3.10), as the figure reproduces it.
+    maximum likelihood (App. E.2); all models are attacked together in one batch.
 
     Returns
     -------
@@ -1105,7 +1104,7 @@ def coefficient_grid(
     before = oracle.loss(X_all, y_all).reshape(len(grid), n)
     after = oracle.loss(attacked, y_all).reshape(len(grid), n)
     bounds = [
-        loss_ratio_test(b, a, delta=delta, alpha=alpha, calibration="normal").lower_bound
+        loss_ratio_test(b, a, delta=delta, alpha=alpha).lower_bound
         for b, a in zip(before, after, strict=True)
     ]
     frame = pd.DataFrame(grid, columns=["theta1", "theta2"])
@@ -1137,9 +1136,6 @@ def statistic_by_steps(
 ) -> pd.DataFrame:
     """T_n after each of ``checkpoints`` attack steps, from one run of the flow (Fig. 2).
 
-    T_n is the paper's (normal calibration, Eq. 3.10), as the figure reproduces it: no
-    bootstrap at each checkpoint.
-
     Returns
     -------
     pandas.DataFrame
@@ -1150,9 +1146,7 @@ def statistic_by_steps(
 
     def record(t: int, x: np.ndarray) -> None:
         if t in wanted:
-            result = loss_ratio_test(
-                before, oracle.loss(x, y), delta=delta, alpha=alpha, calibration="normal"
-            )
+            result = loss_ratio_test(before, oracle.loss(x, y), delta=delta, alpha=alpha)
             rows.append((t, result.lower_bound))
 
     gradient_flow_attack(oracle, X, y, metric, steps=max(wanted), callback=record, **attack)
