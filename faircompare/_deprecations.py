@@ -34,6 +34,9 @@ R = TypeVar("R")
 
 #: The release that removes every name of the tables.
 REMOVED_IN = "0.3.0"
+#: The release that removes a name deprecated in the next one (the report's drawing functions,
+#: whose kinds moved to :mod:`faircompare.analysis.kinds`): it works for all of 0.3.
+REMOVED_NEXT = "0.4.0"
 
 _STATS = "faircompare.stats"
 _PERMUTATION = "faircompare.stats.permutation"
@@ -188,23 +191,26 @@ FLAGS: dict[str, str] = {"--data-dir": "--mirror", "--cache-dir": "--cache"}
 BACKENDS: dict[str, str] = {"loky": "processes"}
 
 
-def message(old: str, new: str) -> str:
+def message(old: str, new: str, removed_in: str = REMOVED_IN) -> str:
     """Return the one deprecation message: the former name, its last release, the present one.
 
     Parameters
     ----------
     old, new
         The former and the present name, as a user writes them.
+    removed_in
+        The release that removes it: :data:`REMOVED_IN` for the tables' names, a later one for
+        a name deprecated since the last release (:data:`REMOVED_NEXT`).
 
     Returns
     -------
     str
-        ``"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"``.
+        ``"{old} is deprecated and will be removed in faircompare {removed_in}; use {new}"``.
     """
-    return f"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"
+    return f"{old} is deprecated and will be removed in faircompare {removed_in}; use {new}"
 
 
-def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
+def deprecated(old: str, new: str, *, stacklevel: int = 3, removed_in: str = REMOVED_IN) -> None:
     """Warn that ``old`` is deprecated (:func:`message`), as a :class:`DeprecationWarning`.
 
     Parameters
@@ -214,8 +220,10 @@ def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
     stacklevel
         Which caller the warning names: 3, the default, is the caller of the function that
         calls this one.
+    removed_in
+        The release that removes it.
     """
-    warnings.warn(message(old, new), DeprecationWarning, stacklevel=stacklevel)
+    warnings.warn(message(old, new, removed_in), DeprecationWarning, stacklevel=stacklevel)
 
 
 def renamed(table: Mapping[str, str], name: str, what: str) -> str:

@@ -25,41 +25,44 @@ VARIANTS: tuple[str, ...] = ("original", "numerical", "numerical+binary")
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
 
 #: The figure kinds of ``faircompare figure`` (:func:`faircompare.analysis.paper.draw`): what
-#: each shows, and what its ``x`` and ``y`` choose.
+#: each shows, and what its ``x`` and ``y`` choose. Each draws a panel per dataset, attribute and
+#: variant selected (the correlations and critical-difference kinds pool them).
 FIGURE_KINDS: dict[str, tuple[str, str]] = {
     "tradeoff": (
-        "accuracy against a fairness gap, a point per run, and the Pareto front; filled: the "
-        "run's demographic-parity test is significant (Holm); a panel per dataset, attribute "
-        "and variant",
+        "accuracy against a fairness gap (a ratio r as 1 - min(r, 1/r)), a point per run, and "
+        "the Pareto front; filled: the run's demographic-parity test is significant (Holm)",
         "x: the fairness measure (DIbinary), y: the accuracy measure (accuracy)",
     ),
     "stability": (
         "each algorithm's mean over splits and a rectangle of +/- one sd (Friedler et al. "
-        "Fig. 7); one dataset, attribute and variant",
-        "x (DIbinary), y (accuracy)",
+        "Fig. 7); a ratio measure as its gap",
+        "x (CV, as in Fig. 7), y (accuracy)",
     ),
     "intervals": (
         "each algorithm's mean score and corrected 95% interval over splits; hollow: "
-        "significantly worse than the best (Holm); one dataset, attribute and variant",
-        "x: the measure (accuracy)",
+        "significantly worse than the best (Holm)",
+        "x: the measure (accuracy); a fairness measure by its gap, negated",
     ),
     "equal-fairness": (
         "every run against the post-processed frontier of the best unconstrained model (a thin "
-        "line per split, their mean black), a panel per constraint (Cruz & Hardt 2024); one "
-        "dataset, attribute and variant",
+        "line per split, their mean black), a panel per constraint (Cruz & Hardt 2024)",
         "fixed: each constraint's violation, and accuracy",
     ),
     "critical-difference": (
-        "average ranks over the selected datasets and attributes with bars of +/- half the "
-        "Nemenyi critical difference: bars apart, ranks significantly apart (Demsar 2006); "
-        "one variant",
+        "Demsar's diagram: average ranks over the selected datasets and attributes, a bar "
+        "joining the algorithms the Nemenyi test cannot tell apart (Demsar 2006); one variant",
         "x: the measure ranked (accuracy)",
     ),
     "correlations": (
-        "Pearson correlations of measures across the selected runs, in the order given (Friedler "
-        "et al. Fig. 3)",
+        "Pearson correlations of measures across the selected runs, ordered by clustering "
+        "(Friedler et al. Fig. 3)",
         "--measure: the measures shown (accuracy, TPR, TNR, BCR, DIbinary, CV, sensitive-TPR, "
         "sensitive-calibration-)",
+    ),
+    "audits": (
+        "each algorithm's share of splits whose audits reject, a cell per test, and the shares "
+        "of verdicts left undecided (a heatmap)",
+        "fixed: the tests",
     ),
 }
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from faircompare._validation import check_choice
 from faircompare.analysis.tidy import label, runs_wide
@@ -125,8 +125,8 @@ def corrected_ttest(
         statistic = mean / se
     else:
         statistic = 0.0 if mean == 0 else float(np.copysign(np.inf, mean))
-    pvalue = float(2 * stats.t.sf(abs(statistic), df))
-    half = float(stats.t.ppf(0.5 + confidence / 2, df) * se)
+    pvalue = float(2 * special.stdtr(df, -abs(statistic)))  # Student's t, as scipy.stats.t
+    half = float(special.stdtrit(df, 0.5 + confidence / 2) * se)
     return CorrectedTTest(mean, sd, float(statistic), pvalue, (mean - half, mean + half))
 
 
@@ -192,9 +192,9 @@ def correlated_bayesian_ttest(
         raise ValueError(f"the test needs at least two splits, got {len(d)}")
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     scale = sd * np.sqrt(1 / len(d) + test_to_train)
-    if scale > 0:
-        posterior = stats.t(len(d) - 1, loc=mean, scale=scale)
-        below, above = float(posterior.cdf(-rope)), float(posterior.sf(rope))
+    if scale > 0:  # Student's t CDF, as scipy.stats.t computes it, without its checks
+        below = float(special.stdtr(len(d) - 1, (-rope - mean) / scale))
+        above = float(special.stdtr(len(d) - 1, (mean - rope) / scale))
     else:  # every split gives the same difference: all the mass is at the mean
         below, above = float(mean < -rope), float(mean > rope)
     return Posterior(above, 1 - above - below, below, rope)
@@ -245,20 +245,24 @@ def scores(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
 def oriented(measure: str, values: pd.Series) -> pd.Series:
     """Return a measure's values as scores, higher better (:func:`scores`' ``score``).
 
-    An accuracy measure is its own score; a fairness measure's is its distance from its ideal,
-    negated.
+    An accuracy measure is its own score; a fairness measure's is its gap from its ideal,
+    negated (:meth:`~faircompare.measures.Measure.gap`): for a ratio r such as DI,
+    -(1 - min(r, 1/r)), in [-1, 0], the scale every figure draws it on, so that DI = 2 is as
+    far from parity as DI = 0.5 and one run's DI of 478 does not outweigh every other run.
     """
     known = MEASURES[measure]
-    return values if known.kind == "accuracy" else -(values - known.ideal).abs()
+    if known.kind == "accuracy":
+        return values
+    return pd.Series(-known.gap(values), index=values.index, name=values.name)
 
 
 def score_name(measure: str, shown: str | None = None) -> str:
-    """Return the name of a measure's score: the measure, or ``-|DIbinary - 1|``.
+    """Return the name of a measure's score: the measure, or ``-(DIbinary gap)``.
 
     ``shown`` is the name the measure is shown under (a paper's label); default its own.
     """
     known, shown = MEASURES[measure], shown or measure
-    return shown if known.kind == "accuracy" else f"-|{shown} - {known.ideal:g}|"
+    return shown if known.kind == "accuracy" else f"-({shown} gap)"
 
 
 @dataclass(frozen=True)
@@ -357,27 +361,28 @@ def compare_pair(
     by_split = _by_split(measures, measure)
     for name in (a, b):
         check_choice(name, by_split.columns, what="algorithm")
-    return _compare(by_split, measure, a, b, rope, test_to_train)
+    i, j = by_split.columns.get_indexer([a, b])
+    differences = _differences(by_split.to_numpy(dtype=float), i, j)
+    return _compared(differences, measure, a, b, rope, test_to_train)
 
 
-def _compare(
-    by_split: pd.DataFrame, measure: str, a: str, b: str, rope: float, test_to_train: float
+def _compared(
+    differences: np.ndarray, measure: str, a: str, b: str, rope: float, test_to_train: float
 ) -> PairComparison:
-    shared = by_split[[a, b]].dropna()
-    differences = (shared[a] - shared[b]).to_numpy()
     return PairComparison(
         a,
         b,
         measure,
-        len(shared),
+        len(differences),
         corrected_ttest(differences, test_to_train),
         correlated_bayesian_ttest(differences, test_to_train, rope=rope),
     )
 
 
-def _comparable(by_split: pd.DataFrame, a: str, b: str) -> bool:
-    """Whether two algorithms share the two splits a t-test needs (tuned settings may not)."""
-    return int(by_split[[a, b]].notna().all(axis=1).sum()) >= 2
+def _differences(scores: np.ndarray, a: int, b: int) -> np.ndarray:
+    """Return column ``a`` minus column ``b`` on the splits (rows) where both have a score."""
+    shared = ~np.isnan(scores[:, a]) & ~np.isnan(scores[:, b])
+    return scores[shared, a] - scores[shared, b]
 
 
 def pairwise(
@@ -428,11 +433,14 @@ def pairwise(
     0  lr  tree            0.049        0.003
     """
     by_split = _by_split(measures, measure)
+    by_split = by_split[sorted(by_split.columns)]
+    scores = by_split.to_numpy(dtype=float)
     rows = []
-    for a, b in itertools.combinations(sorted(by_split.columns), 2):
-        if not _comparable(by_split, a, b):
+    for (i, a), (j, b) in itertools.combinations(enumerate(by_split.columns), 2):
+        differences = _differences(scores, i, j)
+        if len(differences) < 2:  # tuned settings may share fewer splits than a test needs
             continue
-        pair = _compare(by_split, measure, a, b, rope, test_to_train)
+        pair = _compared(differences, measure, a, b, rope, test_to_train)
         test, posterior = pair.test, pair.posterior
         rows.append(
             {
@@ -683,9 +691,9 @@ def intervals(
         return pd.DataFrame(columns=["mean", "ci_low", "ci_high", "worse_than_best"])
     table = pd.DataFrame.from_dict(rows, orient="index").sort_values("mean", ascending=False)
     best = table.index[0]
-    others = [name for name in table.index if name != best and _comparable(by_split, best, name)]
-    pvalues = [
-        _compare(by_split, measure, best, name, 0.0, test_to_train).test.pvalue for name in others
-    ]
+    scores, column = by_split.to_numpy(dtype=float), by_split.columns.get_loc
+    differences = {name: _differences(scores, column(best), column(name)) for name in table.index}
+    others = [name for name in table.index if name != best and len(differences[name]) >= 2]
+    pvalues = [corrected_ttest(differences[name], test_to_train).pvalue for name in others]
     worse = dict(zip(others, holm(pvalues) < 1 - confidence, strict=True)) if others else {}
     return table.assign(worse_than_best=[worse.get(name, False) for name in table.index])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -29,21 +29,22 @@ from matplotlib.figure import Figure
 from faircompare import registry
 from faircompare._deprecations import renamed_arguments
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
+from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
     plot_threshold_curve,
     plot_transparency_report,
     threshold_curve,
 )
+from faircompare.analysis.canvas import PAGE, REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
-from faircompare.analysis.style import study_styles
+from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.exceptions import cut_message
 from faircompare.file_names import slug
-from faircompare.measures import MEASURES
 from faircompare.names import FAMILIES
-from faircompare.records import DEFAULTS, POOLED
 from faircompare.results import ResultStore
 from faircompare.safe_write import refuse_links, replaced, write_text
 from faircompare.stats.individual import MONTE_CARLO_Z
@@ -146,16 +147,22 @@ class _Study:
     audits: pd.DataFrame
     validation: pd.DataFrame
     family: dict[str, str]
-    styles: dict[str, figures.Style]  # one per name across the report, tuned settings included
+    styles: dict[str, Style]  # one per name across the report, tuned settings included
     configurations: list[_Configuration]
     chosen: pd.DataFrame  # every configuration's representative runs
+
+    @property
+    def algorithms(self) -> tuple[str, ...]:
+        """Every algorithm of the study, which sets each one's style."""
+        return tuple(sorted(self.measures["algorithm"].unique()))
 
     @classmethod
     def read(cls, store: ResultStore) -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
         family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
-        styles = study_styles(measures["algorithm"].unique())
+        algorithms = tuple(sorted(measures["algorithm"].unique()))
+        styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
@@ -165,7 +172,7 @@ class _Study:
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
-                                                 family, undefined, small))  # fmt: skip
+                                                 family, undefined, small, algorithms))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
 
@@ -184,7 +191,7 @@ def _write_sections(writer: Writer, study: _Study) -> None:
             writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
     measures, chosen, styles = study.measures, study.chosen, study.styles
     writer.attempt("rankings", _rankings, chosen)
-    _at_equal_fairness(writer, measures, study.validation, styles)
+    _at_equal_fairness(writer, measures, study.validation, study.algorithms)
     writer.attempt("correlations", _correlations, measures, study.store)
     writer.attempt("measure pairs", _measure_pairs, chosen, study.family, styles)
     writer.attempt("preprocessing", _preprocessing, measures, styles)
@@ -254,10 +261,11 @@ class _Configuration:
     measures: pd.DataFrame
     chosen: pd.DataFrame  # the representative runs (defaults, tuned or pooled)
     audits: pd.DataFrame
-    styles: dict[str, figures.Style]
+    styles: dict[str, Style]
     family: dict[str, str]
     undefined: dict[str, str]  # why each measure its runs leave undefined is undefined
     small: dict[str, tuple[int, int]]  # groups below the audits' minimum: least, most test rows
+    algorithms: tuple[str, ...]  # every algorithm of the study, which sets the styles
 
     @property
     def name(self) -> str:
@@ -270,6 +278,12 @@ class _Configuration:
     @cached_property
     def summary(self) -> pd.DataFrame:
         return tidy.stability(self.chosen, tables.KEY_MEASURES)
+
+    @cached_property
+    def study(self) -> Study:
+        """The configuration's frames, as the figure kinds read them."""
+        empty = self.measures.iloc[:0]
+        return Study(self.measures, empty, self.audits, self.algorithms, self.chosen)
 
 
 def _measures_table(writer: Writer, c: _Configuration) -> None:
@@ -345,21 +359,22 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
             f"(max-T adjusted over the groups) rejects, per metric: {c.label}",
             numbers=groups,
         )
-    shares = [
-        col
-        for col in outcomes.columns
-        if col.startswith(("permutation", "individual loss")) and not col.endswith("undecided")
-    ]
-    if shares:
-        figure = figures.plot_audit_shares(tidy.labelled(outcomes), shares, title=c.label)
-        writer.figure(figure, f"audits-{c.name}", f"Share of splits rejecting: {c.label}")
+    heatmap = kind.audits.shares(outcomes)
+    if heatmap.size:  # no row where no run was tested (every group below the minimum)
+        undecided = [tables.AUDIT_NAMES[u] for u in kind.audits.UNDECIDED]
+        shown = kind.audits.AuditFrames({"": heatmap}, list(heatmap.index), undecided)
+        figure = kind.audits.draw(shown, REPORT)
+        writer.figure(
+            figure,
+            f"audits-{c.name}",
+            f"Share of splits rejecting, per test, among the decided verdicts; the last columns: "
+            f"the shares left undecided; n/a: no split ran the test: {c.label}",
+        )
 
 
 def _stability(writer: Writer, c: _Configuration) -> None:
-    x, y = STABILITY_AXES
-    shown = tidy.labelled(c.summary)
-    families = dict(zip(shown["algorithm"], c.summary["algorithm"].map(c.family), strict=True))
-    figure = figures.plot_stability(shown, x, y, c.styles, title=c.label, families=families)
+    shown = kind.stability.frames(c.study, Selection(), families=c.family)
+    figure = kind.stability.draw(shown, REPORT)
     spread = "" if c.chosen["split_id"].nunique() > 1 else " (one split: no spread to show)"
     caption = (
         f"Stability over splits (Fig. 7){spread}: {c.label}; each algorithm with its defaults, "
@@ -369,10 +384,13 @@ def _stability(writer: Writer, c: _Configuration) -> None:
 
 
 def _tradeoff(writer: Writer, c: _Configuration) -> None:
-    frame = tidy.tradeoff(c.measures, c.audits)
-    title = f"{c.label}: accuracy vs DIbinary gap, every run"
-    figure = figures.plot_tradeoff(frame, c.styles, title=title, families=c.family)
-    caption = f"Tradeoff and Pareto front, every run (each grid value and split): {c.label}"
+    shown = kind.tradeoff.frames(c.study, Selection(), families=c.family)
+    figure = kind.tradeoff.draw(shown, REPORT)
+    caption = (
+        f"Tradeoff and Pareto front, every run (each grid value and split): accuracy against "
+        f"the DIbinary gap 1 - min(DI, 1/DI); filled: the run's demographic-parity test "
+        f"rejects after Holm's correction: {c.label}"
+    )
     writer.figure(figure, f"tradeoff-{c.name}", caption)
 
 
@@ -397,7 +415,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
     if chosen["split_id"].nunique() < 2:
         writer.text(f"One split: comparing interventions needs two splits or more ({label}).")
         return
-    panels = {}
+    compared = []
     for measure in COMPARED:
         pairs = compare.pairwise(chosen, measure, rope=ROPE)
         if pairs.empty:
@@ -410,11 +428,14 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
             f"{ROPE}: {label}. {_YARDSTICK}",
             numbers=pairs,
         )
-        panels[compare.score_name(measure)] = compare.intervals(chosen, measure)
-    if panels:
-        bounds = {compare.score_name(m): _score_bounds(m) for m in COMPARED}
-        figure = figures.plot_intervals(panels, title=label, bounds=bounds)
-        caption = f"Means with corrected 95% intervals over splits: {label}. {_YARDSTICK}"
+        compared.append(measure)
+    if compared:
+        shown = kind.intervals.frames(c.study, Selection(), measures=tuple(compared))
+        figure = kind.intervals.draw(shown, REPORT)
+        caption = (
+            f"Means with corrected 95% intervals over splits; filled: not significantly worse "
+            f"than the best (Holm, 5 %): {label}. {_YARDSTICK}"
+        )
         writer.figure(figure, f"intervals-{name}", caption)
 
 
@@ -443,11 +464,6 @@ _CONFIGURATION_PARTS: dict[
 }
 
 
-def _score_bounds(measure: str) -> tuple[float, float]:
-    """Return the scores a measure can take: a rate in [0, 1], a distance's negative <= 0."""
-    return (0.0, 1.0) if MEASURES[measure].kind == "accuracy" else (-np.inf, 0.0)
-
-
 def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
@@ -468,14 +484,14 @@ def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
         except ValueError as reason:
             writer.text(f"No ranking of {measure} ({variant}) across datasets: {reason}.")
             continue
-        figure = figures.plot_critical_difference(
-            test, title=f"{compare.score_name(measure)}, {variant}"
-        )
+        title = f"average rank of {compare.score_name(measure)}, {variant}"
+        shown = kind.critical_difference.CriticalDifferenceFrames(test, title)
+        figure = kind.critical_difference.draw(shown, REPORT)
         writer.figure(
             figure,
             f"critical-difference-{slug(measure, variant)}",
             f"Average ranks of {measure} ({variant}) over {test.datasets} datasets and "
-            "attributes (1 best); bars join algorithms the Nemenyi test cannot tell apart. "
+            "attributes (1 best); a bar joins algorithms the Nemenyi test cannot tell apart. "
             f"{_YARDSTICK}",
         )
 
@@ -484,7 +500,7 @@ def _at_equal_fairness(
     writer: Writer,
     measures: pd.DataFrame,
     validation: pd.DataFrame,
-    styles: dict[str, figures.Style],
+    algorithms: tuple[str, ...],
 ) -> None:
     """Every intervention against the post-processed best model at its own unfairness.
 
@@ -513,8 +529,8 @@ def _at_equal_fairness(
         tuning = validation[validation["key"].isin(part["key"])]  # the part is keyed on these
         label = ", ".join(configuration)
         table = writer.attempt(
-            f"equal fairness: {label}", _equal_fairness_part, configuration, part, mine,
-            tuning, styles,
+            f"equal fairness: {label}", _equal_fairness_part, configuration, part, tuning,
+            algorithms,
         )  # fmt: skip
         if table is not None:
             found.append(table)
@@ -533,9 +549,8 @@ def _equal_fairness_part(
     writer: Writer,
     configuration: tuple[str, str, str],
     measures: pd.DataFrame,
-    points: pd.DataFrame,
-    validation: pd.DataFrame | None,
-    styles: dict[str, figures.Style],
+    validation: pd.DataFrame,
+    algorithms: tuple[str, ...],
 ) -> pd.DataFrame | None:
     """Write one dataset, attribute and variant's figure and table; return the table."""
     name, label = slug("equal-fairness", *configuration), ", ".join(configuration)
@@ -543,17 +558,9 @@ def _equal_fairness_part(
     if table.empty:
         writer.text(f"No other algorithm to compare with the frontier: {label}.")
         return None
-    runs = equal_fairness.equal_fairness(measures)
-    shown = runs.assign(
-        algorithm=[
-            tidy.label(a, DEFAULTS if s == DEFAULTS else POOLED)
-            for a, s in zip(runs["algorithm"], runs["setting"], strict=True)
-        ]
-    )
     frontier = table["frontier"].iloc[0]
-    figure = figures.plot_equal_fairness(
-        points[points["frontier"] == frontier], shown, styles, title=label
-    )
+    study = Study(measures, validation, pd.DataFrame(), algorithms)
+    figure = kind.equal_fairness.draw(kind.equal_fairness.frames(study, Selection()), REPORT)
     writer.figure(
         figure,
         name,
@@ -594,14 +601,14 @@ def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) ->
                 continue
             caption = f"Pearson correlations across runs, {variant} ({sample} sample)"
             name = slug("correlation", sample, variant)
-            writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
+            writer.drawn(name, caption, _correlation_figure, matrix, title)
     by_dataset = tidy.measure_correlations(measures, method="pearson", by=("dataset", "variant"))
     for (dataset, variant), part in by_dataset.groupby(["dataset", "variant"]):
         matrix = tidy.correlation_matrix(part)
         if _correlated(matrix):
             caption = f"Pearson correlations across the runs of {dataset}, {variant}"
             name, title = slug("correlation", dataset, variant), f"{dataset}, {variant}"
-            writer.drawn(name, caption, figures.plot_correlations, matrix, title=title)
+            writer.drawn(name, caption, _correlation_figure, matrix, title)
     frames.append(by_dataset.assign(sample="all, per dataset", method="pearson"))
     pooled = pd.concat(frames, ignore_index=True)
     path = writer.out / "tables" / "correlations.csv"
@@ -609,6 +616,13 @@ def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) ->
         pooled.to_csv(temporary, index=False)
     writer.wrote(path)
     writer.text("All correlations, Pearson and Spearman: tables/correlations.csv.")
+
+
+def _correlation_figure(matrix: pd.DataFrame, title: str) -> Figure:
+    """Draw a correlation matrix as the correlations kind does, as wide as its measures need."""
+    shown = kind.correlations.CorrelationFrames(kind.correlations.ordered(matrix), title)
+    width = max(PAGE, kind.correlations.least_width(shown, REPORT))
+    return kind.correlations.draw(shown, replace(REPORT, width=width))
 
 
 def _correlated(matrix: pd.DataFrame) -> bool:
@@ -620,7 +634,7 @@ def _measure_pairs(
     writer: Writer,
     chosen: pd.DataFrame,
     family: dict[str, str],
-    styles: dict[str, figures.Style],
+    styles: dict[str, Style],
 ) -> None:
     """Fig. 4: CV against comparative TPR and TNR, every dataset, fairness-aware algorithms."""
     aware = chosen[chosen["algorithm"].map(family) != "baseline"]
@@ -640,9 +654,7 @@ def _measure_pairs(
                      MEASURE_PAIRS, styles, title=title)  # fmt: skip
 
 
-def _preprocessing(
-    writer: Writer, measures: pd.DataFrame, styles: dict[str, figures.Style]
-) -> None:
+def _preprocessing(writer: Writer, measures: pd.DataFrame, styles: dict[str, Style]) -> None:
     pairs = {m: tidy.preprocessing_comparison(measures, m) for m in PREPROCESSING_MEASURES}
     if all(p.empty for p in pairs.values()):
         return
@@ -712,7 +724,7 @@ def _attributes_figure(part: pd.DataFrame, dataset: str) -> Figure:
 
 
 def _audit_figures(
-    writer: Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, figures.Style]
+    writer: Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, Style]
 ) -> None:
     if audits.empty:
         return

@@ -33,6 +33,10 @@ from faircompare.analysis.report_cache import PartCache, frame_from_json, frame_
 from faircompare.results import ResultStore
 from faircompare.safe_write import WriteError
 
+#: The formats of the report's figures: the page's PNG. A figure for a paper, as PDF or SVG,
+#: is drawn by ``faircompare figure`` (:func:`faircompare.analysis.paper.draw`).
+FORMATS = ("png",)
+
 
 @dataclass
 class Section:
@@ -168,8 +172,9 @@ class Writer:
 
     def figure(self, figure: Figure, name: str, caption: str) -> None:
         """Save a figure under ``figures/<name>`` and put it on the page (embedded)."""
-        paths = figures.save(figure, self.out / "figures", name, root=self.root)
-        png = base64.b64encode(paths[-1].read_bytes()).decode()
+        paths = figures.save(figure, self.out / "figures", name, root=self.root,
+                             formats=FORMATS)  # fmt: skip
+        png = base64.b64encode(paths[0].read_bytes()).decode()
         part = {"kind": "figure", "png": png, "caption": caption, "name": name}
         self.sections[-1].parts.append(part)
         self._record(part, paths)

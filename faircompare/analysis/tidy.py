@@ -301,7 +301,7 @@ def balanced_measures(
     """
     rng = np.random.default_rng(rng)
     runs = store.runs().query("status == 'done'")
-    frames = []
+    frames, owners = [], []
     for run in runs.itertuples():
         stored = store.predictions(run.key)
         privileged = stored.sensitive_features == stored.privileged
@@ -320,11 +320,14 @@ def balanced_measures(
                 stored.y_true[rows], stored.y_pred[rows], stored.sensitive_features[rows],
                 privileged=stored.privileged, scores=scores,
             )  # fmt: skip
-        frames.append(frame.assign(**{c: getattr(run, c) for c in RUN}))
+        frames.append(frame)
+        owners.append(run.Index)
     columns = [*RUN, "measure", "group", "value"]
     if not frames:  # no run's test split has the four cells
         return pd.DataFrame(columns=columns)
-    return pd.concat(frames, ignore_index=True)[columns]
+    rows = np.repeat(owners, [len(frame) for frame in frames])  # each run's columns, once a row
+    identity = runs.loc[rows, RUN].reset_index(drop=True)
+    return pd.concat([identity, pd.concat(frames, ignore_index=True)], axis=1)[columns]
 
 
 def stability(

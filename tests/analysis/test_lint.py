@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.style import new_figure
@@ -67,11 +68,13 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
     )
     title = "adult, race, numerical+binary: accuracy vs DIbinary gap"
     styles = figures.algorithm_styles(names)
-    figure = figures.plot_tradeoff(frame, styles, title=title)
+    with pytest.warns(DeprecationWarning, match="plot_tradeoff"):  # drawn by its kind (#63)
+        figure = figures.plot_tradeoff(frame, styles, title=title)
     assert lint_figure(figure) == []
     assert len(figure.legends[0].get_texts()) == 26  # every algorithm and the Pareto front
     # faceted by family: a panel each, the other families' runs in grey behind
-    faceted = figures.plot_tradeoff(frame, styles, title=title, families=families(names))
+    with pytest.warns(DeprecationWarning, match="plot_tradeoff"):
+        faceted = figures.plot_tradeoff(frame, styles, title=title, families=families(names))
     assert lint_figure(faceted) == []
     panels = [ax for ax in faceted.axes if ax.get_visible()]
     assert [ax.get_title() for ax in panels] == [
@@ -85,12 +88,16 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
 
 def test_a_critical_difference_diagram_of_25_names_passes_the_lint():
     # its rank numbers ran together ("10111213...") at 25 algorithms on the main of issue #29
-    from faircompare.analysis import figures
+    from faircompare.analysis import kinds
+    from faircompare.analysis.canvas import REPORT
     from faircompare.analysis.compare import FriedmanTest
 
     names = [f"correlation-remover-logistic-regression-{i}" for i in range(25)]
     ranks = pd.Series(np.linspace(1, 25, 25), index=names)
-    figure = figures.plot_critical_difference(FriedmanTest(ranks, 30.0, 0.01, 7.5, 10, 0.05))
+    test = FriedmanTest(ranks, 30.0, 0.01, 7.5, 10, 0.05)
+    figure = kinds.critical_difference.draw(
+        kinds.critical_difference.CriticalDifferenceFrames(test, "average rank"), REPORT
+    )
     assert lint_figure(figure) == []
     numbers = [t for t in figure.axes[0].texts if t.get_text().isdigit()]
     renderer = figure.canvas.get_renderer()

@@ -86,10 +86,10 @@ def test_parts_drawn_in_parallel_make_the_same_report(study):
 def test_a_part_whose_file_is_gone_is_drawn_again(study, saved):
     report(study)
     name = next(n for n in saved if n.startswith("stability-german"))
-    (study / "report" / "figures" / f"{name}.svg").unlink()
+    (study / "report" / "figures" / f"{name}.png").unlink()
     saved.clear()
     report(study)
-    assert name in saved and (study / "report" / "figures" / f"{name}.svg").is_file()
+    assert name in saved and (study / "report" / "figures" / f"{name}.png").is_file()
     assert not any(n.startswith("stability-ricci") for n in saved)
 
 

@@ -4,7 +4,7 @@ import warnings
 
 import pytest
 
-from faircompare.analysis import figures, report
+from faircompare.analysis import figures, kinds, report
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.benchmark.settings import RunSettings
 from faircompare.config import BenchmarkConfig
@@ -38,7 +38,7 @@ def test_a_figure_that_fails_is_listed_and_the_rest_is_written(one_split, tmp_pa
     def broken(*args, **kwargs):
         raise RuntimeError("drawn on purpose to fail")
 
-    monkeypatch.setattr(figures, "plot_tradeoff", broken)
+    monkeypatch.setattr(kinds.tradeoff, "draw", broken)
     lines = []
     page = report.write_report(one_split, tmp_path, say=lines.append).read_text()
     assert "Parts of this report that failed" in page

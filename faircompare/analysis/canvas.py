@@ -1,0 +1,341 @@
+"""Where a figure kind draws: its size, its grid of panels and its legend, computed before drawing.
+
+Every figure kind (:mod:`faircompare.analysis.kinds`) draws on a canvas this module plans from
+a :class:`Layout`: the report at :data:`REPORT`, a paper at the width its author asks for. The
+figure's size is computed from what it holds (panels, legend entries, the longest names) before
+anything is drawn; what cannot be read at the size asked raises :class:`FigureFitError`, naming
+what would fit. Panels that do not fit side by side wrap onto more rows. Drawn into the user's
+own axes (``ax=``), the text takes the layout's sizes too, whatever the axes were made with.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.textpath import TextToPath
+
+from faircompare._validation import check_choice
+from faircompare.analysis.style import PrintFigure
+
+__all__ = ["COLUMN", "PAGE", "REPORT", "FigureFitError", "Layout"]
+
+#: Inches: the width of a column of a two-column paper.
+COLUMN = 3.5
+#: Inches: the width of the page of a two-column paper.
+PAGE = 7.0
+LEGENDS = ("below", "right", "inside", "off")
+MIN_PANEL = 1.2  # inches a panel needs, each way, for its ticks and points to be read
+MAX_PANEL_HEIGHT = 2.8  # inches: a page-wide panel keeps a column panel's height
+MARKER = 0.3  # inches a legend entry takes beside its text (marker and gaps)
+LINE = 1.45  # a text line's height, in font sizes
+ENTRY = 1.75  # a legend entry's height, in font sizes (its text and matplotlib's spacing)
+BELOW = 0.55  # inches below a panel for its tick labels and axis label
+LABEL_ROOM = 0.55  # inches beside a panel for its y tick labels and axis label
+
+
+class FigureFitError(ValueError):
+    """The figure asked for cannot be drawn readably at the size asked."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The size and look of a figure.
+
+    Attributes
+    ----------
+    width
+        Inches: :data:`COLUMN` (3.5) for a column, :data:`PAGE` (7) for a page.
+    height
+        Inches; None follows the kind's aspect, with the room its legend takes.
+    font_size
+        Points of the text (ticks and legend one point less).
+    legend
+        ``"below"`` the panels, ``"right"`` of them, ``"inside"`` the first panel, or
+        ``"off"``.
+    sharey
+        Whether the panels share their y axis; by default each has the range of its own data
+        (Adult's accuracies and German's are both read, not both squashed).
+    """
+
+    width: float = COLUMN
+    height: float | None = None
+    font_size: float = 8.0
+    legend: str = "below"
+    sharey: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice(self.legend, LEGENDS, what="legend place")
+        if self.width <= 0 or (self.height is not None and self.height <= 0):
+            raise ValueError(f"a figure's size must be positive, got {self.width} x {self.height}")
+        if self.font_size <= 1:
+            raise ValueError(f"a figure's font size must be above 1 point, got {self.font_size}")
+
+    @property
+    def small(self) -> float:
+        """Points of the ticks' and the legend's text."""
+        return self.font_size - 1
+
+    @property
+    def line(self) -> float:
+        """Inches a line of small text takes."""
+        return LINE * self.small / 72
+
+    @property
+    def entry(self) -> float:
+        """Inches a legend entry takes."""
+        return ENTRY * self.small / 72
+
+
+_TO_PATH = TextToPath()
+
+#: The report's layout: a page wide, the legend beside the panels, as a screen reads it.
+REPORT = Layout(width=PAGE, font_size=8.0, legend="right")
+
+
+def text_width(text: str, font_size: float) -> float:
+    """Return the inches ``text`` takes at ``font_size`` points in the default font.
+
+    Parameters
+    ----------
+    text
+        One line of text.
+    font_size
+        Its size in points.
+
+    Returns
+    -------
+    float
+        Its width in inches.
+    """
+    return _text_width(text, float(font_size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_width(text: str, font_size: float) -> float:
+    """Measure by the font's metrics (30 times faster than the outline's extents)."""
+    width, _, _ = _TO_PATH.get_text_width_height_descent(
+        text, FontProperties(size=font_size), ismath=False
+    )
+    return float(width) / 72
+
+
+@dataclass(frozen=True)
+class Canvas:
+    """Where a kind draws: the figure and its panels, in reading order.
+
+    Attributes
+    ----------
+    figure
+        The figure: a new one, or the user's.
+    axes
+        One per panel; only the panels used (a grid's spare cells are hidden).
+    layout
+        The layout drawn at.
+    legend_columns
+        Columns of a legend below the panels; None where the user's axes are drawn into.
+    """
+
+    figure: Figure
+    axes: list[Axes]
+    layout: Layout
+    legend_columns: int | None
+
+    @property
+    def users(self) -> bool:
+        """Whether the kind draws into the user's axes."""
+        return self.legend_columns is None
+
+
+def canvas(
+    layout: Layout,
+    ax: Axes | None,
+    panels: int,
+    entries: Sequence[str],
+    *,
+    aspect: float,
+    label_room: float = LABEL_ROOM,
+    most_columns: int | None = None,
+    titled: bool | None = None,
+    panel_height: float | None = None,
+) -> Canvas:
+    """Return the figure and panels to draw in: the user's axes (one panel), or a planned figure.
+
+    Parameters
+    ----------
+    layout
+        The size and look asked for.
+    ax
+        The user's axes, or None for a new figure.
+    panels
+        How many panels the kind draws.
+    entries
+        The legend's entries (none: no legend).
+    aspect
+        A panel's height over its width.
+    label_room
+        Inches beside a panel for its tick and axis labels (its row names, say).
+    most_columns
+        The most panels a row holds (a kind whose panels pair up, as constraints do).
+    titled
+        Whether the panels carry a title line; by default when there are several.
+    panel_height
+        Inches a panel's height takes, where its rows set it rather than its width.
+
+    Returns
+    -------
+    Canvas
+        The figure and its axes.
+
+    Raises
+    ------
+    FigureFitError
+        Where the panels or the legend cannot be read at the size asked, naming what would.
+    ValueError
+        Where the user's axes are given for more than one panel.
+    """
+    if ax is not None:
+        if panels != 1:
+            raise ValueError(f"ax= takes one panel; this selection draws {panels}")
+        figure = ax.get_figure()
+        assert isinstance(figure, Figure)
+        return Canvas(figure, [ax], layout, None)
+    titled = panels > 1 if titled is None else titled
+    grid = _plan(layout, panels, entries, aspect, label_room, most_columns, titled, panel_height)
+    engine = ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02)
+    figure = PrintFigure(figsize=grid.size, layout=engine)
+    rows = math.ceil(panels / grid.columns)
+    axes = figure.subplots(rows, grid.columns, squeeze=False, sharey=layout.sharey).ravel()
+    for spare in axes[panels:]:
+        spare.set_visible(False)
+    return Canvas(figure, list(axes[:panels]), layout, grid.legend_columns)
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The computed geometry of a figure: its size, panel columns and legend columns."""
+
+    size: tuple[float, float]
+    columns: int
+    legend_columns: int
+
+
+def _plan(
+    layout: Layout,
+    panels: int,
+    entries: Sequence[str],
+    aspect: float,
+    label_room: float,
+    most_columns: int | None,
+    titled: bool,
+    panel_height: float | None = None,
+) -> _Grid:
+    """Compute a figure's size, panel columns and legend columns, or say what does not fit."""
+    legend = layout.legend if entries else "off"
+    entry = max((text_width(e, layout.small) for e in entries), default=0.0) + MARKER
+    width = layout.width - (entry if legend == "right" else 0.0)
+    if entry > layout.width:
+        raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))
+    columns = min(panels, most_columns or panels)
+    while columns > 1 and _panel_width(width, columns, label_room, layout.sharey) < MIN_PANEL:
+        columns -= 1
+    panel = _panel_width(width, columns, label_room, layout.sharey)
+    if panel < MIN_PANEL:
+        raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))
+    legend_columns, legend_height = 1, 0.0
+    if legend == "below":
+        legend_columns = max(1, min(len(entries), int(layout.width // entry)))
+        legend_height = math.ceil(len(entries) / legend_columns) * layout.entry + 0.15
+    rows = math.ceil(panels / columns)
+    title = layout.font_size * LINE / 72 if titled else 0.0
+    panel_height = panel_height or min(max(panel * aspect, MIN_PANEL), MAX_PANEL_HEIGHT)
+    needed = rows * (panel_height + title + BELOW) + legend_height
+    if legend == "right":
+        needed = max(needed, len(entries) * layout.entry + 0.3)
+    height = layout.height or needed
+    if legend == "right" and len(entries) * layout.entry + 0.3 > height:
+        raise FigureFitError(_fit_advice(layout, panels, entries, "tall", label_room))
+    least = min(MIN_PANEL, panel_height) if panel_height else MIN_PANEL  # rows set its height
+    if (height - legend_height) / rows - title - BELOW < least - 1e-9:
+        raise FigureFitError(_fit_advice(layout, panels, entries, "tall", label_room))
+    return _Grid((layout.width, height), columns, legend_columns)
+
+
+def _panel_width(width: float, columns: int, label_room: float, shared: bool) -> float:
+    """Return a panel's width when ``columns`` panels share ``width`` inches."""
+    rooms = label_room * (1 if shared else columns)
+    return (width - rooms) / columns
+
+
+def _fit_advice(
+    layout: Layout, panels: int, entries: Sequence[str], short: str, label_room: float
+) -> str:
+    """Say in one line why a figure does not fit, and what would."""
+    names = f" (their row names take {label_room:.1f} in)" if label_room > 1 else ""
+    legend = f" and a legend of {len(entries)} entries" if entries else ""
+    height = f"{layout.height:.1f}" if layout.height else "auto"
+    where = "in" if short == "wide" else "above"
+    return (
+        f"{panels} panel{'s' * (panels > 1)}{names}{legend} do not fit {where} a "
+        f"{layout.width:g} x {height} in figure at {layout.font_size:g} pt: select fewer "
+        f"algorithms or configurations, or draw it wider (width {PAGE:g} for a page), or "
+        "put the legend elsewhere (legend 'below', 'right' or 'off')"
+    )
+
+
+def finish(canvas: Canvas) -> Figure:
+    """Place the legend where the layout asks and size the user's axes' text; return the figure.
+
+    Parameters
+    ----------
+    canvas
+        The drawn canvas.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Its figure.
+    """
+    layout = canvas.layout
+    if canvas.users:
+        _text_sizes(canvas.axes[0], layout)
+        if layout.legend != "off" and canvas.axes[0].get_legend_handles_labels()[1]:
+            canvas.axes[0].legend(frameon=False, fontsize=layout.small)
+        return canvas.figure
+    _legend(canvas)
+    return canvas.figure
+
+
+def _text_sizes(ax: Axes, layout: Layout) -> None:
+    """Give the user's axes the layout's text sizes (its ticks were made at the user's)."""
+    ax.tick_params(labelsize=layout.small)
+    for text in (ax.xaxis.label, ax.yaxis.label, ax.title):
+        text.set_fontsize(layout.font_size)
+
+
+def _legend(canvas: Canvas) -> None:
+    """Place the legend of the axes' labelled artists (each label once) where asked."""
+    labelled: dict[str, Artist] = {}
+    for ax in canvas.axes:
+        for handle, name in zip(*ax.get_legend_handles_labels(), strict=True):
+            labelled.setdefault(name, handle)
+    layout = canvas.layout
+    if not labelled or layout.legend == "off":
+        return
+    handles, names = list(labelled.values()), list(labelled)
+    options: dict[str, Any] = {"frameon": False, "handletextpad": 0.3, "columnspacing": 0.8}
+    if layout.legend == "inside":
+        canvas.axes[0].legend(handles, names, loc="best", **options)
+    elif layout.legend == "right":
+        canvas.figure.legend(handles, names, loc="outside right center", **options)
+    else:
+        options["ncols"] = canvas.legend_columns
+        canvas.figure.legend(handles, names, loc="outside lower center", **options)

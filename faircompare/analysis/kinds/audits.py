@@ -1,0 +1,178 @@
+"""The audits figure: each algorithm's share of splits whose audits reject, as a heatmap.
+
+A row per algorithm as the report shows it, a column per test under the name the tables give it
+(demographic parity, equal opportunity, individual T_n, ...): each cell the share of splits
+rejecting among the verdicts their Monte Carlo error leaves decided, written in the cell. The
+last columns, set apart, are the shares of each audit's verdicts left undecided; a test not run
+on any split (AUC for a model without scores, a metric undefined in a group, a group below the
+audits' minimum) is "n/a", never a 0 % rejection. FlipTest's rates are not shares of verdicts:
+its table gives them. A panel per dataset, attribute and variant, the rows shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from faircompare.analysis import tidy
+from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_width
+from faircompare.analysis.kinds._panels import panel_title
+from faircompare.analysis.selection import Selection, Study, configurations
+from faircompare.analysis.style import paper_style
+from faircompare.analysis.tables import AUDIT_NAMES
+
+__all__ = ["AuditFrames", "draw", "frames", "shares"]
+
+UNDECIDED = ("permutation undecided", "individual undecided")
+CELL = 0.24  # inches a cell takes each way
+COLOURS = "Oranges"
+
+
+@dataclass(frozen=True)
+class AuditFrames:
+    """What the audits figure shows.
+
+    Attributes
+    ----------
+    tables
+        ``{panel title: shares}``: rows the algorithms' names, columns the tests' names, in
+        [0, 1], NaN where no split gives one.
+    rows
+        The rows' names, top to bottom.
+    undecided
+        The columns that are shares of undecided verdicts.
+    """
+
+    tables: dict[str, pd.DataFrame]
+    rows: list[str]
+    undecided: list[str]
+
+
+def shares(outcomes: pd.DataFrame, selection: Selection | None = None) -> pd.DataFrame:
+    """Return the shares an audits panel shows, from one configuration's audit outcomes.
+
+    Parameters
+    ----------
+    outcomes
+        :func:`~faircompare.analysis.tidy.audit_outcomes` of one configuration.
+    selection
+        The names to give the algorithms; their own (as the tables give them) by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows the algorithms, columns the tests' rejection shares then the undecided shares,
+        under the tables' names (:data:`~faircompare.analysis.tables.AUDIT_NAMES`).
+    """
+    selection = selection or Selection()
+    tests = [c for c in outcomes.columns
+             if c.startswith(("permutation", "individual")) and c not in UNDECIDED
+             and c != "individual near-certain"]  # fmt: skip
+    columns = [*tests, *(c for c in UNDECIDED if c in outcomes.columns)]
+    names = [selection.label(a, s) for a, s in
+             zip(outcomes["algorithm"], outcomes["setting"], strict=True)]  # fmt: skip
+    table = outcomes[columns].set_axis(names).astype(float)
+    return table.rename(columns=AUDIT_NAMES)
+
+
+def frames(
+    study: Study, selection: Selection, x: str | None = None, y: str | None = None
+) -> AuditFrames:
+    """Compute the selected runs' audit shares, a panel per configuration.
+
+    Parameters
+    ----------
+    study
+        The study's frames.
+    selection
+        The runs shown (as the report shows each algorithm) and their names.
+    x, y
+        Unused: the columns are the tests.
+
+    Returns
+    -------
+    AuditFrames
+        The shares.
+
+    Raises
+    ------
+    ValueError
+        Where no selected run was audited.
+    """
+    chosen = study.shown(selection.measures(study.measures))
+    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
+    audits = study.audits[study.audits["key"].isin(settings.index)]
+    outcomes = tidy.audit_outcomes(audits.assign(setting=audits["key"].map(settings)))
+    if outcomes.empty:
+        raise ValueError(
+            "the audits figure needs tested runs; the selection holds none (run the study with "
+            "its audits, or `faircompare audit`; a group below the audits' minimum of test rows "
+            "is not tested)"
+        )
+    found = configurations(outcomes)
+    tables = {}
+    for configuration in found:
+        mine = outcomes[(outcomes[tidy.WHERE] == pd.Series(configuration, tidy.WHERE)).all(axis=1)]
+        order = selection.order(mine["algorithm"].unique())
+        mine = mine.set_index("algorithm").loc[order].reset_index()
+        title = panel_title(selection, configuration) if len(found) > 1 else ""
+        tables[title] = shares(mine, selection)
+    rows = list(dict.fromkeys(r for t in tables.values() for r in t.index))
+    undecided = [AUDIT_NAMES[c] for c in UNDECIDED]
+    return AuditFrames(tables, rows, undecided)
+
+
+def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
+    """Draw the audits heatmap.
+
+    Parameters
+    ----------
+    frames
+        What it shows (:func:`frames`).
+    layout
+        Its size and look; a column's by default. The rows are shared by the panels.
+    ax
+        Axes of your own to draw one panel into.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    layout = replace(layout or Layout(COLUMN), sharey=True, legend="off")
+    rows = frames.rows
+    room = max((text_width(n, layout.small) for n in rows), default=0.0) + 0.2
+    columns = max(len(t.columns) for t in frames.tables.values())
+    below = max((text_width(c, layout.small) for t in frames.tables.values() for c in t.columns),
+                default=0.0)  # fmt: skip
+    height = CELL * len(rows)
+    with paper_style(layout.font_size):
+        drawn = canvas(replace(layout, height=layout.height or height + below + 0.5), ax,
+                       len(frames.tables), [], aspect=height / max(CELL * columns, 1e-9),
+                       label_room=room, panel_height=height)  # fmt: skip
+        for panel, (title, table) in zip(drawn.axes, frames.tables.items(), strict=True):
+            _heatmap(panel, table.reindex(rows), frames.undecided, layout)
+            panel.set_title(title)
+        return finish(drawn)
+
+
+def _heatmap(ax: Axes, table: pd.DataFrame, undecided: list[str], layout: Layout) -> None:
+    """Draw one panel's cells, each with its share written in it, "n/a" where none."""
+    values = table.to_numpy(dtype=float)
+    ax.imshow(np.ma.masked_invalid(values), cmap=COLOURS, vmin=0, vmax=1, aspect="auto")
+    for (i, j), value in np.ndenumerate(values):
+        text = "n/a" if np.isnan(value) else f"{value:.0%}"
+        colour = "white" if value > 0.6 else "black"
+        ax.text(j, i, text, ha="center", va="center", fontsize=layout.small - 1, color=colour)
+    split = [j for j, c in enumerate(table.columns) if c in undecided]
+    if split:
+        ax.axvline(split[0] - 0.5, color="white", linewidth=3)
+    ax.set_xticks(range(len(table.columns)), list(table.columns), rotation=90)
+    ax.set_yticks(range(len(table)), list(table.index))
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)

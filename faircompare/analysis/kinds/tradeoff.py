@@ -1,0 +1,185 @@
+"""The tradeoff figure: accuracy against a fairness gap, a point per run, with the Pareto front.
+
+Every run (each grid value and split) is a point at its accuracy and its distance from fairness,
+on the bounded scale every kind uses for a measure (:meth:`faircompare.measures.Measure.gap`:
+a ratio r such as DI is 1 - min(r, 1/r), in [0, 1]); filled where the run's demographic-parity
+permutation test rejects after Holm's correction (:func:`~faircompare.analysis.tidy.tradeoff`).
+A panel per dataset, attribute and variant, each with its own accuracy range; a configuration
+with more than eight algorithms and known families gets a panel per family, the other families'
+runs in light grey behind, and the Pareto front of all its runs in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from faircompare.analysis import tidy
+from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
+from faircompare.analysis.kinds._panels import (
+    chart_range,
+    family_panels,
+    note_off_chart,
+    panel_title,
+    same_limits,
+    scatter,
+    y_labelled,
+)
+from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.style import Style, paper_style
+from faircompare.measures import MEASURES
+
+__all__ = ["TradeoffFrames", "draw", "frames"]
+
+
+@dataclass(frozen=True)
+class TradeoffFrames:
+    """What the tradeoff figure shows.
+
+    Attributes
+    ----------
+    runs
+        One row per run: ``panel``, ``configuration`` (the panel's dataset, attribute and
+        variant, in words), ``name`` (the legend's), ``style``, ``gap``, ``accuracy``,
+        ``filled`` (its parity test significant) and ``pareto``.
+    panels
+        The panels' titles, in order ("" for a figure of one panel).
+    order
+        The names, in the legend's order.
+    styles
+        Each style key's colour and marker.
+    x_label, y_label
+        The axes' labels.
+    context
+        Whether each panel shows the rest of its configuration's runs in grey.
+    """
+
+    runs: pd.DataFrame
+    panels: list[str]
+    order: list[str]
+    styles: Mapping[str, Style]
+    x_label: str
+    y_label: str
+    context: bool = False
+
+
+def frames(
+    study: Study,
+    selection: Selection,
+    x: str | None = None,
+    y: str | None = None,
+    *,
+    families: Mapping[str, str] | None = None,
+) -> TradeoffFrames:
+    """Select the runs of a tradeoff figure.
+
+    Parameters
+    ----------
+    study
+        The study's frames.
+    selection
+        The runs shown and their names.
+    x, y
+        The fairness measure (DIbinary) and the accuracy measure (accuracy).
+    families
+        Each algorithm's family: a configuration of more than eight algorithms is then drawn
+        a panel per family (the report's way).
+
+    Returns
+    -------
+    TradeoffFrames
+        The runs and panels.
+    """
+    x, y = x or "DIbinary", y or "accuracy"
+    measures = selection.measures(study.measures)
+    audits = study.audits[study.audits["key"].isin(measures["key"])]
+    runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x)
+    order = selection.order(runs["algorithm"].unique())
+    where = runs[tidy.WHERE].astype(str).agg(", ".join, axis=1)
+    titles = {w: panel_title(selection, w.split(", ")) for w in where.unique()}
+    runs = runs.assign(
+        configuration=where.map(titles),
+        name=runs["algorithm"].map(selection.label),
+        style=runs["algorithm"],
+        filled=runs["significant"],
+    )
+    groups = family_panels(order, families) if len(titles) == 1 else [("", order)]
+    if len(groups) > 1:
+        family = {a: f for f, names in groups for a in names}
+        runs["panel"] = runs["algorithm"].map(family)
+        panels = [f for f, _ in groups]
+    elif len(titles) > 1:
+        runs["panel"] = runs["configuration"]
+        panels = [titles[w] for w in sorted(titles)]
+    else:
+        runs["panel"], panels = "", [""]
+    gap = f"{selection.label(x)} gap" + (" (1 - min(r, 1/r))" if MEASURES[x].ratio else "")
+    return TradeoffFrames(
+        runs, panels, [selection.label(a) for a in order], study.styles, gap,
+        selection.label(y), context=len(groups) > 1,
+    )  # fmt: skip
+
+
+def draw(frames: TradeoffFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
+    """Draw the tradeoff figure.
+
+    Parameters
+    ----------
+    frames
+        What it shows (:func:`frames`).
+    layout
+        Its size and look; a column's by default.
+    ax
+        Axes of your own to draw one panel into.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
+    layout = layout or Layout(COLUMN)
+    runs = frames.runs
+    with paper_style(layout.font_size):
+        drawn = canvas(layout, ax, len(frames.panels), ["Pareto front", *frames.order],
+                       aspect=0.8)  # fmt: skip
+        limits = {}
+        for panel, title in zip(drawn.axes, frames.panels, strict=True):
+            same = runs[runs["configuration"].isin(runs.loc[runs["panel"] == title,
+                                                             "configuration"])]  # fmt: skip
+            limits[title] = chart_range(same["accuracy"])
+            _panel(panel, same, title, frames, limits[title])
+            panel.set_xlabel(frames.x_label)
+            panel.set_title(title)
+            y_labelled(panel, frames.y_label, layout)
+        if frames.context:  # a configuration's families: one range, to compare them
+            same_limits(drawn.axes)
+        for panel, title in zip(drawn.axes, frames.panels, strict=True):
+            cut = limits[title]
+            if cut is not None:  # set last: a shared range spans every run
+                panel.set_ylim(cut)
+                shown = runs.loc[runs["panel"] == title, "accuracy"].to_numpy()
+                note_off_chart(panel, shown, cut)
+        return finish(drawn)
+
+
+def _panel(
+    ax: Axes,
+    same: pd.DataFrame,
+    title: str,
+    frames: TradeoffFrames,
+    limits: tuple[float, float] | None,
+) -> None:
+    """Draw one panel's runs and its configuration's Pareto front, off the chart at its edge."""
+    if limits is not None:
+        same = same.assign(accuracy=same["accuracy"].clip(*limits))
+    if frames.context:
+        rest = same[same["panel"] != title]
+        ax.scatter(rest["gap"], rest["accuracy"], s=5, color="#DDDDDD", zorder=0)
+    front = same[same["pareto"]].sort_values("gap")
+    ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=0.8,
+            label="Pareto front", zorder=1)  # fmt: skip
+    scatter(ax, same[same["panel"] == title], "gap", "accuracy", frames.styles, frames.order)

@@ -1,0 +1,307 @@
+"""What a figure or a table shows: the study's frames, the runs selected and their names.
+
+A figure kind (:mod:`faircompare.analysis.kinds`) or a table for a paper
+(:mod:`faircompare.analysis.paper_tables`) reads a :class:`Study`, the frames of a results
+store, through a :class:`Selection`: the datasets, attributes, variants, algorithms and splits
+it shows, and the labels it gives them. The report reads the same frames, one dataset,
+attribute and variant at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import pandas as pd
+
+from faircompare._validation import check_choice
+from faircompare.analysis import tidy
+from faircompare.analysis.style import Style, study_styles
+from faircompare.records import DEFAULTS, POOLED, TUNED
+from faircompare.results import ResultStore
+
+__all__ = ["Selection", "Study", "algorithm_of", "configurations"]
+
+
+@dataclass(frozen=True, eq=False)
+class Study:
+    """The frames of a study that figures read: its test and validation measures, its audits.
+
+    Attributes
+    ----------
+    measures
+        The test measures (long form: :meth:`~faircompare.results.ResultStore.measures`).
+    validation
+        The validation measures, by which an algorithm run over a grid is tuned.
+    audits
+        The audit rows (:meth:`~faircompare.results.ResultStore.audits`).
+    algorithms
+        Every algorithm of the study, whose styles stay the same whatever a figure selects;
+        by default those of ``measures``.
+    chosen
+        The runs shown of each algorithm, where already chosen (:meth:`shown`).
+    """
+
+    measures: pd.DataFrame
+    validation: pd.DataFrame
+    audits: pd.DataFrame
+    algorithms: tuple[str, ...] = ()
+    chosen: pd.DataFrame | None = None
+
+    @classmethod
+    def read(cls, store: ResultStore) -> Study:
+        """Read a study's frames from its store.
+
+        Parameters
+        ----------
+        store
+            The results store.
+
+        Returns
+        -------
+        Study
+            Its frames.
+        """
+        return cls(store.measures(), store.measures("validation"), store.audits())
+
+    @cached_property
+    def styles(self) -> dict[str, Style]:
+        """Each name of each algorithm's colour and marker, the same in every figure."""
+        return study_styles(self.algorithms or self.measures["algorithm"].unique())
+
+    def shown(self, measures: pd.DataFrame) -> pd.DataFrame:
+        """Return the runs the report shows of each algorithm in ``measures``.
+
+        :func:`~faircompare.analysis.tidy.representative` with the study's validation
+        measures: an algorithm run over its grid only is shown tuned for accuracy where its
+        runs were tuned, as in the report's tables and figures.
+
+        Parameters
+        ----------
+        measures
+            Selected test measures (:meth:`Selection.measures`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The chosen runs' measures, a ``setting`` column saying how each was chosen.
+        """
+        if self.chosen is not None:
+            return self.chosen[self.chosen["key"].isin(measures["key"])]
+        return tidy.representative(measures, self.validation)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which runs a figure shows, and the names it gives them.
+
+    Each field left None keeps every value the results hold.
+
+    Attributes
+    ----------
+    datasets, attributes, variants
+        The datasets, sensitive attributes and variants shown.
+    algorithms
+        The algorithms shown (registry names), in this order: the legend's, and the rows' of
+        an intervals panel.
+    splits
+        The splits shown.
+    labels
+        Display names: ``{"massaging-lr": "Ours"}`` for algorithms, ``{"DIbinary": "DI"}`` for
+        measures. Names without a label keep their own.
+    """
+
+    datasets: Sequence[str] | None = None
+    attributes: Sequence[str] | None = None
+    variants: Sequence[str] | None = None
+    algorithms: Sequence[str] | None = None
+    splits: Sequence[int] | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def measures(self, measures: pd.DataFrame, *, by_algorithm: bool = True) -> pd.DataFrame:
+        """Return the measures of the selected runs.
+
+        Parameters
+        ----------
+        measures
+            The store's long measures frame.
+        by_algorithm
+            Whether to keep the selected algorithms only (False: every algorithm, for a kind
+            that compares them with another, such as the equal-fairness frontier).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The selected rows.
+
+        Raises
+        ------
+        ValueError
+            Naming a selected value the results do not hold, and the values they do; or a
+            label naming nothing they hold, and the closest name.
+        """
+        self._check_labels(measures)
+        columns = {
+            "dataset": self.datasets,
+            "sensitive_attribute": self.attributes,
+            "variant": self.variants,
+            "algorithm": self.algorithms if by_algorithm else None,
+            "split_id": self.splits,
+        }
+        for column, wanted in columns.items():
+            if wanted is None:
+                continue
+            held = sorted(measures[column].unique().tolist())
+            missing = [w for w in wanted if w not in held]
+            if missing:
+                what = {"sensitive_attribute": "attribute", "split_id": "split"}.get(column, column)
+                raise ValueError(
+                    f"no runs of {what} {', '.join(map(repr, missing))} in these results; "
+                    f"they hold: {', '.join(map(str, held))}"
+                )
+            measures = measures[measures[column].isin(wanted)]
+        return measures
+
+    def _check_labels(self, measures: pd.DataFrame) -> None:
+        """Refuse a label that names nothing the results hold (a mistyped name, say).
+
+        A label may name what this selection leaves out: one mapping of a paper's names
+        serves all its figures.
+        """
+        if not self.labels:
+            return
+        algorithms = measures["algorithm"].unique()
+        named = {
+            *algorithms,
+            *(tidy.label(a, s) for a in algorithms for s in (DEFAULTS, TUNED, POOLED)),
+            *measures["measure"].unique(),
+            *(value for column in tidy.WHERE for value in measures[column].unique()),
+        }
+        for name in self.labels:
+            check_choice(name, sorted(map(str, named)), what="name to label")
+
+    def configuration(self, measures: pd.DataFrame, what: str) -> tuple[str, str, str]:
+        """Return the one dataset, attribute and variant of the selected measures.
+
+        Parameters
+        ----------
+        measures
+            The selected measures (:meth:`measures`).
+        what
+            The figure or table that needs one (``"intervals figure"``), for the message.
+
+        Returns
+        -------
+        tuple of str
+            The dataset, the sensitive attribute and the variant.
+
+        Raises
+        ------
+        ValueError
+            Naming the configurations the selection holds, where it holds other than one.
+        """
+        found = configurations(measures)
+        if len(found) != 1:
+            listed = "; ".join(", ".join(c) for c in found) or "none"
+            raise ValueError(
+                f"the {what} shows one dataset, attribute and variant; the selection holds "
+                f"{len(found)} ({listed}): choose one with datasets, attributes and variants"
+            )
+        return found[0]
+
+    def order(self, names: Sequence[str]) -> list[str]:
+        """Return algorithms in the selection's order (sorted where it names none).
+
+        Parameters
+        ----------
+        names
+            The algorithms a figure or table holds.
+
+        Returns
+        -------
+        list of str
+            Those the selection names, in its order; all of them sorted when it names none.
+        """
+        if self.algorithms is None:
+            return sorted(set(names))
+        return [a for a in self.algorithms if a in set(names)]
+
+    def ranked(self, labels: Sequence[str], algorithm_of: Mapping[str, str]) -> list[str]:
+        """Return settings' labels in the selection's order of their algorithms.
+
+        Parameters
+        ----------
+        labels
+            Settings' labels (``zafar-accuracy``), in their own order (best first, say).
+        algorithm_of
+            Each label's algorithm (:func:`algorithm_of`).
+
+        Returns
+        -------
+        list of str
+            ``labels`` as given where the selection names no algorithms, else in its order.
+        """
+        if self.algorithms is None:
+            return list(labels)
+        rank = {a: i for i, a in enumerate(self.algorithms)}
+        return sorted(labels, key=lambda label: rank[algorithm_of[label]])
+
+    def label(self, name: str, setting: str | None = None) -> str:
+        """Return the display name of a measure, or of an algorithm in a setting.
+
+        Parameters
+        ----------
+        name
+            A measure or an algorithm.
+        setting
+            The algorithm's setting: without a label, the name the report gives it
+            (:func:`~faircompare.analysis.tidy.label`).
+
+        Returns
+        -------
+        str
+            The label given, or the name.
+        """
+        if name in self.labels or setting is None:
+            return self.labels.get(name, name)
+        return tidy.label(name, setting)
+
+
+def configurations(measures: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """Return the datasets, attributes and variants of ``measures``, sorted.
+
+    Parameters
+    ----------
+    measures
+        Long measures.
+
+    Returns
+    -------
+    list of tuple
+        Each configuration once: (dataset, sensitive attribute, variant).
+    """
+    where = tidy.WHERE
+    found = measures[where].drop_duplicates().sort_values(where).to_numpy()
+    return [(str(d), str(a), str(v)) for d, a, v in found]
+
+
+def algorithm_of(algorithms: Iterable[str]) -> dict[str, str]:
+    """Return the algorithm each name of a representative setting names.
+
+    :func:`~faircompare.analysis.tidy.representative` shows an algorithm with its defaults,
+    tuned for accuracy (``zafar-accuracy``) or its grid pooled (``calders (grid)``); each of
+    those names maps back to the algorithm, whose label a selection gives.
+
+    Parameters
+    ----------
+    algorithms
+        The algorithms (registry names).
+
+    Returns
+    -------
+    dict
+        ``{name of a setting: algorithm}``.
+    """
+    settings = (DEFAULTS, TUNED, POOLED)
+    return {tidy.label(a, s): a for a in set(algorithms) for s in settings}
