@@ -772,6 +772,8 @@ def _selection(command: Callable[..., None]) -> Callable[..., None]:
     "--legend", type=click.Choice(["below", "right", "inside", "off"]), default="below",
     show_default=True,
 )  # fmt: skip
+@click.option("--sharey", is_flag=True,
+              help="One y range for every panel. [default: each panel its own]")  # fmt: skip
 @click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True,
               help="Dots per inch of a PNG.")  # fmt: skip
 def figure_command(
@@ -785,14 +787,16 @@ def figure_command(
     height: float | None,
     font_size: float,
     legend: str,
+    sharey: bool,
     dpi: int,
     **selection: Any,
 ) -> None:
     """Draw one figure of a study for a paper, at the size and over the runs asked.
 
-    Without rewriting the report: KIND is one of `faircompare figure --list`, drawn from the
-    results folder's store, e.g. `faircompare figure tradeoff --dataset german --width 3.5
-    --label massaging-lr=Ours --out tradeoff.pdf`.
+    Without rewriting the report, and with the report's drawing code: KIND is one of
+    `faircompare figure --list`, drawn from the results folder's store, a panel per dataset,
+    attribute and variant selected, e.g. `faircompare figure tradeoff --dataset german
+    --dataset adult --width 7 --label massaging-lr=Ours --label german=German --out t.pdf`.
     """
     if list_kinds:
         for name, (shows, axes) in FIGURE_KINDS.items():
@@ -807,7 +811,7 @@ def figure_command(
     try:
         figure = paper.draw(
             kind, results, **_chosen(**selection), x=x, y=y, width=width, height=height,
-            font_size=font_size, legend=legend,
+            font_size=font_size, legend=legend, sharey=sharey,
         )  # fmt: skip
     except ValueError as error:  # an unknown kind or value, or a figure that cannot fit
         raise click.ClickException(str(error)) from None

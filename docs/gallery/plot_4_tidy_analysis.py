@@ -44,12 +44,19 @@ print(stable[["algorithm", "setting", "measure", "splits", "mean", "sd"]].round(
 # The fairness-accuracy tradeoff (Fig. 6)
 # ---------------------------------------
 # Accuracy against the DI gap of every run, with whether the run's demographic-parity
-# permutation test rejects after Holm's correction and the Pareto front.
-from faircompare.analysis import figures
+# permutation test rejects after Holm's correction and the Pareto front: the frame
+# :func:`~faircompare.analysis.tidy.tradeoff` computes, and the figure the report draws of it.
+# Each figure kind (:mod:`faircompare.analysis.kinds`) has a data step, ``frames``, which
+# selects from the store's frames, and a drawing step, ``draw``, at a layout.
+from faircompare.analysis import kinds
+from faircompare.analysis.canvas import Layout
+from faircompare.analysis.selection import Selection, Study
 
 frame = tidy.tradeoff(german, audits)
-styles = figures.algorithm_styles(sorted(frame["algorithm"].unique()))
-figure = figures.plot_tradeoff(frame, styles, title="German credit, sex: every run")
+print(frame[["algorithm", "split_id", "accuracy", "gap", "significant", "pareto"]].head().round(3))
+study = Study(measures, validation, audits)
+shown = kinds.tradeoff.frames(study, Selection(datasets=["german"], variants=["numerical+binary"]))
+figure = kinds.tradeoff.draw(shown, Layout(width=7, legend="right"))
 
 # %%
 # Is one intervention better than another?

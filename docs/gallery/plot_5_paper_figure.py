@@ -95,14 +95,20 @@ accuracy = paper.draw(
 )
 
 # %%
-# Each method's mean and spread over splits (Friedler et al. Fig. 7):
+# Each method's mean and spread over splits, on Friedler et al.'s Fig. 7 axes (CV and
+# accuracy), a panel per dataset, each with its own range:
 stability = paper.draw(
-    "stability", results, datasets=["german"], algorithms=methods, labels=names, width=3.5
+    "stability",
+    results,
+    datasets=["german", "ricci"],
+    algorithms=methods,
+    labels={**names, "german": "German credit", "ricci": "Ricci"},
+    width=7,
 )
 
 # %%
-# Average ranks over the datasets (Ricci and German here; a paper ranks over more), with half
-# the Nemenyi critical difference each way: methods whose bars do not overlap differ.
+# Demšar's critical-difference diagram: average ranks over the datasets (Ricci and German
+# here; a paper ranks over more), a bar joining the methods the Nemenyi test cannot tell apart.
 ranks = paper.draw(
     "critical-difference",
     results,

@@ -2,7 +2,7 @@
 
 :func:`write_report` reads only the results store and writes, under its output folder:
 
-- ``figures/<name>.pdf|svg|png``: stability, tradeoff and audit figures per dataset, attribute
+- ``figures/<name>.png``: stability, tradeoff and audit figures per dataset, attribute
   and variant; measure correlations (plain and balanced, §6.3); preprocessing comparisons (§5.1);
   parameter sweeps (§7.2); sensitive attributes (§7.3); audit p-values;
 - ``tables/<name>.csv|tex``: measures (mean ± sd over splits) and audit outcomes per dataset,

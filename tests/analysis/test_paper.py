@@ -115,6 +115,10 @@ def test_one_panel_kinds_draw_into_the_users_axes(study):
         assert drawn is figure and list(figure.get_size_inches()) == [7, 2.5]
         assert axes[0].get_legend() is not None and axes[0].collections  # the runs, a legend
         assert "Ours" in [t.get_text() for t in axes[1].get_yticklabels()]
+        # issue #63: the user's axes kept their 10-point ticks beside a 7-point legend
+        for ax in axes:
+            assert {t.get_fontsize() for t in ax.get_yticklabels()} == {7.0}
+            assert ax.xaxis.label.get_fontsize() == 8.0
         with pytest.raises(ValueError, match="ax= takes one panel; this selection draws 2"):
             paper.draw("tradeoff", study, ax=axes[0])  # Ricci and German: two panels
     finally:
