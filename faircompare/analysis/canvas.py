@@ -142,12 +142,15 @@ class Canvas:
         The layout drawn at.
     legend_columns
         Columns of a legend below the panels; None where the user's axes are drawn into.
+    panel_width
+        Inches a panel takes across, which its title is wrapped to.
     """
 
     figure: Figure
     axes: list[Axes]
     layout: Layout
     legend_columns: int | None
+    panel_width: float
 
     @property
     def users(self) -> bool:
@@ -166,6 +169,7 @@ def canvas(
     most_columns: int | None = None,
     titled: bool | None = None,
     panel_height: float | None = None,
+    least_panel: float = MIN_PANEL,
 ) -> Canvas:
     """Return the figure and panels to draw in: the user's axes (one panel), or a planned figure.
 
@@ -189,6 +193,8 @@ def canvas(
         Whether the panels carry a title line; by default when there are several.
     panel_height
         Inches a panel's height takes, where its rows set it rather than its width.
+    least_panel
+        Inches a panel needs across to be read (its cells' text, say).
 
     Returns
     -------
@@ -205,18 +211,22 @@ def canvas(
     if ax is not None:
         if panels != 1:
             raise ValueError(f"ax= takes one panel; this selection draws {panels}")
-        figure = ax.get_figure()
+        figure = ax.get_figure(root=True)
         assert isinstance(figure, Figure)
-        return Canvas(figure, [ax], layout, None)
+        width = float(ax.get_position().width * figure.get_size_inches()[0])
+        return Canvas(figure, [ax], layout, None, width)
     titled = panels > 1 if titled is None else titled
-    grid = _plan(layout, panels, entries, aspect, label_room, most_columns, titled, panel_height)
+    grid = _plan(
+        layout, panels, entries, aspect, label_room, most_columns, titled, panel_height,
+        max(least_panel, MIN_PANEL),
+    )  # fmt: skip
     engine = ConstrainedLayoutEngine(w_pad=0.02, h_pad=0.02)
     figure = PrintFigure(figsize=grid.size, layout=engine)
     rows = math.ceil(panels / grid.columns)
     axes = figure.subplots(rows, grid.columns, squeeze=False, sharey=layout.sharey).ravel()
     for spare in axes[panels:]:
         spare.set_visible(False)
-    return Canvas(figure, list(axes[:panels]), layout, grid.legend_columns)
+    return Canvas(figure, list(axes[:panels]), layout, grid.legend_columns, grid.panel)
 
 
 @dataclass(frozen=True)
@@ -226,6 +236,7 @@ class _Grid:
     size: tuple[float, float]
     columns: int
     legend_columns: int
+    panel: float  # inches across a panel
 
 
 def _plan(
@@ -237,6 +248,7 @@ def _plan(
     most_columns: int | None,
     titled: bool,
     panel_height: float | None = None,
+    least_panel: float = MIN_PANEL,
 ) -> _Grid:
     """Compute a figure's size, panel columns and legend columns, or say what does not fit."""
     legend = layout.legend if entries else "off"
@@ -245,10 +257,10 @@ def _plan(
     if entry > layout.width:
         raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))
     columns = min(panels, most_columns or panels)
-    while columns > 1 and _panel_width(width, columns, label_room, layout.sharey) < MIN_PANEL:
+    while columns > 1 and _panel_width(width, columns, label_room, layout.sharey) < least_panel:
         columns -= 1
     panel = _panel_width(width, columns, label_room, layout.sharey)
-    if panel < MIN_PANEL:
+    if panel < least_panel:
         raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))
     legend_columns, legend_height = 1, 0.0
     if legend == "below":
@@ -266,7 +278,7 @@ def _plan(
     least = min(MIN_PANEL, panel_height) if panel_height else MIN_PANEL  # rows set its height
     if (height - legend_height) / rows - title - BELOW < least - 1e-9:
         raise FigureFitError(_fit_advice(layout, panels, entries, "tall", label_room))
-    return _Grid((layout.width, height), columns, legend_columns)
+    return _Grid((layout.width, height), columns, legend_columns, panel)
 
 
 def _panel_width(width: float, columns: int, label_room: float, shared: bool) -> float:
@@ -305,6 +317,8 @@ def finish(canvas: Canvas) -> Figure:
         Its figure.
     """
     layout = canvas.layout
+    for ax in canvas.axes:
+        ax.set_title(wrapped(ax.get_title(), canvas.panel_width, layout.font_size))
     if canvas.users:
         _text_sizes(canvas.axes[0], layout)
         if layout.legend != "off" and canvas.axes[0].get_legend_handles_labels()[1]:
@@ -312,6 +326,37 @@ def finish(canvas: Canvas) -> Figure:
         return canvas.figure
     _legend(canvas)
     return canvas.figure
+
+
+def wrapped(title: str, width: float, font_size: float) -> str:
+    """Return a title broken after its commas into lines of at most ``width`` inches.
+
+    Parameters
+    ----------
+    title
+        The title (``German credit, sex, numerical+binary``); its own lines are kept.
+    width
+        Inches a line may take.
+    font_size
+        Points of its text.
+
+    Returns
+    -------
+    str
+        The title, each line as long as fits (a part longer than the width alone on its line).
+    """
+    lines = []
+    for line in title.split("\n"):
+        parts = line.split(", ")
+        current = parts[0]
+        for part in parts[1:]:
+            if text_width(f"{current}, {part}", font_size) <= width:
+                current = f"{current}, {part}"
+            else:
+                lines.append(current + ",")
+                current = part
+        lines.append(current)
+    return "\n".join(lines)
 
 
 def _text_sizes(ax: Axes, layout: Layout) -> None:

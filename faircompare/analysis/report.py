@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -160,7 +160,7 @@ class _Study:
     def read(cls, store: ResultStore) -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
-        family = registry.families(runs["algorithm"].unique()) if len(runs) else {}
+        family = _families(store, runs["algorithm"].unique())
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)
@@ -175,6 +175,18 @@ class _Study:
                                                  family, undefined, small, algorithms))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
+
+
+def _families(store: ResultStore, names: Iterable[str]) -> dict[str, str]:
+    """Return each algorithm's family as the store recorded it, else as the registry knows it.
+
+    The store keeps what each algorithm was when it ran (:meth:`ResultStore.algorithms`), so
+    that a plugin's family is shown without the plugin; a store written before 0.3.0 holds none.
+    """
+    recorded = store.algorithms()
+    names = list(names)
+    known = registry.families([n for n in names if n not in recorded])
+    return {n: recorded[n]["family"] if n in recorded else known[n] for n in names}
 
 
 def _write_sections(writer: Writer, study: _Study) -> None:
@@ -484,7 +496,7 @@ def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
         except ValueError as reason:
             writer.text(f"No ranking of {measure} ({variant}) across datasets: {reason}.")
             continue
-        title = f"average rank of {compare.score_name(measure)}, {variant}"
+        title = kind.critical_difference.ranked(measure, str(variant))
         shown = kind.critical_difference.CriticalDifferenceFrames(test, title)
         figure = kind.critical_difference.draw(shown, REPORT)
         writer.figure(

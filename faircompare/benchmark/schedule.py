@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from faircompare import registry
 from faircompare._deprecations import folded_keywords
 from faircompare.audits.registry import read_audits_input
 from faircompare.benchmark.settings import Options, RunSettings
@@ -163,6 +164,7 @@ def run_plan(
         if not settings.force:
             _refuse_stale(runs, store)
         store.record_plan(runs)
+        store.record_algorithms(_described({s.algorithm for s in runs}, options.plugins))
         if cleaning:
             store.record_cleaning(dict(cleaning))
         stored = store.statuses()
@@ -355,3 +357,22 @@ def _sigterm_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+_DESCRIBED = ("family", "library", "version", "description")  # what the store keeps of each
+
+
+def _described(names: set[str], plugins: str | None) -> dict[str, dict[str, Any]]:
+    """Return what the store keeps of each algorithm found (:meth:`ResultStore.algorithms`).
+
+    A name no algorithm here answers to (a plan's runs made by hand) is left out: the report
+    then reads its family from the registry, as for a store written before 0.3.0.
+    """
+    found = {}
+    for name in sorted(names):
+        try:
+            described = registry.find_algorithm(name, plugins).describe()
+        except (ValueError, ImportError):
+            continue
+        found[name] = {key: described[key] for key in _DESCRIBED}
+    return found

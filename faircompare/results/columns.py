@@ -28,9 +28,11 @@ _IDENTIFYING = {
 #: Each table of the store (``RESULTS/results.sqlite``) and each of its columns.
 COLUMNS: dict[str, dict[str, str]] = {
     "meta": {
-        "name": "`schema_version`, or `cleaning:DATASET` for a dataset's cleaning record.",
+        "name": "`schema_version`, `cleaning:DATASET` for a dataset's cleaning record, or "
+        "`algorithm:NAME` for what an algorithm was when it last ran.",
         "value": "The schema's version; for a cleaning record, a JSON object of the rows each "
-        "cleaning step removed.",
+        "cleaning step removed; for an algorithm, a JSON object of its `family`, `library`, "
+        "`version` and `description` (the report reads a plugin's family from it).",
     },
     "plan": {
         "key": _KEY,

@@ -404,6 +404,37 @@ class ResultStore:
         return {name.removeprefix("cleaning:"): json.loads(value) for name, value in rows}
 
     @_guarded
+    def record_algorithms(self, described: Mapping[str, Mapping[str, Any]]) -> None:
+        """Remember what each algorithm of a plan is: its family, library, version and summary.
+
+        The report reads them (:meth:`algorithms`), so that a plugin's family is shown without
+        the plugin at hand; the latest plan's description of a name wins.
+
+        Parameters
+        ----------
+        described
+            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...}}``.
+        """
+        with self._transaction():
+            self._open.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [(f"algorithm:{name}", json.dumps(dict(d))) for name, d in described.items()],
+            )
+
+    @_guarded
+    def algorithms(self) -> dict[str, dict[str, Any]]:
+        """Return each algorithm's description as recorded by the last plan that ran it.
+
+        Returns
+        -------
+        dict
+            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...}}``;
+            empty for a store written before 0.3.0.
+        """
+        rows = self._open.execute("SELECT name, value FROM meta WHERE name LIKE 'algorithm:%'")
+        return {name.removeprefix("algorithm:"): json.loads(value) for name, value in rows}
+
+    @_guarded
     def statuses(self) -> dict[str, str]:
         """Return the status (``done`` or ``failed``) of every stored run, by key.
 

@@ -33,7 +33,12 @@ import numpy as np
 from faircompare.algorithms import FairEstimator
 
 class Never(FairEstimator):
+    '''Predict 0 for every row.'''
+
     name = "never"
+    family = "post-processing"
+    library = "a-lab"
+    version = "1.2"
 
     def fit(self, X, y, *, sensitive_features):
         return self
@@ -74,6 +79,16 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     # the measures table says "undefined", never "nan ± nan", and its caption says why
     assert "<td>undefined</td>" in page and "nan ± nan" not in page
     assert "'undefined': no split defines it (DIbinary is undefined for group" in page
+    # issue #63: the report, written without the plugin at hand, said its family was
+    # "unspecified"; the store keeps each algorithm's description
+    with ResultStore(tmp_path / "results", readonly=True) as store:
+        assert store.algorithms()["never"] == {
+            "family": "post-processing", "library": "a-lab", "version": "1.2",
+            "description": "Predict 0 for every row.",
+        }  # fmt: skip
+    families = pd.read_csv(tmp_path / "results" / "report" / "tables" / "algorithms.csv",
+                           index_col=0)  # fmt: skip
+    assert families.loc["post-processing", "algorithms"] == "never"
 
 
 @pytest.mark.data

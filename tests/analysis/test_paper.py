@@ -100,7 +100,7 @@ def test_the_audits_kind_is_a_heatmap_named_as_the_tables_name_the_tests(results
     assert {"demographic parity", "individual T_n", "permutation undecided (Monte Carlo)"} <= drawn
     assert "Ours" in drawn and "positive_rate" not in drawn
     (panel,) = figure.axes[:1]
-    assert all(t.get_text() == "n/a" or t.get_text().endswith("%") for t in panel.texts)
+    assert all(t.get_text() == "n/a" or t.get_text().isdigit() for t in panel.texts)  # percent
     both = paper.draw("audits", results, width=paper.PAGE, **where)  # Ricci is not tested
     assert [ax.get_title() for ax in both.axes if ax.get_title()] == []
 
@@ -308,6 +308,10 @@ def test_panel_titles_take_the_labels_and_a_label_naming_nothing_is_refused(stud
     assert {"German credit, Sex, numerical+binary", "Ricci, Race, numerical+binary"} <= texts(
         figure
     )
+    # two panels in a column: the titles break after a comma instead of leaving the figure
+    narrow = paper.draw("tradeoff", study, labels=labels, width=paper.COLUMN)
+    assert "German credit, Sex,\nnumerical+binary" in texts(narrow)
+    assert lint_figure(narrow) == []
     with pytest.raises(ValueError, match=r"unknown name to label 'zafar-fairnes' \(did you mean "):
         paper.draw("tradeoff", study, labels={"zafar-fairnes": "Ours"})
     # one mapping serves every figure: a label of a method this one leaves out is no error

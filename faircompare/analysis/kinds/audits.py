@@ -2,7 +2,8 @@
 
 A row per algorithm as the report shows it, a column per test under the name the tables give it
 (demographic parity, equal opportunity, individual T_n, ...): each cell the share of splits
-rejecting among the verdicts their Monte Carlo error leaves decided, written in the cell. The
+rejecting among the verdicts their Monte Carlo error leaves decided, written in the cell as a
+percentage. The
 last columns, set apart, are the shares of each audit's verdicts left undecided; a test not run
 on any split (AUC for a model without scores, a metric undefined in a group, a group below the
 audits' minimum) is "n/a", never a 0 % rejection. FlipTest's rates are not shares of verdicts:
@@ -19,7 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare.analysis import tidy
-from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_width
+from faircompare.analysis.canvas import BELOW, COLUMN, Layout, canvas, finish, text_width
 from faircompare.analysis.kinds._panels import panel_title
 from faircompare.analysis.selection import Selection, Study, configurations
 from faircompare.analysis.style import paper_style
@@ -72,6 +73,8 @@ def shares(outcomes: pd.DataFrame, selection: Selection | None = None) -> pd.Dat
     tests = [c for c in outcomes.columns
              if c.startswith(("permutation", "individual")) and c not in UNDECIDED
              and c != "individual near-certain"]  # fmt: skip
+    order = list(AUDIT_NAMES)  # the tables' order: the permutation tests, then the individual
+    tests = sorted(tests, key=lambda c: order.index(c) if c in order else len(order))
     columns = [*tests, *(c for c in UNDECIDED if c in outcomes.columns)]
     names = [selection.label(a, s) for a, s in
              zip(outcomes["algorithm"], outcomes["setting"], strict=True)]  # fmt: skip
@@ -147,16 +150,22 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     rows = frames.rows
     room = max((text_width(n, layout.small) for n in rows), default=0.0) + 0.2
     columns = max(len(t.columns) for t in frames.tables.values())
-    below = max((text_width(c, layout.small) for t in frames.tables.values() for c in t.columns),
-                default=0.0)  # fmt: skip
-    height = CELL * len(rows)
+    below = (
+        max(
+            (text_width(c, layout.small) for t in frames.tables.values() for c in t.columns),
+            default=0.0,
+        )
+        + 2 * layout.line
+    )  # the tests' names upright, and the axis label
+    cells = CELL * len(rows)
+    cell = text_width("100", layout.small - 1) + 0.08  # a cell holds its share
     with paper_style(layout.font_size):
-        drawn = canvas(replace(layout, height=layout.height or height + below + 0.5), ax,
-                       len(frames.tables), [], aspect=height / max(CELL * columns, 1e-9),
-                       label_room=room, panel_height=height)  # fmt: skip
+        drawn = canvas(layout, ax, len(frames.tables), [], aspect=1.0, label_room=room,
+                       panel_height=cells + below - BELOW, least_panel=cell * columns)  # fmt: skip
         for panel, (title, table) in zip(drawn.axes, frames.tables.items(), strict=True):
             _heatmap(panel, table.reindex(rows), frames.undecided, layout)
             panel.set_title(title)
+            panel.set_xlabel("% of splits")
         return finish(drawn)
 
 
@@ -165,7 +174,7 @@ def _heatmap(ax: Axes, table: pd.DataFrame, undecided: list[str], layout: Layout
     values = table.to_numpy(dtype=float)
     ax.imshow(np.ma.masked_invalid(values), cmap=COLOURS, vmin=0, vmax=1, aspect="auto")
     for (i, j), value in np.ndenumerate(values):
-        text = "n/a" if np.isnan(value) else f"{value:.0%}"
+        text = "n/a" if np.isnan(value) else f"{100 * value:.0f}"
         colour = "white" if value > 0.6 else "black"
         ax.text(j, i, text, ha="center", va="center", fontsize=layout.small - 1, color=colour)
     split = [j for j, c in enumerate(table.columns) if c in undecided]

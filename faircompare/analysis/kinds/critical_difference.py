@@ -29,8 +29,9 @@ from faircompare.analysis.canvas import (
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.selection import Selection, Study
 from faircompare.analysis.style import paper_style
+from faircompare.measures import MEASURES
 
-__all__ = ["CriticalDifferenceFrames", "draw", "frames"]
+__all__ = ["CriticalDifferenceFrames", "draw", "frames", "ranked"]
 
 MIN_AXIS = 1.2  # inches the rank axis needs to be read
 GAP = 0.1  # inches between a name and its line's end
@@ -96,12 +97,33 @@ def frames(
     )
     test = compare.friedman(table.dropna(axis=1))  # raises with fewer than two datasets
     ranks = test.ranks.rename(index=selection.label)
-    score = compare.score_name(measure, selection.label(measure))
-    title = f"average rank of {score}, {variants[0]}"
+    title = ranked(measure, variants[0], selection.label(measure))
     return CriticalDifferenceFrames(
         compare.FriedmanTest(ranks, test.statistic, test.pvalue, test.critical_difference,
                              test.datasets, test.alpha), title,
     )  # fmt: skip
+
+
+def ranked(measure: str, variant: str, shown: str | None = None) -> str:
+    """Return what a diagram ranks, in words: ``average rank of the DIbinary gap, numerical``.
+
+    Parameters
+    ----------
+    measure
+        The measure ranked: an accuracy measure by its value, a fairness one by its gap.
+    variant
+        The variant ranked.
+    shown
+        The measure's label; its name by default.
+
+    Returns
+    -------
+    str
+        The diagram's title.
+    """
+    shown = shown or measure
+    ranked = shown if MEASURES[measure].kind == "accuracy" else f"the {shown} gap"
+    return f"average rank of {ranked}, {variant}"
 
 
 def draw(

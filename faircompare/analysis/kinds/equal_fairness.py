@@ -140,7 +140,7 @@ def frames(
         others = runs[(runs[tidy.WHERE] == at).all(axis=1)]
         limits = equal_fairness.accuracy_limits(mine, others)
         frontiers.append(frontier)
-        where = f"{panel_title(selection, configuration)}: " if len(found) > 1 else ""
+        where = f"{panel_title(selection, configuration)}\n" if len(found) > 1 else ""
         for constraint in constraints:
             measure = CONSTRAINT_MEASURES[constraint]
             shown = others[(others["constraint"] == constraint) & others["violation"].notna()]

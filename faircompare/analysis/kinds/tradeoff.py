@@ -117,7 +117,7 @@ def frames(
         panels = [titles[w] for w in sorted(titles)]
     else:
         runs["panel"], panels = "", [""]
-    gap = f"{selection.label(x)} gap" + (" (1 - min(r, 1/r))" if MEASURES[x].ratio else "")
+    gap = f"{selection.label(x)} gap" + ("\n1 - min(r, 1/r)" if MEASURES[x].ratio else "")
     return TradeoffFrames(
         runs, panels, [selection.label(a) for a in order], study.styles, gap,
         selection.label(y), context=len(groups) > 1,
