@@ -460,7 +460,7 @@ def plot_tradeoff(
     """
     _twin("plot_tradeoff", "tradeoff")
     order = sorted(frame["algorithm"].unique())
-    groups = family_panels(order, families)
+    groups = family_panels(order, families or {})
     panel = {name: family for family, names in groups for name in names}
     named = frame["algorithm"]
     runs = frame.assign(configuration="", name=named, style=named, filled=frame["significant"],
@@ -503,7 +503,7 @@ def plot_stability(
     _twin("plot_stability", "stability")
     table = summary.set_index(["algorithm", "measure"])[["mean", "sd"]].unstack("measure")
     order = list(table.index)
-    groups = family_panels(order, families)
+    groups = family_panels(order, families or {})
     panel = {name: family for family, names in groups for name in names}
     rows = pd.DataFrame({
         "panel": [panel[a] for a in order], "name": order, "style": order,

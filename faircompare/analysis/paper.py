@@ -167,7 +167,8 @@ def draw(
     x, y
         The measures on the axes, where the kind has a choice (:data:`KINDS` says which).
     measures
-        The measures a correlations figure shows (:data:`CORRELATED` by default).
+        The measures a correlations figure shows (:data:`CORRELATED` by default), or an
+        intervals figure, a panel each (``x`` alone by default).
     width, height, font_size, legend, sharey
         The figure's size and look (:class:`Layout`): by default each panel has its own y range.
     ax
@@ -191,7 +192,8 @@ def draw(
     chosen = KINDS[check_choice(kind, KINDS, what="figure kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
     layout = Layout(width, height, font_size, legend, sharey)
-    options = {"measures": tuple(measures)} if measures and kind == "correlations" else {}
+    several = measures and kind in ("correlations", "intervals")  # a panel or a cell each
+    options = {"measures": tuple(measures)} if several else {}
     with opened(results) as store:
         frames = chosen.frames(Study.read(store), selection, x, y, **options)
     return chosen.draw(frames, layout, ax)

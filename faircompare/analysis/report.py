@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from faircompare import registry
 from faircompare._deprecations import renamed_arguments
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis import kinds as kind
@@ -39,7 +38,7 @@ from faircompare.analysis.audit_figures import (
 from faircompare.analysis.canvas import PAGE, REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, Study, families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.exceptions import cut_message
@@ -160,7 +159,7 @@ class _Study:
     def read(cls, store: ResultStore) -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
-        family = _families(store, runs["algorithm"].unique())
+        family = families(store, runs["algorithm"].unique())
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)
@@ -175,18 +174,6 @@ class _Study:
                                                  family, undefined, small, algorithms))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
-
-
-def _families(store: ResultStore, names: Iterable[str]) -> dict[str, str]:
-    """Return each algorithm's family as the store recorded it, else as the registry knows it.
-
-    The store keeps what each algorithm was when it ran (:meth:`ResultStore.algorithms`), so
-    that a plugin's family is shown without the plugin; a store written before 0.3.0 holds none.
-    """
-    recorded = store.algorithms()
-    names = list(names)
-    known = registry.families([n for n in names if n not in recorded])
-    return {n: recorded[n]["family"] if n in recorded else known[n] for n in names}
 
 
 def _write_sections(writer: Writer, study: _Study) -> None:
@@ -295,7 +282,7 @@ class _Configuration:
     def study(self) -> Study:
         """The configuration's frames, as the figure kinds read them."""
         empty = self.measures.iloc[:0]
-        return Study(self.measures, empty, self.audits, self.algorithms, self.chosen)
+        return Study(self.measures, empty, self.audits, self.algorithms, self.chosen, self.family)
 
 
 def _measures_table(writer: Writer, c: _Configuration) -> None:
@@ -385,7 +372,7 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
 
 
 def _stability(writer: Writer, c: _Configuration) -> None:
-    shown = kind.stability.frames(c.study, Selection(), families=c.family)
+    shown = kind.stability.frames(c.study, Selection())
     figure = kind.stability.draw(shown, REPORT)
     spread = "" if c.chosen["split_id"].nunique() > 1 else " (one split: no spread to show)"
     caption = (
@@ -396,7 +383,7 @@ def _stability(writer: Writer, c: _Configuration) -> None:
 
 
 def _tradeoff(writer: Writer, c: _Configuration) -> None:
-    shown = kind.tradeoff.frames(c.study, Selection(), families=c.family)
+    shown = kind.tradeoff.frames(c.study, Selection())
     figure = kind.tradeoff.draw(shown, REPORT)
     caption = (
         f"Tradeoff and Pareto front, every run (each grid value and split): accuracy against "

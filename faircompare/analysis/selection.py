@@ -15,13 +15,14 @@ from functools import cached_property
 
 import pandas as pd
 
+from faircompare import registry
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
 from faircompare.analysis.style import Style, study_styles
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 
-__all__ = ["Selection", "Study", "algorithm_of", "configurations"]
+__all__ = ["Selection", "Study", "algorithm_of", "configurations", "families"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +42,9 @@ class Study:
         by default those of ``measures``.
     chosen
         The runs shown of each algorithm, where already chosen (:meth:`shown`).
+    families
+        Each algorithm's family (:func:`families`): with them, a configuration of more than
+        eight algorithms is drawn a panel per family; none, one panel.
     """
 
     measures: pd.DataFrame
@@ -48,6 +52,7 @@ class Study:
     audits: pd.DataFrame
     algorithms: tuple[str, ...] = ()
     chosen: pd.DataFrame | None = None
+    families: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, store: ResultStore) -> Study:
@@ -63,7 +68,10 @@ class Study:
         Study
             Its frames.
         """
-        return cls(store.measures(), store.measures("validation"), store.audits())
+        measures = store.measures()
+        names = measures["algorithm"].unique()
+        return cls(measures, store.measures("validation"), store.audits(),
+                   families=families(store, names))  # fmt: skip
 
     @cached_property
     def styles(self) -> dict[str, Style]:
@@ -266,6 +274,32 @@ class Selection:
         if name in self.labels or setting is None:
             return self.labels.get(name, name)
         return tidy.label(name, setting)
+
+
+def families(store: ResultStore, names: Iterable[str]) -> dict[str, str]:
+    """Return each algorithm's family as the store recorded it, else as the registry knows it.
+
+    The store keeps what each algorithm was when it ran (:meth:`~faircompare.results.
+    ResultStore.algorithms`), so that a plugin's family is known without the plugin; a store
+    written before 0.3.0 holds none, and the registry answers (``unspecified`` where it does
+    not know the name).
+
+    Parameters
+    ----------
+    store
+        The study's results.
+    names
+        The algorithms.
+
+    Returns
+    -------
+    dict
+        ``{algorithm: family}``.
+    """
+    recorded = store.algorithms()
+    names = list(names)
+    known = registry.families([n for n in names if n not in recorded])
+    return {n: recorded[n]["family"] if n in recorded else known[n] for n in names}
 
 
 def configurations(measures: pd.DataFrame) -> list[tuple[str, str, str]]:

@@ -10,6 +10,7 @@ import pytest
 from matplotlib.text import Text
 
 from faircompare.analysis import figures, paper, tidy
+from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.paper_tables import table
 from faircompare.analysis.tables import to_latex
@@ -326,3 +327,21 @@ def test_the_equal_fairness_caption_says_its_intervals_are_not_holms(study):
         made.caption
     )
     assert "an interval that leaves out 0 can read on" in made.caption
+
+
+def test_a_report_figure_and_the_paper_figure_of_the_same_selection_and_layout_are_one(
+    results, report, tmp_path
+):
+    # issue #63: the report and `faircompare figure` drew the same kinds with two codes that
+    # disagreed on three of them; now the report draws each kind at its layout with the code
+    # `figure` uses, and the two files are the same, byte for byte
+    where = {"datasets": ["german"], "attributes": ["sex"], "variants": ["numerical+binary"]}
+    layout = {"width": REPORT.width, "legend": REPORT.legend, "font_size": REPORT.font_size}
+    extra = {"intervals": {"measures": ["accuracy", "DIbinary"]}}  # the report's two panels
+    for kind in ("stability", "tradeoff", "intervals", "audits"):  # no frontier in this study
+        figure = paper.draw(kind, results, **where, **layout, **extra.get(kind, {}))
+        figure.savefig(tmp_path / f"{kind}.png", dpi=150)
+        name = f"{kind}-german-sex-numerical-binary.png"
+        assert (tmp_path / f"{kind}.png").read_bytes() == (
+            report.parent / "figures" / name
+        ).read_bytes(), kind

@@ -21,15 +21,13 @@ def panel_title(selection: Selection, configuration: Sequence[str]) -> str:
     return ", ".join(selection.label(part) for part in configuration)
 
 
-def family_panels(
-    names: Sequence[str], families: Mapping[str, str] | None
-) -> list[tuple[str, list[str]]]:
+def family_panels(names: Sequence[str], families: Mapping[str, str]) -> list[tuple[str, list[str]]]:
     """Return a panel per family in :data:`~faircompare.names.FAMILIES` order, or one for all.
 
     A configuration's runs are split by family past :data:`FACET_ABOVE` algorithms (25 in one
-    panel overlap in a few hues), where the families are known.
+    panel overlap in a few hues), where the families are known (``families`` not empty).
     """
-    if families is None or len(names) <= FACET_ABOVE:
+    if not families or len(names) <= FACET_ABOVE:
         return [("", list(names))]
     order = {family: i for i, family in enumerate(FAMILIES)}
     by_family: dict[str, list[str]] = {}

@@ -77,22 +77,18 @@ def frames(
     selection: Selection,
     x: str | None = None,
     y: str | None = None,
-    *,
-    families: Mapping[str, str] | None = None,
 ) -> StabilityFrames:
     """Summarise the selected runs over splits for the stability figure.
 
     Parameters
     ----------
     study
-        The study's frames.
+        The study's frames; with its algorithms' families, one configuration of more than
+        eight algorithms is drawn a panel per family.
     selection
         The runs shown and their names.
     x, y
         The measures across (CV) and up (accuracy).
-    families
-        Each algorithm's family: one configuration of more than eight algorithms is then drawn
-        a panel per family (the report's way).
 
     Returns
     -------
@@ -117,7 +113,7 @@ def frames(
     order = selection.order(summary["algorithm"].unique())
     where = [tuple(map(str, w)) for w in summary[tidy.WHERE].to_numpy()]
     configurations = sorted(set(where))
-    groups = family_panels(order, families) if len(configurations) == 1 else [("", order)]
+    groups = family_panels(order, study.families if len(configurations) == 1 else {})
     if len(groups) > 1:
         family = {a: f for f, members in groups for a in members}
         summary["panel"] = summary["algorithm"].map(family)

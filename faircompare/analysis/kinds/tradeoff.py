@@ -72,22 +72,18 @@ def frames(
     selection: Selection,
     x: str | None = None,
     y: str | None = None,
-    *,
-    families: Mapping[str, str] | None = None,
 ) -> TradeoffFrames:
     """Select the runs of a tradeoff figure.
 
     Parameters
     ----------
     study
-        The study's frames.
+        The study's frames; with its algorithms' families, one configuration of more than
+        eight algorithms is drawn a panel per family.
     selection
         The runs shown and their names.
     x, y
         The fairness measure (DIbinary) and the accuracy measure (accuracy).
-    families
-        Each algorithm's family: a configuration of more than eight algorithms is then drawn
-        a panel per family (the report's way).
 
     Returns
     -------
@@ -107,7 +103,7 @@ def frames(
         style=runs["algorithm"],
         filled=runs["significant"],
     )
-    groups = family_panels(order, families) if len(titles) == 1 else [("", order)]
+    groups = family_panels(order, study.families if len(titles) == 1 else {})
     if len(groups) > 1:
         family = {a: f for f, names in groups for a in names}
         runs["panel"] = runs["algorithm"].map(family)
