@@ -70,6 +70,11 @@ RULES = [
     Rule(r"python -m pytest plugins/tests", "run"),
     Rule(r"faircompare (figure|table) .*massaging-lr.*", "help", "a reader's own plugin study"),
     Rule(
+        r"faircompare figure .*--dataset german --dataset adult.*",
+        "help",
+        "a reader's study of German credit and Adult",
+    ),  # fmt: skip
+    Rule(
         r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data|audit)\b.*",
         "run",
     ),
