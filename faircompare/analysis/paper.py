@@ -192,8 +192,8 @@ def draw(
     chosen = KINDS[check_choice(kind, KINDS, what="figure kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
     layout = Layout(width, height, font_size, legend, sharey)
-    several = measures and kind in ("correlations", "intervals")  # a panel or a cell each
-    options = {"measures": tuple(measures)} if several else {}
+    several = kind in ("correlations", "intervals")  # measures: a cell or a panel each
+    options = {"measures": tuple(measures)} if measures and several else {}
     with opened(results) as store:
         frames = chosen.frames(Study.read(store), selection, x, y, **options)
     return chosen.draw(frames, layout, ax)
