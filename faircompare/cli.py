@@ -694,7 +694,15 @@ def status(results: Path, as_json: bool) -> None:
     help="Processes drawing the report's parts at a time. [default: every core this process "
     "may use]",
 )
-def report_command(results: Path, out: Path | None, redraw: bool, jobs: int | None) -> None:
+@click.option(
+    "--adjust", "adjustment", type=click.Choice(["family", "run"]), default="family",
+    show_default=True,
+    help="Which of a run's permutation tests the audit tables adjust together: each family "
+    "(the pooled tests; each metric's groups), or every test of the run.",
+)  # fmt: skip
+def report_command(
+    results: Path, out: Path | None, redraw: bool, jobs: int | None, adjustment: str
+) -> None:
     """Write the figures, tables and HTML report of a results folder.
 
     A part whose runs and numbers are those of the last report in the same folder is not drawn
@@ -708,7 +716,8 @@ def report_command(results: Path, out: Path | None, redraw: bool, jobs: int | No
         store.require_runs()
     out = _output(out, results, "report")
     workers = RunSettings(jobs=jobs).local_workers()
-    click.echo(write_report(results, out, say=_say, reuse=not redraw, jobs=workers))
+    click.echo(write_report(results, out, say=_say, reuse=not redraw, jobs=workers,
+                            adjustment=adjustment))  # fmt: skip
 
 
 @cli.command(name="export")

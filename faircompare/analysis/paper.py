@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -195,5 +196,8 @@ def draw(
     several = kind in ("correlations", "intervals")  # measures: a cell or a panel each
     options = {"measures": tuple(measures)} if measures and several else {}
     with opened(results) as store:
-        frames = chosen.frames(Study.read(store), selection, x, y, **options)
+        study = Study.read(store)
+    if ax is not None:  # the user's axes hold one panel: no panel per family
+        study = replace(study, families={})
+    frames = chosen.frames(study, selection, x, y, **options)
     return chosen.draw(frames, layout, ax)

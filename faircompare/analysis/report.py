@@ -27,6 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
+from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
@@ -73,6 +74,7 @@ def write_report(
     say: Callable[[str], None] | None = None,
     reuse: bool = True,
     jobs: int = 1,
+    adjustment: str = "family",
 ) -> Path:
     """Write the report of a results folder; return the path of ``report.html``.
 
@@ -95,6 +97,11 @@ def write_report(
     jobs
         How many processes draw the parts at a time (:func:`.report_writer.draw_ahead`); the
         report is the same for any number.
+    adjustment
+        Which of a run's permutation tests are adjusted together in the audit tables
+        (:func:`~faircompare.analysis.tidy.permutation_verdicts`): ``"family"``, the default,
+        each family (the pooled tests by Holm; each metric's groups by max-T), or ``"run"``,
+        every test of a run.
 
     Returns
     -------
@@ -107,12 +114,13 @@ def write_report(
         If a file cannot be written (a full disk, an unwritable folder, a link on the way):
         every file already written is whole, and none is half written.
     ValueError
-        If ``jobs`` is below 1.
+        If ``jobs`` is below 1, or ``adjustment`` is not one of ``family`` and ``run``.
     StoreError
         If the store cannot be read (damaged, foreign) or holds no run.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    check_choice(adjustment, tidy.ADJUSTMENTS, what="adjustment")
     results = Path(results)
     folder = Path(out) if out is not None else results / "report"
     root = Path(out) if out is not None else results  # nothing under it is written through a link
@@ -120,7 +128,7 @@ def write_report(
     refuse_links(writer.out / "report.html", writer.root)  # before any work, not after it
     with ResultStore(results, readonly=True) as store:
         store.require_runs()
-        study = _Study.read(store)
+        study = _Study.read(store, adjustment)
         draw_ahead(writer, lambda planner: _write_sections(planner, study), jobs)
         _write_sections(writer, study)
     writer.cache.prune()
@@ -156,7 +164,7 @@ class _Study:
         return tuple(sorted(self.measures["algorithm"].unique()))
 
     @classmethod
-    def read(cls, store: ResultStore) -> _Study:
+    def read(cls, store: ResultStore, adjustment: str = "family") -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
         family = families(store, runs["algorithm"].unique())
@@ -171,7 +179,8 @@ class _Study:
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
-                                                 family, undefined, small, algorithms))  # fmt: skip
+                                                 family, undefined, small, algorithms,
+                                                 adjustment))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen)  # fmt: skip
 
@@ -265,6 +274,7 @@ class _Configuration:
     undefined: dict[str, str]  # why each measure its runs leave undefined is undefined
     small: dict[str, tuple[int, int]]  # groups below the audits' minimum: least, most test rows
     algorithms: tuple[str, ...]  # every algorithm of the study, which sets the styles
+    adjustment: str  # which of a run's permutation tests are adjusted together
 
     @property
     def name(self) -> str:
@@ -338,24 +348,35 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
     if chosen_audits.empty:
         return
     chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
-    outcomes = tidy.audit_outcomes(chosen_audits)
+    outcomes = tidy.audit_outcomes(chosen_audits, adjustment=c.adjustment)
+    together = (
+        "Holm-adjusted across the run's pooled tests"
+        if c.adjustment == "family"
+        else "every permutation test of a run adjusted together (Holm over its families)"
+    )
     writer.table(
         tables.audit_table(outcomes),
         f"audits-{c.name}",
-        f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
-        f"decided (undecided: the share of each audit's verdicts it leaves open; FlipTest: "
-        f"mean rates; n/a: no split gives one, the test not run where a metric is undefined "
-        f"in a group or a group has fewer than 30 test rows, the stored rows say which): "
+        f"Audits: share of splits rejecting ({together}), among the verdicts their Monte Carlo "
+        f"error leaves decided (undecided: the share of each audit's verdicts it leaves open; "
+        f"FlipTest: mean rates; n/a: no split gives one, the test not run where a metric is "
+        f"undefined in a group or a group has fewer than 30 test rows, the stored rows say "
+        f"which): "
         f"{c.label}",
         numbers=outcomes,
     )
-    groups = tidy.group_outcomes(chosen_audits)
+    groups = tidy.group_outcomes(chosen_audits, adjustment=c.adjustment)
     if len(groups):
+        over = (
+            "max-T adjusted over the groups of each metric: read it metric by metric"
+            if c.adjustment == "family"
+            else "adjusted with every test of its run"
+        )
         writer.table(
             tables.group_table(groups),
             f"audits-groups-{c.name}",
             "Each group against the privileged one: share of splits where the permutation test "
-            f"(max-T adjusted over the groups) rejects, per metric: {c.label}",
+            f"({over}) rejects, per metric: {c.label}",
             numbers=groups,
         )
     heatmap = kind.audits.shares(outcomes)
@@ -455,7 +476,7 @@ _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
     "measures": (_measures_table, ("chosen", "undefined", "small")),
-    "audit outcomes": (_audit_outcomes, ("chosen", "audits")),
+    "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),
     "calibration": (_calibration, ("chosen",)),

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from faircompare._validation import check_choice
 from faircompare.analysis.tuning import tuned_measures
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.records import DEFAULTS, POOLED, TUNED
@@ -26,6 +26,7 @@ from faircompare.stats.individual import MONTE_CARLO_Z, NEAR_CERTAIN_SHARE
 from faircompare.stats.multitest import holm
 
 __all__ = [
+    "ADJUSTMENTS",
     "audit_outcomes",
     "balanced_measures",
     "correlation_matrix",
@@ -45,6 +46,10 @@ __all__ = [
     "stability",
     "tradeoff",
 ]
+
+#: What :func:`permutation_verdicts` adjusts together: each family of a run's tests (its pooled
+#: tests; each metric's comparisons of the groups), or every test of a run.
+ADJUSTMENTS = ("family", "run")
 
 WHERE = ["dataset", "sensitive_attribute", "variant"]  # one configuration of a study
 CONFIGURATION = [*WHERE, "algorithm", "setting"]
@@ -473,7 +478,9 @@ def _group_rows(audits: pd.DataFrame) -> pd.Series:
     return audits["audit"].isin(pooled) & (audits["scope"] != audits["audit"].map(pooled))
 
 
-def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+def group_outcomes(
+    audits: pd.DataFrame, *, alpha: float = 0.05, adjustment: str = "family"
+) -> pd.DataFrame:
     """Return the audit outcomes of each group of a many-group attribute, per configuration.
 
     The permutation audit compares each group with the privileged one
@@ -486,9 +493,12 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     Parameters
     ----------
     audits
-        The store's long audits frame (``ResultStore.audits()``), or part of it.
+        The store's long audits frame (``ResultStore.audits()``), or part of it: its runs'
+        pooled rows too, for ``adjustment="run"``.
     alpha
         The level of the tests.
+    adjustment
+        Which tests are adjusted together (:data:`ADJUSTMENTS`, :func:`permutation_verdicts`).
 
     Returns
     -------
@@ -499,13 +509,15 @@ def group_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     rows = audits[_group_rows(audits)]
     if rows.empty:
         return pd.DataFrame()
+    verdicts = permutation_verdicts(
+        audits[audits["audit"] == "permutation"], alpha=alpha, adjustment=adjustment
+    ).reindex(rows.index)
     flip = rows["audit"] == "fliptest"
     details = rows["details"]
     tested = rows["statistic"].notna() & ~flip
     # a max-T verdict is open where its adjusted p-value's Monte Carlo interval holds alpha
-    undecided = details.map(lambda d: _holds(d.get("pvalue_interval"), alpha)) & tested
-    rejected = rows["adjusted_pvalue"].astype(float) < alpha
-    rejects = rejected.astype(float).where(rows["statistic"].notna() & ~undecided)
+    undecided = (verdicts == "undecided") & tested
+    rejects = (verdicts == "reject").astype(float).where(rows["statistic"].notna() & ~undecided)
     frame = rows.assign(
         outcome=np.where(flip, "FlipTest " + rows["metric"] + " rate", rows["metric"]),
         value=np.where(flip, rows["statistic"], rejects),
@@ -551,7 +563,9 @@ def parameter_sweep(
     return swept[[*RUN, "parameter", "value", *names]]
 
 
-def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+def audit_outcomes(
+    audits: pd.DataFrame, *, alpha: float = 0.05, adjustment: str = "family"
+) -> pd.DataFrame:
     """Return the share of splits whose audits reject, per configuration.
 
     Permutation tests count as rejecting when their Holm-adjusted p-value is below ``alpha``,
@@ -570,16 +584,21 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
         The store's long audits frame (``ResultStore.audits()``), or part of it.
     alpha
         The level of the tests.
+    adjustment
+        Which tests are adjusted together (:data:`ADJUSTMENTS`, :func:`permutation_verdicts`).
 
     Returns
     -------
     pandas.DataFrame
         One row per configuration; columns ``splits`` and one per outcome.
     """
+    every = permutation_verdicts(
+        audits[audits["audit"] == "permutation"], alpha=alpha, adjustment=adjustment
+    )
     audits = pooled_audits(audits)
     permutation = audits["audit"] == "permutation"
     rejects = pd.Series(np.nan, index=audits.index)
-    verdicts = permutation_verdicts(audits[permutation], alpha=alpha)
+    verdicts = every.reindex(audits.index[permutation]).dropna()
     rejects[verdicts.index] = verdicts.map({"reject": 1.0, "accept": 0.0})  # undecided: NaN
     individual = _tested(audit_details(audits, "individual"))
     open_verdict = _undecided(individual)
@@ -611,7 +630,9 @@ def audit_outcomes(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame
     return table.join(splits).rename_axis(columns=None).reset_index()
 
 
-def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Series:
+def permutation_verdicts(
+    audits: pd.DataFrame, *, alpha: float = 0.05, adjustment: str = "family"
+) -> pd.Series:
     """Return each permutation test's verdict at ``alpha``, with its Monte Carlo error.
 
     A p-value from B permutations is a Monte Carlo estimate of the p-value over every
@@ -619,16 +640,31 @@ def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Ser
     confidence sequence, which it drew until this reading decides at 0.05 or to its cap; a
     fixed test's Clopper-Pearson interval). Holm's adjustment is non-decreasing in every
     p-value, so adjusting the intervals' lower and upper ends as the p-values were adjusted
-    (the run's tests together) bounds the adjusted p-value that every permutation would give.
-    A test rejects when that bound lies below ``alpha``, accepts when it lies at or above, and
-    is undecided when it holds ``alpha``: more permutations would be needed to say.
+    bounds the adjusted p-value that every permutation would give. A test rejects when that
+    bound lies below ``alpha``, accepts when it lies at or above, and is undecided when it
+    holds ``alpha``: more permutations would be needed to say.
+
+    What is adjusted together (``adjustment``, :data:`ADJUSTMENTS`):
+
+    - ``"family"`` (the default): a run's pooled tests (privileged group against the rest,
+      one per metric) by Holm, and the comparisons of each group with the privileged one by
+      max-T across the groups of one metric, as the audit stored them: each family's error is
+      at most ``alpha``, a run's up to the number of its families times ``alpha``.
+    - ``"run"``: every permutation test of a run together, by Bonferroni over its F families:
+      each family-adjusted p-value (and its interval's ends) times F, at most 1, so that each
+      family is read at ``alpha / F`` and the run's family-wise error is at most ``alpha``
+      (F = 5 with the pooled tests and four metrics' groups; ``tests/analysis/
+      test_audit_verdicts.py`` measures it by simulation under a global null of five groups).
 
     Parameters
     ----------
     audits
-        Permutation rows of the store's audits (the pooled tests of one run adjust together).
+        Permutation rows of the store's audits: a run's pooled rows and, where its attribute
+        has more than two groups, its rows of each group.
     alpha
         The level of the tests.
+    adjustment
+        ``"family"`` or ``"run"``.
 
     Returns
     -------
@@ -636,26 +672,41 @@ def permutation_verdicts(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.Ser
         ``"reject"``, ``"accept"`` or ``"undecided"``, in the index of the rows with a p-value;
         rows stored without an interval are decided by their adjusted p-value alone.
     """
-    bounds = _adjusted_bounds(audits)
+    check_choice(adjustment, ADJUSTMENTS, what="adjustment")
+    bounds = _adjusted_bounds(audits, adjustment)
     verdict = np.where(bounds["high"] < alpha, "reject", "accept")
     verdict = np.where((bounds["low"] < alpha) & (bounds["high"] >= alpha), "undecided", verdict)
     return pd.Series(verdict, index=bounds.index, dtype=object)
 
 
-def _adjusted_bounds(audits: pd.DataFrame) -> pd.DataFrame:
-    """Return the Holm-adjusted ends (low, high) of each tested permutation row's interval."""
+def _adjusted_bounds(audits: pd.DataFrame, adjustment: str) -> pd.DataFrame:
+    """Return the adjusted ends (low, high) of each tested permutation row's interval.
+
+    A pooled row's interval is of its raw p-value: Holm across the run's pooled rows adjusts
+    it. A group's row stores its max-T adjusted p-value's interval, adjusted over its metric's
+    groups already. ``"run"`` then multiplies every row of a run by its number of families.
+    """
     tested = audits[audits["pvalue"].notna()]
     if tested.empty:
         return pd.DataFrame(columns=["low", "high"], dtype=float)
     details = audit_details(tested, "permutation")
     interval = details.get("pvalue_interval", pd.Series(None, index=tested.index, dtype=object))
+    group = _group_rows(tested).to_numpy()
+    stored = np.where(group, tested["adjusted_pvalue"], tested["pvalue"]).astype(float)
     ends = [
         bounds if isinstance(bounds, list) else [p, p]
-        for bounds, p in zip(interval, tested["pvalue"].astype(float), strict=True)
+        for bounds, p in zip(interval, stored, strict=True)
     ]
     bounds = pd.DataFrame(ends, index=tested.index, columns=["low", "high"], dtype=float)
+    pooled = tested[~group]
     for end in ("low", "high"):
-        bounds[end] = bounds[end].groupby(tested["key"]).transform(_holm)
+        bounds.loc[pooled.index, end] = (
+            bounds.loc[pooled.index, end].groupby(pooled["key"]).transform(_holm)
+        )
+    if adjustment == "run":  # the pooled tests are one family, each metric's groups one
+        family = np.where(group, "groups " + tested["metric"].astype(str), "pooled")
+        families = pd.Series(family, index=tested.index).groupby(tested["key"]).transform("nunique")
+        bounds = bounds.mul(families, axis=0).clip(upper=1.0)
     return bounds
 
 
@@ -691,7 +742,7 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     """
     pooled = pooled_audits(audits)
     permutation = pooled[pooled["audit"] == "permutation"]
-    bounds = _adjusted_bounds(permutation)
+    bounds = _adjusted_bounds(permutation, "family")
     verdicts = permutation_verdicts(permutation, alpha=alpha)
     parts = [
         _errors("permutation p-value (Holm-adjusted)", (bounds["high"] - bounds["low"]) / 2,
@@ -748,11 +799,6 @@ def _undecided(individual: pd.DataFrame) -> pd.Series:
     """Whether each individual-fairness verdict is open (recorded since the audit's version 4)."""
     recorded = individual.get("undecided", pd.Series(False, index=individual.index))
     return recorded.astype("boolean").fillna(False).astype(bool)
-
-
-def _holds(bounds: Any, alpha: float) -> bool:
-    """Whether a stored Monte Carlo interval (a list of two ends) holds ``alpha``."""
-    return isinstance(bounds, list) and bounds[0] < alpha <= bounds[1]
 
 
 def _tested(rows: pd.DataFrame) -> pd.DataFrame:

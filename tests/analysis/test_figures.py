@@ -165,10 +165,10 @@ def test_a_test_that_was_not_run_is_not_drawn_as_no_rejection():
     shares = kinds.audits.shares(outcomes.assign(setting=DEFAULTS))
     figure = kinds.audits.draw(kinds.audits.AuditFrames({"t": shares}, list(shares.index), []))
     texts = [t.get_text() for t in figure.axes[0].texts]  # row by row: AUC parity, TPR
-    assert texts == ["50%", "20%", "n/a", "0%"]  # the unscored model: AUC not run, TPR run
+    assert texts == ["20", "50", "0", "n/a"]  # percent; the unscored model: AUC not run
     assert figure.axes[0].get_title() == "t"
     assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == [
-        "AUC parity", "equal opportunity (TPR)"]  # the tables' names  # fmt: skip
+        "equal opportunity (TPR)", "AUC parity"]  # the tables' names and order  # fmt: skip
 
 
 def test_a_logarithmic_grid_is_coloured_on_a_log_scale():

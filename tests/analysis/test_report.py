@@ -264,3 +264,20 @@ def test_a_many_group_attribute_has_a_row_per_group_and_algorithm(report):
     assert set(table["group"]) == {"B", "H"}
     assert len(table) == 2 * table["algorithm"].nunique()
     assert table["note"].str.match(r"too few rows").all()
+
+
+def test_the_audit_tables_read_a_run_adjusted_together_when_asked(results, report, tmp_path):
+    # issue #64: `faircompare report --adjust run`; the caption says which adjustment was read,
+    # and adjusting more tests together can only lower a share of splits rejecting
+    from faircompare.analysis.report import write_report
+
+    with pytest.raises(ValueError, match="unknown adjustment 'runs'"):
+        write_report(results, tmp_path / "no", adjustment="runs")
+    page = write_report(results, tmp_path / "run", adjustment="run").read_text()
+    assert "every permutation test of a run adjusted together" in page
+    name = f"audits-{slug('german', 'sex', 'numerical+binary')}.csv"
+    together = pd.read_csv(tmp_path / "run" / "tables" / name).set_index("algorithm")
+    alone = pd.read_csv(report.parent / "tables" / name).set_index("algorithm")
+    shares = [c for c in alone.columns if c.startswith("permutation ") and "undecided" not in c]
+    both = alone[shares].notna() & together[shares].notna()
+    assert (together[shares][both] <= alone[shares][both]).all().all()
