@@ -144,7 +144,12 @@ METHODS = (
         "above one half (married husbands: 0.465 on split 0's training rows), so the baselines "
         "trained on them predict the unfavourable label for everyone: the report lists those "
         "runs as degenerate. Calmon et al. ran Adult on age, education, sex and race, with "
-        "distortion rules written for that encoding; the generic form here has none.",
+        "distortion rules written for that encoding; the generic form here has none. Run as "
+        "they ran it (AIF360's `OptimPreproc` with its Adult encoding and distortion function, "
+        "epsilon 0.05, race; a 2/3 split of the same 30,162 rows), logistic regression on the "
+        "transformed rows predicts >50K for 15.7 % of the test rows, accuracy 0.803, DI 0.57 "
+        "(`tests/algorithms/test_optimized_preprocessing.py`, marked slow): the collapse is the "
+        "generic encoding's, not the method's.",
         "min E[distortion] s.t. max over s, s' of |P[y' = 1 | s] - P[y' = 1 | s']| <= epsilon, "
         "each row's distortion bounded",
         "demographic parity (of the transformed labels)",
