@@ -50,11 +50,11 @@ print(stable[["algorithm", "setting", "measure", "splits", "mean", "sd"]].round(
 # selects from the store's frames, and a drawing step, ``draw``, at a layout.
 from faircompare.analysis import kinds
 from faircompare.analysis.canvas import Layout
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 
 frame = tidy.tradeoff(german, audits)
 print(frame[["algorithm", "split_id", "accuracy", "gap", "significant", "pareto"]].head().round(3))
-study = Study(measures, validation, audits)
+study = StudyFrames(measures, validation, audits)
 shown = kinds.tradeoff.frames(study, Selection(datasets=["german"], variants=["numerical+binary"]))
 figure = kinds.tradeoff.draw(shown, Layout(width=7, legend="right"))
 

@@ -39,7 +39,7 @@ from faircompare.analysis import compare, tidy
 from faircompare.analysis.canvas import COLUMN, PAGE, FigureFitError, Layout
 from faircompare.analysis.kinds import KINDS, Kind
 from faircompare.analysis.kinds.correlations import CORRELATED
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.results import ResultStore
 
 __all__ = [
@@ -196,7 +196,7 @@ def draw(
     several = kind in ("correlations", "intervals")  # measures: a cell or a panel each
     options = {"measures": tuple(measures)} if measures and several else {}
     with opened(results) as store:
-        study = Study.read(store)
+        study = StudyFrames.read(store)
     if ax is not None:  # the user's axes hold one panel: no panel per family
         study = replace(study, families={})
     frames = chosen.frames(study, selection, x, y, **options)

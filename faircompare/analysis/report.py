@@ -39,7 +39,7 @@ from faircompare.analysis.audit_figures import (
 from faircompare.analysis.canvas import PAGE, REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
-from faircompare.analysis.selection import Selection, Study, families
+from faircompare.analysis.selection import Selection, StudyFrames, families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.exceptions import cut_message
@@ -289,10 +289,12 @@ class _Configuration:
         return tidy.stability(self.chosen, tables.KEY_MEASURES)
 
     @cached_property
-    def study(self) -> Study:
+    def study(self) -> StudyFrames:
         """The configuration's frames, as the figure kinds read them."""
         empty = self.measures.iloc[:0]
-        return Study(self.measures, empty, self.audits, self.algorithms, self.chosen, self.family)
+        return StudyFrames(
+            self.measures, empty, self.audits, self.algorithms, self.chosen, self.family
+        )
 
 
 def _measures_table(writer: Writer, c: _Configuration) -> None:
@@ -579,7 +581,7 @@ def _equal_fairness_part(
         writer.text(f"No other algorithm to compare with the frontier: {label}.")
         return None
     frontier = table["frontier"].iloc[0]
-    study = Study(measures, validation, pd.DataFrame(), algorithms)
+    study = StudyFrames(measures, validation, pd.DataFrame(), algorithms)
     figure = kind.equal_fairness.draw(kind.equal_fairness.frames(study, Selection()), REPORT)
     writer.figure(
         figure,

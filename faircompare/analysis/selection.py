@@ -1,7 +1,7 @@
 """What a figure or a table shows: the study's frames, the runs selected and their names.
 
 A figure kind (:mod:`faircompare.analysis.kinds`) or a table for a paper
-(:mod:`faircompare.analysis.paper_tables`) reads a :class:`Study`, the frames of a results
+(:mod:`faircompare.analysis.paper_tables`) reads a :class:`StudyFrames`, the frames of a results
 store, through a :class:`Selection`: the datasets, attributes, variants, algorithms and splits
 it shows, and the labels it gives them. The report reads the same frames, one dataset,
 attribute and variant at a time.
@@ -22,11 +22,11 @@ from faircompare.analysis.style import Style, study_styles
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 
-__all__ = ["Selection", "Study", "algorithm_of", "configurations", "families"]
+__all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "families"]
 
 
 @dataclass(frozen=True, eq=False)
-class Study:
+class StudyFrames:
     """The frames of a study that figures read: its test and validation measures, its audits.
 
     Attributes
@@ -55,7 +55,7 @@ class Study:
     families: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, store: ResultStore) -> Study:
+    def read(cls, store: ResultStore) -> StudyFrames:
         """Read a study's frames from its store.
 
         Parameters
@@ -65,7 +65,7 @@ class Study:
 
         Returns
         -------
-        Study
+        StudyFrames
             Its frames.
         """
         measures = store.measures()

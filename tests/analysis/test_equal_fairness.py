@@ -12,7 +12,7 @@ from faircompare.analysis import kinds
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.report import write_report
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.tidy import label
 from faircompare.benchmark import Options, make_plan, run_plan
 from faircompare.config import BenchmarkConfig
@@ -152,7 +152,7 @@ def test_a_constraint_undefined_on_test_is_untested_not_on_and_its_panel_says_wh
 
 def equal_fairness_figure(measures: pd.DataFrame) -> Figure:
     """The equal-fairness kind's figure of test measures, at the report's layout."""
-    study = Study(measures, measures.iloc[:0], pd.DataFrame())
+    study = StudyFrames(measures, measures.iloc[:0], pd.DataFrame())
     return kinds.equal_fairness.draw(kinds.equal_fairness.frames(study, Selection()), REPORT)
 
 

@@ -1,7 +1,7 @@
 """The figure kinds, each drawn by one code for the report and for a paper.
 
 A kind is a module with two steps: ``frames(study, selection, x, y)`` selects and computes what
-the figure shows (from a :class:`~faircompare.analysis.selection.Study`, the frames of a
+the figure shows (from a :class:`~faircompare.analysis.selection.StudyFrames`, the frames of a
 results store), and ``draw(frames, layout, ax=None)`` draws it at a
 :class:`~faircompare.analysis.canvas.Layout`. The report calls both at its layout
 (:data:`~faircompare.analysis.canvas.REPORT`), ``faircompare figure`` and

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import BELOW, COLUMN, Layout, canvas, finish, text_width
 from faircompare.analysis.kinds._panels import panel_title
-from faircompare.analysis.selection import Selection, Study, configurations
+from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import paper_style
 from faircompare.analysis.tables import AUDIT_NAMES
 
@@ -83,7 +83,7 @@ def shares(outcomes: pd.DataFrame, selection: Selection | None = None) -> pd.Dat
 
 
 def frames(
-    study: Study, selection: Selection, x: str | None = None, y: str | None = None
+    study: StudyFrames, selection: Selection, x: str | None = None, y: str | None = None
 ) -> AuditFrames:
     """Compute the selected runs' audit shares, a panel per configuration.
 

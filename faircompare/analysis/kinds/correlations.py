@@ -22,7 +22,7 @@ from scipy.spatial.distance import squareform
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, FigureFitError, Layout, canvas, finish, text_width
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import paper_style
 from faircompare.measures import MEASURES
 
@@ -51,7 +51,7 @@ class CorrelationFrames:
 
 
 def frames(
-    study: Study,
+    study: StudyFrames,
     selection: Selection,
     x: str | None = None,
     y: str | None = None,

@@ -27,7 +27,7 @@ from faircompare.analysis.canvas import (
     text_width,
 )
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import paper_style
 from faircompare.measures import MEASURES
 
@@ -56,7 +56,7 @@ class CriticalDifferenceFrames:
 
 
 def frames(
-    study: Study, selection: Selection, x: str | None = None, y: str | None = None
+    study: StudyFrames, selection: Selection, x: str | None = None, y: str | None = None
 ) -> CriticalDifferenceFrames:
     """Rank the selected algorithms over the selected datasets and attributes.
 

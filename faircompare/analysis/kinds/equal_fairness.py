@@ -24,7 +24,7 @@ from faircompare.analysis import equal_fairness, tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES
 from faircompare.analysis.kinds._panels import panel_title, scatter, y_labelled
-from faircompare.analysis.selection import Selection, Study, configurations
+from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
 from faircompare.records import DEFAULTS, POOLED
 
@@ -88,7 +88,7 @@ class EqualFairnessFrames:
 
 
 def frames(
-    study: Study, selection: Selection, x: str | None = None, y: str | None = None
+    study: StudyFrames, selection: Selection, x: str | None = None, y: str | None = None
 ) -> EqualFairnessFrames:
     """Select each configuration's frontier and the other runs of the equal-fairness figure.
 

@@ -25,7 +25,7 @@ from faircompare.analysis import compare, tidy
 from faircompare.analysis.canvas import COLUMN, MIN_PANEL, Layout, canvas, finish, text_width
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.kinds._panels import panel_title
-from faircompare.analysis.selection import Selection, Study, algorithm_of, configurations
+from faircompare.analysis.selection import Selection, StudyFrames, algorithm_of, configurations
 from faircompare.analysis.style import PALETTE, paper_style
 from faircompare.measures import MEASURES
 
@@ -57,7 +57,7 @@ class IntervalsFrames:
 
 
 def frames(
-    study: Study,
+    study: StudyFrames,
     selection: Selection,
     x: str | None = None,
     y: str | None = None,

@@ -32,7 +32,7 @@ from faircompare.analysis.kinds._panels import (
     same_limits,
     y_labelled,
 )
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import Style, paper_style
 from faircompare.measures import MEASURES
 
@@ -73,7 +73,7 @@ class StabilityFrames:
 
 
 def frames(
-    study: Study,
+    study: StudyFrames,
     selection: Selection,
     x: str | None = None,
     y: str | None = None,

@@ -29,7 +29,7 @@ from faircompare.analysis.kinds._panels import (
     scatter,
     y_labelled,
 )
-from faircompare.analysis.selection import Selection, Study
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import Style, paper_style
 from faircompare.measures import MEASURES
 
@@ -68,7 +68,7 @@ class TradeoffFrames:
 
 
 def frames(
-    study: Study,
+    study: StudyFrames,
     selection: Selection,
     x: str | None = None,
     y: str | None = None,
