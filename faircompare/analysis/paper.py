@@ -35,7 +35,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare._validation import check_choice
-from faircompare.analysis import compare, tidy
+from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, PAGE, FigureFitError, Layout
 from faircompare.analysis.kinds import KINDS, Kind
 from faircompare.analysis.kinds.correlations import CORRELATED
@@ -101,38 +101,6 @@ def shown_runs(store: ResultStore, measures: pd.DataFrame) -> pd.DataFrame:
         The chosen runs' measures, a ``setting`` column saying how each was chosen.
     """
     return tidy.representative(measures, store.measures("validation"))
-
-
-def intervals_of(chosen: pd.DataFrame, measure: str, what: str) -> pd.DataFrame:
-    """Return :func:`~faircompare.analysis.compare.intervals`, or say why there are none.
-
-    Parameters
-    ----------
-    chosen
-        The representative runs of one configuration.
-    measure
-        The measure.
-    what
-        The figure or table asking, for the message.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by the settings' labels, best first.
-
-    Raises
-    ------
-    ValueError
-        Where no algorithm has two splits: an interval over splits needs two.
-    """
-    table = compare.intervals(chosen, measure)
-    if table.empty:
-        splits = chosen["split_id"].nunique()
-        raise ValueError(
-            f"the {what} needs two splits or more of an algorithm; the selection has {splits}: "
-            "run the study with --splits 2 or more"
-        )
-    return table
 
 
 def draw(

@@ -22,7 +22,8 @@ import pandas as pd
 
 from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, tables, tidy
-from faircompare.analysis.paper import intervals_of, opened, shown_runs
+from faircompare.analysis.kinds.intervals import intervals_of
+from faircompare.analysis.paper import opened, shown_runs
 from faircompare.analysis.selection import Selection, algorithm_of
 from faircompare.measures import MEASURES
 from faircompare.names import TABLE_KINDS

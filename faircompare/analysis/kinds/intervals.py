@@ -29,7 +29,7 @@ from faircompare.analysis.selection import Selection, StudyFrames, algorithm_of,
 from faircompare.analysis.style import PALETTE, paper_style
 from faircompare.measures import MEASURES
 
-__all__ = ["IntervalsFrames", "draw", "frames"]
+__all__ = ["IntervalsFrames", "draw", "frames", "intervals_of"]
 
 COLOUR = PALETTE[0]
 ROW = 0.2  # inches a row takes
@@ -103,7 +103,7 @@ def frames(
         mine = chosen[(chosen[tidy.WHERE] == pd.Series(configuration, tidy.WHERE)).all(axis=1)]
         title = panel_title(selection, configuration) if len(found) > 1 else ""
         for measure in names:
-            table = _intervals(mine, measure)
+            table = intervals_of(mine, measure, "intervals figure")
             rows = selection.ranked(table.index, named)
             shown = [selection.labels.get(named[r], r) for r in rows]
             axis = compare.score_name(measure, selection.label(measure))
@@ -114,14 +114,34 @@ def frames(
     return IntervalsFrames(tables, rows, bounds)
 
 
-def _intervals(chosen: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """Return :func:`~faircompare.analysis.compare.intervals`, or say why there are none."""
+def intervals_of(chosen: pd.DataFrame, measure: str, what: str) -> pd.DataFrame:
+    """Return :func:`~faircompare.analysis.compare.intervals`, or say why there are none.
+
+    Parameters
+    ----------
+    chosen
+        The representative runs of one configuration.
+    measure
+        The measure.
+    what
+        The figure or table asking, for the message.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by the settings' labels, best first.
+
+    Raises
+    ------
+    ValueError
+        Where no algorithm has two splits: an interval over splits needs two.
+    """
     table = compare.intervals(chosen, measure)
     if table.empty:
         splits = chosen["split_id"].nunique()
         raise ValueError(
-            f"the intervals figure needs two splits or more of an algorithm; the selection has "
-            f"{splits}: run the study with --splits 2 or more"
+            f"the {what} needs two splits or more of an algorithm; the selection has {splits}: "
+            "run the study with --splits 2 or more"
         )
     return table
 
