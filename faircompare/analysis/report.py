@@ -354,7 +354,7 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
     together = (
         "Holm-adjusted across the run's pooled tests"
         if c.adjustment == "family"
-        else "every permutation test of a run adjusted together (Holm over its families)"
+        else "every permutation test of a run adjusted together, Bonferroni over its families"
     )
     writer.table(
         tables.audit_table(outcomes),
