@@ -41,7 +41,8 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
     "intervals": (
         "each algorithm's mean score and corrected 95% interval over splits; hollow: "
         "significantly worse than the best (Holm)",
-        "x: the measure (accuracy); a fairness measure by its gap, negated",
+        "x: the measure (accuracy), or --measure several, a panel each; a fairness measure "
+        "by its gap, negated",
     ),
     "equal-fairness": (
         "every run against the post-processed frontier of the best unconstrained model (a thin "
