@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from faircompare.analysis import tidy
 from faircompare.analysis.canvas import Layout
 from faircompare.analysis.selection import Selection
 from faircompare.analysis.style import Style
@@ -41,6 +42,29 @@ def y_labelled(ax: Axes, label: str, layout: Layout) -> None:
     spec = ax.get_subplotspec()
     if not layout.sharey or spec is None or spec.is_first_col():
         ax.set_ylabel(label)
+
+
+def panels_of(
+    frame: pd.DataFrame, order: Sequence[str], families: Mapping[str, str], selection: Selection
+) -> tuple[pd.Series, list[str], bool]:
+    """Return each row's panel, the panels in order, and whether they are families.
+
+    Rows of several configurations: a panel per configuration, titled in the selection's
+    labels. Of one configuration: a panel per family where :func:`family_panels` makes them
+    (more than :data:`FACET_ABOVE` algorithms, known families), else one untitled panel.
+    """
+    where = [tuple(map(str, w)) for w in frame[tidy.WHERE].to_numpy()]
+    configurations = sorted(set(where))
+    groups = family_panels(order, families if len(configurations) == 1 else {})
+    if len(groups) > 1:
+        family = {a: f for f, members in groups for a in members}
+        return frame["algorithm"].map(family), [f for f, _ in groups], True
+    if len(configurations) > 1:
+        titles = [panel_title(selection, w) for w in where]
+        return pd.Series(titles, index=frame.index), [
+            panel_title(selection, w) for w in configurations
+        ], False  # fmt: skip
+    return pd.Series("", index=frame.index), [""], False
 
 
 def scatter(

@@ -26,9 +26,8 @@ from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import (
     chart_range,
-    family_panels,
     note_off_chart,
-    panel_title,
+    panels_of,
     same_limits,
     y_labelled,
 )
@@ -111,24 +110,13 @@ def frames(
     summary = summary.assign(style=[tidy.label(a, s) for a, s in settings],
                              name=[selection.label(a, s) for a, s in settings])  # fmt: skip
     order = selection.order(summary["algorithm"].unique())
-    where = [tuple(map(str, w)) for w in summary[tidy.WHERE].to_numpy()]
-    configurations = sorted(set(where))
-    groups = family_panels(order, study.families if len(configurations) == 1 else {})
-    if len(groups) > 1:
-        family = {a: f for f, members in groups for a in members}
-        summary["panel"] = summary["algorithm"].map(family)
-        panels = [f for f, _ in groups]
-    elif len(configurations) > 1:
-        summary["panel"] = [panel_title(selection, w) for w in where]
-        panels = [panel_title(selection, w) for w in configurations]
-    else:
-        summary["panel"], panels = "", [""]
+    summary["panel"], panels, by_family = panels_of(summary, order, study.families, selection)
     rank = {a: i for i, a in enumerate(order)}
     summary = summary.sort_values("algorithm", key=lambda names: names.map(rank))
     legend = list(dict.fromkeys(summary["name"]))
     return StabilityFrames(summary.reset_index(drop=True), panels, legend, study.styles,
                            f"{_shown(x, selection)} (mean ± sd)",
-                           f"{_shown(y, selection)} (mean ± sd)", len(groups) > 1)  # fmt: skip
+                           f"{_shown(y, selection)} (mean ± sd)", by_family)  # fmt: skip
 
 
 def _bounded(measures: pd.DataFrame) -> pd.DataFrame:

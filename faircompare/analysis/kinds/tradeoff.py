@@ -22,9 +22,9 @@ from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import (
     chart_range,
-    family_panels,
     note_off_chart,
     panel_title,
+    panels_of,
     same_limits,
     scatter,
     y_labelled,
@@ -95,28 +95,18 @@ def frames(
     audits = study.audits[study.audits["key"].isin(measures["key"])]
     runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x)
     order = selection.order(runs["algorithm"].unique())
-    where = runs[tidy.WHERE].astype(str).agg(", ".join, axis=1)
-    titles = {w: panel_title(selection, w.split(", ")) for w in where.unique()}
+    configurations = [panel_title(selection, w) for w in runs[tidy.WHERE].astype(str).to_numpy()]
     runs = runs.assign(
-        configuration=where.map(titles),
+        configuration=configurations,
         name=runs["algorithm"].map(selection.label),
         style=runs["algorithm"],
         filled=runs["significant"],
     )
-    groups = family_panels(order, study.families if len(titles) == 1 else {})
-    if len(groups) > 1:
-        family = {a: f for f, names in groups for a in names}
-        runs["panel"] = runs["algorithm"].map(family)
-        panels = [f for f, _ in groups]
-    elif len(titles) > 1:
-        runs["panel"] = runs["configuration"]
-        panels = [titles[w] for w in sorted(titles)]
-    else:
-        runs["panel"], panels = "", [""]
+    runs["panel"], panels, by_family = panels_of(runs, order, study.families, selection)
     gap = f"{selection.label(x)} gap" + ("\n1 - min(r, 1/r)" if MEASURES[x].ratio else "")
     return TradeoffFrames(
         runs, panels, [selection.label(a) for a in order], study.styles, gap,
-        selection.label(y), context=len(groups) > 1,
+        selection.label(y), context=by_family,
     )  # fmt: skip
 
 
