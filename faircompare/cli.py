@@ -44,7 +44,7 @@ from faircompare.plugin_template import KINDS, write_plugin
 from faircompare.safe_write import make_folder, write_error
 
 if TYPE_CHECKING:
-    from faircompare.benchmark.schedule import Summary
+    from faircompare.benchmark.summary import Summary
     from faircompare.datasets import DatasetSpec
 
 _SHOWN_FAILURES = 20

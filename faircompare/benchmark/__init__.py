@@ -18,7 +18,7 @@ _HOMES = {
     "make_plan": "faircompare.benchmark.plan",
     "RunSpec": "faircompare.records",
     "StaleResultsError": "faircompare.benchmark.schedule",
-    "Summary": "faircompare.benchmark.schedule",
+    "Summary": "faircompare.benchmark.summary",
     "run_plan": "faircompare.benchmark.schedule",
     "Study": "faircompare.benchmark.study",
     "plan_study": "faircompare.benchmark.study",
@@ -37,7 +37,6 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.benchmark.reaudit import AuditSummary as AuditSummary
     from faircompare.benchmark.reaudit import audit_study as audit_study
     from faircompare.benchmark.schedule import StaleResultsError as StaleResultsError
-    from faircompare.benchmark.schedule import Summary as Summary
     from faircompare.benchmark.schedule import run_plan as run_plan
     from faircompare.benchmark.settings import BACKENDS as BACKENDS
     from faircompare.benchmark.settings import Options as Options
@@ -46,4 +45,5 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.benchmark.study import Study as Study
     from faircompare.benchmark.study import plan_study as plan_study
     from faircompare.benchmark.study import run_benchmark as run_benchmark
+    from faircompare.benchmark.summary import Summary as Summary
     from faircompare.records import RunSpec as RunSpec

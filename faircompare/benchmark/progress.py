@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from faircompare.benchmark.schedule import Summary
+from faircompare.benchmark.summary import Summary
 from faircompare.records import RunRecord
 
 _BAR = 30  # characters of the progress bar

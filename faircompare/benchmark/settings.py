@@ -24,7 +24,7 @@ from faircompare.exceptions import SettingsError
 from faircompare.names import DEFAULT_PERMUTATIONS
 
 if TYPE_CHECKING:
-    from faircompare.benchmark.schedule import Summary
+    from faircompare.benchmark.summary import Summary
     from faircompare.config import BenchmarkConfig
     from faircompare.records import RunRecord
 

@@ -32,8 +32,9 @@ from faircompare._deprecations import folded_keywords, renamed_arguments
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan, side_by_side
 from faircompare.benchmark.plan import make_plan
-from faircompare.benchmark.schedule import Summary, run_plan
+from faircompare.benchmark.schedule import run_plan
 from faircompare.benchmark.settings import Options, RunSettings
+from faircompare.benchmark.summary import Summary
 from faircompare.config import BenchmarkConfig
 from faircompare.datasets import (
     DatasetSpec,
