@@ -125,3 +125,55 @@ def quoted(value: Any, limit: int = _QUOTED) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+#: The longest time limit of a run: 30 days, in seconds.
+MAX_TIMEOUT = 30 * 24 * 3600.0
+#: The most permutations a permutation test draws (a sequential test's cap).
+MAX_PERMUTATIONS = 1_000_000
+
+
+def timeout_problem(value: Any) -> str | None:
+    """Return what is wrong with a run's time limit, or None: the one message of every caller.
+
+    Parameters
+    ----------
+    value
+        Seconds, as given.
+
+    Returns
+    -------
+    str or None
+        The problem, naming the value and the valid range.
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return f"timeout must be a number of seconds, got {quoted(value)}"
+    if not 0 < value <= MAX_TIMEOUT:  # NaN fails this too
+        return (
+            f"timeout must be more than 0 and at most {MAX_TIMEOUT:,.0f} seconds (30 days), "
+            f"got {value!r}"
+        )
+    return None
+
+
+def permutations_problem(value: Any) -> str | None:
+    """Return what is wrong with a permutation tests' cap, or None.
+
+    Parameters
+    ----------
+    value
+        Permutations, as given.
+
+    Returns
+    -------
+    str or None
+        The problem, naming the value and the valid range.
+    """
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"permutations must be a whole number, got {quoted(value)}"
+    if not 1 <= value <= MAX_PERMUTATIONS:
+        return (
+            f"permutations must be from 1 to {MAX_PERMUTATIONS:,} (the most a sequential test "
+            f"draws), got {value:,}"
+        )
+    return None

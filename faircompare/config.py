@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from faircompare._deprecations import CONFIG_KEYS, deprecated
-from faircompare._validation import check_choice
+from faircompare._validation import MAX_PERMUTATIONS as MAX_PERMUTATIONS  # the CLI's bounds
+from faircompare._validation import MAX_TIMEOUT as MAX_TIMEOUT
+from faircompare._validation import check_choice, permutations_problem, timeout_problem
 from faircompare.datasets import BUILTIN, PAPER_DATASETS
 from faircompare.datasets.modern import MODERN
 from faircompare.exceptions import FaircompareError
@@ -34,8 +36,6 @@ MAX_SEED = 2**63 - 1  # the largest integer the results database holds
 # per test: a sequential test draws in doubling batches, its last at most half the cap, so
 # that a test at the cap holds its 8 MB of permuted statistics (10**9 at once, before tests were
 # sequential, asked for 29.8 GiB before any run failed)
-MAX_PERMUTATIONS = 1_000_000
-MAX_TIMEOUT = 30 * 24 * 3600.0  # seconds per run
 
 
 class ConfigError(FaircompareError, ValueError):
@@ -126,13 +126,8 @@ class BenchmarkConfig:
             value = getattr(self, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ConfigError(f"{name} must be a {kind.__name__}, got {value!r}")
-        if not isinstance(self.timeout, int | float) or isinstance(self.timeout, bool):
-            raise ConfigError(f"timeout must be a number of seconds, got {self.timeout!r}")
-        if not 0 < self.timeout <= MAX_TIMEOUT:  # NaN fails this too
-            raise ConfigError(
-                f"timeout must be more than 0 and at most {MAX_TIMEOUT:,.0f} seconds (30 days), "
-                f"got {self.timeout!r}"
-            )
+        if (problem := timeout_problem(self.timeout)) is not None:
+            raise ConfigError(problem)
         for name in self.datasets:
             check_choice(name, BUILTIN, what="dataset")
         if not isinstance(self.variants, str):
@@ -142,11 +137,8 @@ class BenchmarkConfig:
             raise ConfigError("the configuration names no dataset")
         if self.splits < 1:
             raise ConfigError(f"splits must be at least 1, got {self.splits}")
-        if not 1 <= self.permutations <= MAX_PERMUTATIONS:
-            raise ConfigError(
-                f"permutations must be from 1 to {MAX_PERMUTATIONS:,} (the most a sequential "
-                f"test draws), got {self.permutations:,}"
-            )
+        if (problem := permutations_problem(self.permutations)) is not None:
+            raise ConfigError(problem)
         if not 0 <= self.seed <= MAX_SEED:
             raise ConfigError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1), got {self.seed}")
 

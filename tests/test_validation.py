@@ -20,3 +20,24 @@ def test_unknown_choice_names_the_value_a_suggestion_and_every_choice():
 def test_choice_error_is_a_value_error():
     with pytest.raises(ValueError, match="valid choices: 1, 2"):
         check_choice(3, [1, 2], what="number")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("timeout", -5, r"timeout must be more than 0 and at most 2,592,000 seconds.*got -5"),
+        ("timeout", "ten", r"timeout must be a number of seconds, got 'ten'"),
+        ("permutations", 0, r"permutations must be from 1 to 1,000,000 .*got 0"),
+    ],
+)
+def test_workers_options_are_checked_as_the_configuration_is(field, value, message):
+    # issue #68: Options(timeout=-5, permutations=0) was made without a word; the
+    # configuration refused the same values, in the same message
+    from faircompare.benchmark import Options
+    from faircompare.config import PROFILES, ConfigError
+    from faircompare.exceptions import SettingsError
+
+    with pytest.raises(SettingsError, match=message):
+        Options(**{field: value})
+    with pytest.raises(ConfigError, match=message):
+        PROFILES["quick"].overridden(**{field: value})

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from faircompare import _deprecations
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, permutations_problem, timeout_problem
 from faircompare.exceptions import SettingsError
 from faircompare.names import DEFAULT_PERMUTATIONS
 
@@ -190,6 +190,9 @@ class Options:
     permutations: int = DEFAULT_PERMUTATIONS
 
     def __post_init__(self) -> None:
+        for problem in (timeout_problem(self.timeout), permutations_problem(self.permutations)):
+            if problem is not None:  # the configuration's checks, for options made directly
+                raise SettingsError(problem)
         # Absolute from the start: a run never depends on the working directory (a plugin may
         # change it, and workers may start elsewhere).
         for name in ("plugins", "cache", "mirror"):
