@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,6 +117,24 @@ def text_width(text: str, font_size: float) -> float:
         Its width in inches.
     """
     return _text_width(text, float(font_size))
+
+
+def widest(texts: Iterable[str], font_size: float) -> float:
+    """Return the inches the widest of ``texts`` takes at ``font_size`` points (0 for none).
+
+    Parameters
+    ----------
+    texts
+        Lines of text (a panel's row names, say).
+    font_size
+        Their size in points.
+
+    Returns
+    -------
+    float
+        The widest one's width in inches.
+    """
+    return max((text_width(str(t), font_size) for t in texts), default=0.0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -252,7 +270,7 @@ def _plan(
 ) -> _Grid:
     """Compute a figure's size, panel columns and legend columns, or say what does not fit."""
     legend = layout.legend if entries else "off"
-    entry = max((text_width(e, layout.small) for e in entries), default=0.0) + MARKER
+    entry = widest(entries, layout.small) + MARKER
     width = layout.width - (entry if legend == "right" else 0.0)
     if entry > layout.width:
         raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +22,7 @@ from matplotlib.figure import Figure
 
 from faircompare._deprecations import REMOVED_NEXT, deprecated
 from faircompare._validation import check_choice
-from faircompare.analysis.canvas import PAGE, REPORT
+from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.compare import FriedmanTest
 from faircompare.analysis.equal_fairness import CONSTRAINT_MEASURES, accuracy_limits
 from faircompare.analysis.kinds import (
@@ -428,8 +427,7 @@ def plot_correlations(matrix: pd.DataFrame, title: str = "") -> Figure:
     """
     _twin("plot_correlations", "correlations")
     shown = correlations.CorrelationFrames(correlations.ordered(matrix), title)
-    return correlations.draw(shown, replace(REPORT, width=max(PAGE, correlations.least_width(
-        shown, REPORT))))  # fmt: skip
+    return correlations.draw(shown, correlations.widened(shown, REPORT))
 
 
 def plot_tradeoff(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -36,7 +36,7 @@ from faircompare.analysis.audit_figures import (
     plot_transparency_report,
     threshold_curve,
 )
-from faircompare.analysis.canvas import PAGE, REPORT
+from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.selection import Selection, StudyFrames, families
@@ -383,8 +383,7 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
         )
     heatmap = kind.audits.shares(outcomes)
     if heatmap.size:  # no row where no run was tested (every group below the minimum)
-        undecided = [tables.AUDIT_NAMES[u] for u in kind.audits.UNDECIDED]
-        shown = kind.audits.AuditFrames({"": heatmap}, list(heatmap.index), undecided)
+        shown = kind.audits.AuditFrames({"": heatmap}, list(heatmap.index))
         figure = kind.audits.draw(shown, REPORT)
         writer.figure(
             figure,
@@ -643,8 +642,7 @@ def _correlations(writer: Writer, measures: pd.DataFrame, store: ResultStore) ->
 def _correlation_figure(matrix: pd.DataFrame, title: str) -> Figure:
     """Draw a correlation matrix as the correlations kind does, as wide as its measures need."""
     shown = kind.correlations.CorrelationFrames(kind.correlations.ordered(matrix), title)
-    width = max(PAGE, kind.correlations.least_width(shown, REPORT))
-    return kind.correlations.draw(shown, replace(REPORT, width=width))
+    return kind.correlations.draw(shown, kind.correlations.widened(shown, REPORT))
 
 
 def _correlated(matrix: pd.DataFrame) -> bool:

@@ -12,7 +12,7 @@ its table gives them. A panel per dataset, attribute and variant, the rows share
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,15 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare.analysis import tidy
-from faircompare.analysis.canvas import BELOW, COLUMN, Layout, canvas, finish, text_width
+from faircompare.analysis.canvas import (
+    BELOW,
+    COLUMN,
+    Layout,
+    canvas,
+    finish,
+    text_width,
+    widest,
+)
 from faircompare.analysis.kinds._panels import panel_title
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import paper_style
@@ -45,12 +53,13 @@ class AuditFrames:
     rows
         The rows' names, top to bottom.
     undecided
-        The columns that are shares of undecided verdicts.
+        The columns that are shares of undecided verdicts (the tables' names of
+        :data:`UNDECIDED`, by default).
     """
 
     tables: dict[str, pd.DataFrame]
     rows: list[str]
-    undecided: list[str]
+    undecided: list[str] = field(default_factory=lambda: [AUDIT_NAMES[c] for c in UNDECIDED])
 
 
 def shares(outcomes: pd.DataFrame, selection: Selection | None = None) -> pd.DataFrame:
@@ -124,9 +133,7 @@ def frames(
         mine = mine.set_index("algorithm").loc[order].reset_index()
         title = panel_title(selection, configuration) if len(found) > 1 else ""
         tables[title] = shares(mine, selection)
-    rows = list(dict.fromkeys(r for t in tables.values() for r in t.index))
-    undecided = [AUDIT_NAMES[c] for c in UNDECIDED]
-    return AuditFrames(tables, rows, undecided)
+    return AuditFrames(tables, list(dict.fromkeys(r for t in tables.values() for r in t.index)))
 
 
 def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
@@ -148,15 +155,10 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     """
     layout = replace(layout or Layout(COLUMN), sharey=True, legend="off")
     rows = frames.rows
-    room = max((text_width(n, layout.small) for n in rows), default=0.0) + 0.2
+    room = widest(rows, layout.small) + 0.2
     columns = max(len(t.columns) for t in frames.tables.values())
-    below = (
-        max(
-            (text_width(c, layout.small) for t in frames.tables.values() for c in t.columns),
-            default=0.0,
-        )
-        + 2 * layout.line
-    )  # the tests' names upright, and the axis label
+    tests = [c for t in frames.tables.values() for c in t.columns]
+    below = widest(tests, layout.small) + 2 * layout.line  # the tests' names, the axis label
     cells = CELL * len(rows)
     cell = text_width("100", layout.small - 1) + 0.08  # a cell holds its share
     with paper_style(layout.font_size):

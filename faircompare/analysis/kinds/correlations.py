@@ -21,12 +21,12 @@ from scipy.spatial.distance import squareform
 
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
-from faircompare.analysis.canvas import COLUMN, FigureFitError, Layout, canvas, finish, text_width
+from faircompare.analysis.canvas import COLUMN, FigureFitError, Layout, canvas, finish, widest
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import paper_style
 from faircompare.measures import MEASURES
 
-__all__ = ["CORRELATED", "CorrelationFrames", "draw", "frames", "least_width", "ordered"]
+__all__ = ["CORRELATED", "CorrelationFrames", "draw", "frames", "least_width", "ordered", "widened"]
 
 #: The measures the correlations figure shows unless asked for others.
 CORRELATED = ("accuracy", "TPR", "TNR", "BCR", "DIbinary", "CV", "sensitive-TPR",
@@ -127,8 +127,26 @@ def least_width(frames: CorrelationFrames, layout: Layout) -> float:
     return len(frames.matrix) * layout.line + _room(frames, layout) + BAR
 
 
+def widened(frames: CorrelationFrames, layout: Layout) -> Layout:
+    """Return ``layout``, wide enough for the matrix: the report's, for every measure.
+
+    Parameters
+    ----------
+    frames
+        What it shows.
+    layout
+        The layout asked for.
+
+    Returns
+    -------
+    Layout
+        The layout, its width at least :func:`least_width`.
+    """
+    return replace(layout, width=max(layout.width, least_width(frames, layout)))
+
+
 def _room(frames: CorrelationFrames, layout: Layout) -> float:
-    return max((text_width(str(n), layout.small) for n in frames.matrix.index), default=0) + 0.15
+    return widest(frames.matrix.index, layout.small) + 0.15
 
 
 def draw(frames: CorrelationFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:

@@ -25,6 +25,7 @@ from faircompare.analysis.canvas import (
     canvas,
     finish,
     text_width,
+    widest,
 )
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.selection import Selection, StudyFrames
@@ -206,7 +207,7 @@ def _left_count(names: list[str], width: float, layout: Layout) -> int:
 
 def _room(names: list[str], size: float) -> float:
     """Return the inches the longest of ``names`` takes, with the gap to its line."""
-    return max((text_width(n, size) for n in names), default=0.0) + 2 * GAP
+    return widest(names, size) + 2 * GAP
 
 
 def _diagram(

@@ -22,7 +22,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare.analysis import compare, tidy
-from faircompare.analysis.canvas import COLUMN, MIN_PANEL, Layout, canvas, finish, text_width
+from faircompare.analysis.canvas import COLUMN, MIN_PANEL, Layout, canvas, finish, widest
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.kinds._panels import panel_title
 from faircompare.analysis.selection import Selection, StudyFrames, algorithm_of, configurations
@@ -172,7 +172,7 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
     """
     layout = replace(layout or Layout(COLUMN), sharey=True)
     rows = frames.rows
-    room = max((text_width(n, layout.small) for n in rows), default=0.0) + 0.4
+    room = widest(rows, layout.small) + 0.4
     height = max(ROW * len(rows) + 0.3, MIN_PANEL)
     with paper_style(layout.font_size):
         drawn = canvas(layout, ax, len(frames.tables), [], aspect=1.0, label_room=room,
