@@ -25,6 +25,10 @@ moves or is renamed keeps working at its former place for one minor release, wit
 """
 
 
+#: Pages of the API reference written elsewhere (``conf.py``'s generated pages).
+EXTRA_PAGES = ("algorithm-classes",)
+
+
 def public_names(docs: Path) -> dict[str, list[str]]:
     """Return each public module's names, in the order of ``api/public_names.txt``.
 
@@ -100,7 +104,8 @@ def write_api_pages(docs: Path) -> None:
     pages = {
         f"{module}.rst": _module_page(module, names, comments) for module, names in modules.items()
     }
-    pages["index.rst"] = _INDEX_HEAD + "".join(f"   {module}\n" for module in modules)
+    listed = [*modules, *EXTRA_PAGES]
+    pages["index.rst"] = _INDEX_HEAD + "".join(f"   {page}\n" for page in listed)
     for name, text in pages.items():
         write_if_changed(docs / "api" / name, text)
 

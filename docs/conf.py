@@ -31,8 +31,10 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
 
 from api_pages import write_api_pages, write_if_changed  # noqa: E402
+from citing_page import page as citing_page  # noqa: E402
 from dataset_reference import page as dataset_page  # noqa: E402
 from measure_reference import page as measure_page  # noqa: E402
+from method_reference import classes as method_classes  # noqa: E402
 from method_reference import page as method_page  # noqa: E402
 from results_schema import schema_page  # noqa: E402
 
@@ -50,6 +52,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_click",
     "sphinx_gallery.gen_gallery",
@@ -97,11 +100,13 @@ _GENERATED = {
     "measures.md": measure_page,
     "datasets.md": dataset_page,
     "results.md": schema_page,
+    "citing.md": citing_page,
+    "api/algorithm-classes.rst": method_classes,
 }
 
 
 def setup(app: object) -> None:
-    """Write the pages made from the code (API, methods, measures, datasets, results schema).
+    """Write the pages made from the code (API, methods, measures, datasets, results, citing).
 
     The optional extras missing here are mocked while they are written, as autodoc mocks them:
     the methods of AIF360 and torch are described from their classes all the same.

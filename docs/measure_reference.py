@@ -14,22 +14,24 @@ from faircompare.measures.catalogue import Measure
 _HEAD = """# Measures reference
 
 Every measure of the catalogue, written from it (`faircompare.measures.MEASURES`; `faircompare
-list measures` prints the same). Notation: *S* is the sensitive attribute, *priv* its privileged
-group, *s* any other group and *rest* every other group pooled; P[+ | S = s] is group s's positive
-rate, P[Y_hat = 1 | S = s]; TPR, TNR, FPR, FNR are the true and false positive and negative
-rates, calibration+ = P[Y = 1 | Y_hat = 1] and calibration- = P[Y = 0 | Y_hat = 0]. A measure
-with per-group values stores each group's value under its name in the `group` column of the
+list measures` prints the same, with each definition in words). The definitions use this
+notation, each symbol defined once:
+
+{notation}
+
+A rate without a group ($\\mathrm{{TPR}}$) is its value over every row. A measure with per-group
+values stores each group's value under its name in the `group` column of the
 results store's `measures` table, and its aggregate (the mean the definition names) under the
 empty group `""`. A value that is undefined for a group (no positives, no predicted positives)
 is NaN, with a warning naming the measure and the group, never 0.
 
 The *ideal* is the value of a perfect (or perfectly fair) classifier; the report reads the
-distance from it (`Measure.gap`), and for a ratio of rates as 1 - min(r, 1/r), so that r and 1/r
-are equally far from parity. *Paper* is Friedler et al.'s name (with the attribute's name for
-`{attribute}`: `sex-TPRRatio`); *as in the libraries* is how the measure relates to the measure
-of its name (or meaning) in scikit-learn, fairlearn or AIF360, each relation checked against
-that library on two groups and on several (`tests/measures/test_relations.py`,
-`test_peers.py`).
+distance from it (`Measure.gap`), and for a ratio of rates $r$ as $1 - \\min(r, 1/r)$, so that
+$r$ and $1/r$ are equally far from parity. *Paper* is Friedler et al.'s name (with the
+attribute's name for `{{attribute}}`: `sex-TPRRatio`); *as in the libraries* is how the measure
+relates to the measure of its name (or meaning) in scikit-learn, fairlearn or AIF360, each
+relation checked against that library on two groups and on several
+(`tests/measures/test_relations.py`, `test_peers.py`).
 
 Reading a value: `DIbinary` = 0.8 means that the other groups, pooled, receive the favourable
 outcome at 80 % of the privileged group's rate, the threshold of the four-fifths rule of the US
@@ -75,16 +77,25 @@ def check(measure: Measure) -> None:
     Raises
     ------
     ValueError
-        If it has no definition (``description``), or its ideal value lies outside its range.
+        If it has no definition (``description`` in words, ``math`` as a formula), or its ideal
+        value lies outside its range.
     """
     if not measure.description.strip():
         raise ValueError(f"measure {measure.name!r} has no definition (Measure.description)")
+    if not measure.math.strip():
+        raise ValueError(f"measure {measure.name!r} has no formula (Measure.math)")
     low, high = measure.bounds
     if not low <= measure.ideal <= high:
         raise ValueError(
             f"measure {measure.name!r}: its ideal {measure.ideal} is outside its range "
             f"{measure.bounds}"
         )
+
+
+def _notation() -> str:
+    from faircompare.measures.catalogue import NOTATION
+
+    return "\n".join(f"- ${symbol}$: {meaning}" for symbol, meaning in NOTATION.items())
 
 
 def _cell(text: str) -> str:
@@ -105,14 +116,14 @@ def reference(measures: Mapping[str, Measure]) -> str:
         paper = measure.paper_name("", "{attribute}") or ""
         row = [
             f"`{measure.name}`",
-            _cell(measure.description),
+            f"${measure.math}$",
             f"{measure.ideal:g}",
             measure.interval,
             f"`{paper}`" if paper else "",
             _cell(measure.peers),
         ]
         sections[family(measure)].append("| " + " | ".join(row) + " |")
-    page = [_HEAD]
+    page = [_HEAD.format(notation=_notation())]
     for name, rows in sections.items():
         page += [
             f"\n## {name}\n\n{_FAMILIES[name]}\n",

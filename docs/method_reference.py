@@ -12,23 +12,34 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Method:
-    """What the reference says of one method, beside what the registry says of its algorithms."""
+    """What the reference says of one method, beside what the registry says of its algorithms.
+
+    ``formula`` is LaTeX, shown as display math, and ``where`` defines each of its symbols once
+    (Markdown with inline ``$...$`` math); ``section`` names the paper and the sections the
+    code implements, with the paper's short form as its references give it (``Feldman et al.
+    (2015), §5.1-5.2``).
+    """
 
     title: str
     names: tuple[str, ...]  # registry names, or prefixes ending in "-" (a pipeline's family)
     what: str
     formula: str
+    where: str
     targets: str
-    paper: str
+    section: str
+    assumptions: str
     checked: str
 
 
 _BASELINE = "none: the baseline the interventions are compared with"
+_AIF360 = "Needs the aif360 extra."
+_BINARY = "a binary sensitive attribute (the `numerical+binary` variant: privileged 1, others 0)"
 METHODS = (
     Method(
         "Baselines",
@@ -36,9 +47,14 @@ METHODS = (
         "scikit-learn's classifiers, as Friedler et al. ran them (the SVM and logistic "
         "regression on standardised features, see the algorithms guide). They never see the "
         "sensitive attribute.",
-        "min over f of the classifier's own loss on (X, y)",
+        r"\min_{f \in \mathcal{F}} \; \frac{1}{n} \sum_{i=1}^{n} \ell\big(f(x_i), y_i\big) "
+        r"+ \Omega(f)",
+        r"$\mathcal{F}$ is the classifier's model class, $\ell$ its loss and $\Omega$ its "
+        "regularisation (none for naive Bayes and the tree's growth rule)",
         _BASELINE,
-        "Pedregosa et al., JMLR 12 (2011); Friedler et al., FAT* 2019, §5",
+        "Friedler et al. (2019), §5 (the baselines and their settings)",
+        "none on the groups; features standardised with training statistics for the SVM and "
+        "logistic regression",
         "`tests/algorithms/test_baselines.py`: the attribute changes nothing; the SVM equals "
         "libsvm on standardised features",
     ),
@@ -47,9 +63,13 @@ METHODS = (
         ("neural-network",),
         "A network with one hidden layer of 50 units on the class-balanced log-loss, Maity et "
         "al.'s baseline model. Needs the torch extra.",
-        "min over theta of the class-balanced log-loss of a 50-unit ReLU network",
+        r"\min_{\theta} \; \sum_{i=1}^{n} \frac{1}{n_{y_i}} \,"
+        r"\ell_{\log}\big(f_\theta(x_i), y_i\big)",
+        r"$f_\theta$ is a network of one hidden layer of 50 ReLU units, $\ell_{\log}$ the "
+        r"log-loss and $n_y$ the number of training rows of label $y$",
         _BASELINE,
-        "Maity et al., ICLR 2021, §4",
+        "Maity et al. (2021), §4 (the baseline of the case study)",
+        "standardised features; trained with Adam for a fixed number of steps",
         "`tests/algorithms/test_neural.py`: written-out gradients against autograd",
     ),
     Method(
@@ -58,9 +78,17 @@ METHODS = (
         "Each feature's distribution within each group is moved toward the groups' median "
         "distribution, by quantiles; the baseline is then trained and applied on the repaired "
         "features. The repair is fitted on training data and applied to the test rows.",
-        "x' = (1 - lambda) x + lambda F_med^-1(F_s(x)), F_s group s's training quantiles",
+        r"x' = (1 - \lambda)\, x + \lambda\, F_A^{-1}\big(F_s(x)\big), \qquad "
+        r"F_A^{-1}(u) = \operatorname{median}_{h} F_h^{-1}(u)",
+        r"$x$ is a feature's value in a row of group $s$, $F_s$ that feature's distribution "
+        r"function in group $s$ on the training rows, $F_h^{-1}$ group $h$'s quantile function, "
+        r"$F_A^{-1}$ the lower median of the groups' quantile functions and $\lambda$ the "
+        "`repair_level`",
         "demographic parity, through the features",
-        "Feldman et al., KDD 2015",
+        "Feldman et al. (2015), §5.1-5.2 (the repair and the geometric partial repair)",
+        "any number of groups; ties (one-hot and integer features) broken at random by a hash "
+        "of the row, so a full repair equalises discrete features too; the paper's benchmark "
+        "repaired the test rows on their own, here they take the training rows' repair",
         "`tests/algorithms/test_feldman.py`: full repair equalises every feature's group "
         "distributions, zero repair is the identity, a test value's repair by hand",
     ),
@@ -70,9 +98,19 @@ METHODS = (
         "Logistic regression with one model per group, regularised by the prejudice index, the "
         "mutual information between the prediction and the sensitive attribute; `eta` weighs "
         "it.",
-        "min -log L(theta) + eta PI(Y_hat; S) + (C / 2) ||theta||^2",
+        r"\min_{w} \; -\sum_{i} \log P\big[y_i \mid x_i, s_i\big] + \eta\, \mathrm{PI} "
+        r"+ \frac{C}{2} \sum_{s} \lVert w_s \rVert^2, \qquad "
+        r"\mathrm{PI} = \sum_{i} \sum_{y} P[y \mid x_i, s_i] "
+        r"\log \frac{\hat P[y \mid s_i]}{\hat P[y]}",
+        r"$P[y = 1 \mid x, s] = \sigma(w_s^\top x)$ is the model of group $s$ (a weight vector "
+        'per group, the authors\' "type 4" model), '
+        r"$\hat P[y \mid s]$ and $\hat P[y]$ the mean "
+        r"predicted probabilities in group $s$ and overall, $\eta$ the prejudice index's weight "
+        r"and $C$ the L2 penalty",
         "demographic parity (mutual information)",
-        "Kamishima et al., ECML PKDD 2012",
+        "Kamishima et al. (2012), §4 (eq. 4 and the prejudice index of §4.2)",
+        f"{_BINARY}; standardised features; solved by L-BFGS from the $\\eta = 0$ solution with "
+        "the analytic gradient",
         "`tests/algorithms/test_kamishima.py`: eta = 0 is a logistic regression per group, "
         "analytic gradients against finite differences",
     ),
@@ -82,9 +120,15 @@ METHODS = (
         "A naive Bayes model per group, whose class priors are shifted until the positive "
         "rates' difference reaches its target on the training data, keeping each group's "
         "total.",
-        "CV = 1 - (P[+ | priv] - P[+ | rest]) driven to 1 - beta by moving the priors",
+        r"\text{move } N(y, s) \text{ until } "
+        r"P[\hat Y = 1 \mid S = 1] - P[\hat Y = 1 \mid S = 0] \le \beta",
+        r"$N(y, s)$ are the smoothed joint class counts that give each group's priors, "
+        r"$S = 1$ the privileged group and $\beta$ the target `max_discrimination` (a CV "
+        r"target of $1 - \beta$)",
         "demographic parity (the Calders-Verwer score)",
-        "Calders & Verwer, DMKD 21 (2010), §4.2",
+        "Calders & Verwer (2010), §4.2 (the modification algorithm)",
+        f"{_BINARY}; a one-hot categorical feature is modelled as one binary feature per value "
+        "(the original: one discrete feature); numeric features as Gaussians",
         "`tests/algorithms/test_calders.py`: reaches its CV target; the priors by hand",
     ),
     Method(
@@ -93,10 +137,18 @@ METHODS = (
         "Logistic regression whose decision boundary's covariance with the sensitive attribute "
         "is bounded (fairness) or minimised under a loss budget (accuracy); both problems are "
         "solved exactly.",
-        "min L(theta) s.t. |cov(z, theta'x)| <= c; or min |cov(z, theta'x)| s.t. "
-        "L(theta) <= (1 + gamma) L*",
+        r"\text{fairness: } \min_\theta L(\theta) \ \text{s.t.}\ "
+        r"\lvert \operatorname{cov}(z, \theta^\top x) \rvert \le c; \qquad "
+        r"\text{accuracy: } \min_\theta \lvert \operatorname{cov}(z, \theta^\top x) \rvert "
+        r"\ \text{s.t.}\ L(\theta) \le (1 + \gamma)\, L(\theta^*)",
+        r"$\operatorname{cov}(z, \theta^\top x) = \frac{1}{n}\sum_i (z_i - \bar z)\, "
+        r"\theta^\top x_i$ is the covariance of the sensitive attribute $z$ with the decision "
+        r"values, $L$ the mean log-loss (with a small L2 penalty), $\theta^*$ its unconstrained "
+        r"minimiser, $c$ the covariance bound and $\gamma$ the loss budget",
         "demographic parity (decision-boundary covariance)",
-        "Zafar et al., AISTATS 2017, §3.2-3.3",
+        "Zafar et al. (2017), §3.2-3.3",
+        f"{_BINARY}; standardised features; the constraint is linear in theta, so both problems "
+        "are solved on its hyperplanes exactly (the original used SLSQP)",
         "`tests/algorithms/test_zafar.py`: the covariance bound and the loss budget hold",
     ),
     Method(
@@ -105,9 +157,16 @@ METHODS = (
         "fairlearn's reductions of fair classification to a sequence of cost-sensitive "
         "problems, on logistic regression: exponentiated gradient (a randomised mixture) and "
         "grid search over the Lagrange multipliers (one deterministic model).",
-        "min over Q of err(Q) s.t. |gamma_j(Q) - gamma(Q)| <= eps for each group j",
+        r"\min_{Q \in \Delta(\mathcal{H})} \operatorname{err}(Q) \ \text{s.t.}\ "
+        r"\lvert \gamma_j(Q) - \gamma(Q) \rvert \le \varepsilon \ \text{for every group } j",
+        r"$Q$ is a randomised mixture of the classifiers $\mathcal{H}$ (logistic regressions), "
+        r"$\gamma_j(Q)$ the constrained rate in group $j$ (the positive rate; the true and false "
+        r"positive rates for equalized odds), $\gamma(Q)$ the overall rate and $\varepsilon$ "
+        "fairlearn's constraint slack",
         "demographic parity (`-dp`) or equalized odds (`-eo`)",
-        "Agarwal et al., ICML 2018",
+        "Agarwal et al. (2018), §3-4 (exponentiated gradient and grid search)",
+        "any number of groups; the attribute is read in training only; the mixture's random "
+        "choice is drawn per row from a hash of its features",
         "`tests/algorithms/test_reductions.py`: the constraint holds on training data",
     ),
     Method(
@@ -116,9 +175,13 @@ METHODS = (
         "fairlearn's `CorrelationRemover`: the features are projected to remove their linear "
         "correlation with the sensitive attribute (`alpha` of it), then the baseline is "
         "trained on them.",
-        "X' = X - alpha (S - mean S) W*, W* the least-squares fit of X on S",
+        r"X' = X - \alpha\, (S - \bar S)\, W^*, \qquad "
+        r"W^* = \arg\min_W \lVert X - \bar X - (S - \bar S)\, W \rVert_F^2",
+        r"$X$ are the features, $S$ the one-hot sensitive attribute, bars the training means "
+        r"and $\alpha$ the share of the correlation removed",
         "demographic parity, through the features (linear)",
-        "fairlearn's CorrelationRemover (Bird et al., 2020)",
+        "Weerts et al. (2023) (fairlearn's `CorrelationRemover`)",
+        f"{_BINARY}; removes linear correlation only",
         "`tests/algorithms/test_fairlearn_methods.py`: fairlearn's transform, no feature left "
         "correlated",
     ),
@@ -127,10 +190,16 @@ METHODS = (
         ("lfr-",),
         "Zemel et al.'s prototypes: each row is mapped to a mixture of k prototypes that keeps "
         "the features and the label and hides the group (`Az` weighs the parity term); the "
-        "baseline is trained on the representation. Needs the aif360 extra.",
-        "min Ax Lx + Ay Ly + Az Lz, Lz = sum over k of |M_k(priv) - M_k(rest)|",
+        f"baseline is trained on the representation. {_AIF360}",
+        r"\min \; A_x L_x + A_y L_y + A_z L_z, \qquad "
+        r"L_z = \sum_{k} \lvert M_k^{+} - M_k^{-} \rvert",
+        r"$M_k^{+}$ and $M_k^{-}$ are the mean probabilities of prototype $k$ in the "
+        r"privileged group and in the rest, $L_x$ the reconstruction error of the features, "
+        r"$L_y$ the log-loss of the label predicted from the prototypes, and $A_x, A_y, A_z$ "
+        "their weights",
         "demographic parity (statistical parity of the prototypes)",
-        "Zemel et al., ICML 2013; AIF360's `LFR`",
+        "Zemel et al. (2013), §2 (AIF360's `LFR`)",
+        f"{_BINARY}; solved with the exact gradient to convergence",
         "`tests/algorithms/test_aif360_methods.py`: AIF360's objective and its fit",
     ),
     Method(
@@ -150,10 +219,16 @@ METHODS = (
         "transformed rows predicts >50K for 15.7 % of the test rows, accuracy 0.803, DI 0.57 "
         "(`tests/algorithms/test_optimized_preprocessing.py`, marked slow): the collapse is the "
         "generic encoding's, not the method's.",
-        "min E[distortion] s.t. max over s, s' of |P[y' = 1 | s] - P[y' = 1 | s']| <= epsilon, "
-        "each row's distortion bounded",
+        r"\min_{P_{\hat X \hat Y \mid X Y S}} \mathbb{E}\big[\delta(x, y, \hat x, \hat y)\big] "
+        r"\ \text{s.t.}\ \max_{s, s'} \big\lvert P[\hat Y = 1 \mid S = s] - "
+        r"P[\hat Y = 1 \mid S = s'] \big\rvert \le \epsilon",
+        r"$P_{\hat X \hat Y \mid X Y S}$ is the randomised map of a row's binned features and "
+        r"label, $\delta$ the distortion of a move (each row's bounded) and $\epsilon$ the "
+        "`epsilon` of the parity constraint",
         "demographic parity (of the transformed labels)",
-        "Calmon et al., NeurIPS 2017",
+        "Calmon et al. (2017), §2-3",
+        "the 3 features most informative of the label, at most 4 quantile bins each; a generic "
+        "distortion (no dataset-specific rules)",
         "`tests/algorithms/test_optimized_preprocessing.py`: the linear program reaches "
         "AIF360's `OptTools` optimum (cvxpy)",
     ),
@@ -161,10 +236,13 @@ METHODS = (
         "Reweighing",
         ("aif360-reweighing",),
         "Each training row is weighed so that group and label become independent, then "
-        "logistic regression is fitted on the weighed rows. Needs the aif360 extra.",
-        "w(s, y) = P(s) P(y) / P(s, y)",
+        f"logistic regression is fitted on the weighed rows. {_AIF360}",
+        r"w(s, y) = \frac{P[S = s]\; P[Y = y]}{P[S = s, Y = y]}",
+        r"$w(s, y)$ is the weight of a training row of group $s$ and label $y$, the "
+        "probabilities those of the training rows",
         "demographic parity (of the training data)",
-        "Kamiran & Calders, KAIS 33 (2012); AIF360's `Reweighing`",
+        "Kamiran & Calders (2012), §5.2 (AIF360's `Reweighing`)",
+        _BINARY,
         "`tests/algorithms/test_aif360_methods.py`",
     ),
     Method(
@@ -172,9 +250,13 @@ METHODS = (
         ("adversarial-debiasing",),
         "A predictor trained against an adversary that predicts the sensitive attribute from "
         "its output; `alpha` weighs the adversary's loss. Needs the torch extra.",
-        "min over W of L_P(W) - alpha L_A(U, W), the adversary's loss L_A maximised over U",
+        r"\min_{W} \max_{U} \; L_P(W) - \alpha\, L_A(U, W)",
+        r"$L_P$ is the predictor's loss, with weights $W$, $L_A$ the adversary's loss in "
+        r"predicting the sensitive attribute from the predictor's output, with weights $U$, "
+        r"and $\alpha$ the adversary's weight",
         "demographic parity",
-        "Zhang et al., AIES 2018; fairlearn's `AdversarialFairnessClassifier`",
+        "Zhang et al. (2018), §3 (fairlearn's `AdversarialFairnessClassifier`)",
+        "any number of groups; trained with Adam for a fixed number of epochs",
         "`tests/algorithms/test_fairlearn_methods.py`: predicts as fairlearn does",
     ),
     Method(
@@ -182,20 +264,31 @@ METHODS = (
         ("gerryfair",),
         "Fictitious play between a learner and an auditor that searches for the subgroup "
         "(a linear function of the sensitive features) with the largest false positive rate "
-        "violation. Needs the aif360 extra.",
-        "min over D of err(D) s.t. alpha(g) |FP(D) - FP(D, g)| <= gamma for every g",
+        f"violation. {_AIF360}",
+        r"\min_{D} \operatorname{err}(D) \ \text{s.t.}\ \alpha(g)\, "
+        r"\big\lvert \mathrm{FP}(D) - \mathrm{FP}(D, g) \big\rvert \le \gamma "
+        r"\ \text{for every } g \in \mathcal{G}",
+        r"$D$ is a randomised classifier, $\mathcal{G}$ the subgroups (linear threshold "
+        r"functions of the sensitive features), $\alpha(g)$ the share of rows in $g$, "
+        r"$\mathrm{FP}(D, g)$ the false positive rate in $g$ and $\gamma$ the violation allowed",
         "false positive rate parity over rich subgroups",
-        "Kearns et al., ICML 2018; AIF360's `GerryFairClassifier`",
+        "Kearns et al. (2018), §4 (AIF360's `GerryFairClassifier`)",
+        "the sensitive features as the auditor's inputs; fictitious play for a fixed number of "
+        "rounds",
         "`tests/algorithms/test_aif360_methods.py`",
     ),
     Method(
         "Meta-algorithm",
         ("metafair",),
         "Celis et al.'s meta-algorithm: the Bayes-optimal classifier under a linear-fractional "
-        "fairness constraint, here the statistical rate. Needs the aif360 extra.",
-        "max accuracy s.t. min over s, s' of q_s / q_s' >= tau",
+        f"fairness constraint, here the statistical rate. {_AIF360}",
+        r"\max_{f} \operatorname{acc}(f) \ \text{s.t.}\ "
+        r"\min_{s, s'} \frac{q_s(f)}{q_{s'}(f)} \ge \tau",
+        r"$q_s(f) = P[f(X) = 1 \mid S = s]$ is group $s$'s positive rate and $\tau$ the "
+        "statistical-rate target",
         "statistical rate (demographic parity as a ratio)",
-        "Celis et al., FAT* 2019; AIF360's `MetaFairClassifier`",
+        "Celis et al. (2019), §3-4 (AIF360's `MetaFairClassifier`)",
+        f"{_BINARY}; principal components of the features beyond `max_features`",
         "`tests/algorithms/test_aif360_methods.py`",
     ),
     Method(
@@ -204,9 +297,15 @@ METHODS = (
         "Maity et al.'s individually fair comparison models: the network on inputs whose "
         "sensitive subspace is projected out, and SenSR, trained against the worst-case moves "
         "within a fair metric's ball. Need the torch extra.",
-        "SenSR: min over theta of E[max over x' with d_x(x, x') <= eps of loss(theta, x', y)]",
+        r"\min_{\theta} \; \mathbb{E}\Big[\max_{x' :\, d_x(x, x') \le \epsilon} "
+        r"\ell\big(f_\theta(x'), y\big)\Big]",
+        r"$d_x$ is the fair metric, which treats moves along the sensitive subspace (the "
+        r"directions that predict the sensitive attribute) as free, $\epsilon$ the ball's "
+        r"radius and $f_\theta$ the network of the neural baseline",
         "individual fairness (the fair metric's transport)",
-        "Yurochkin, Bower & Sun, ICLR 2020, Algorithm 2; Maity et al., ICLR 2021",
+        "Yurochkin et al. (2020), Algorithm 2; Maity et al. (2021), §4",
+        "the sensitive subspace learned from the features (logistic regressions on the "
+        "attribute); standardised features",
         "`tests/algorithms/test_neural.py`: SenSR and Project pass the individual test where "
         "the baseline fails",
     ),
@@ -216,10 +315,17 @@ METHODS = (
         "The baseline fitted on two thirds of the training rows, then group-specific thresholds "
         "fitted on the last third: the most accurate whose rates differ by at most a tolerance. "
         "Every study plans its thirteen points, the yardstick of the equal-fairness comparison.",
-        "max accuracy over group thresholds t_s s.t. max over s, s' of |r_s(t_s) - r_s'(t_s')| "
-        "<= tolerance",
+        r"\max_{t} \operatorname{acc}(t) \ \text{s.t.}\ "
+        r"\max_{s, s'} \big\lvert r_s(t_s) - r_{s'}(t_{s'}) \big\rvert \le \tau",
+        r"$t_s$ is group $s$'s (randomised) threshold on the baseline's scores, $r_s(t_s)$ the "
+        r"constrained rate it gives the group (the positive rate; the true and false positive "
+        r"rates for equalized odds) and $\tau$ the `tolerance`",
         "none, demographic parity or equalized odds, at tolerances 0 to 0.2",
-        "Cruz & Hardt, ICLR 2024",
+        "Cruz & Hardt (2024), §3-4; the thresholds' linear program of Hardt et al. (2016), §4",
+        "any number of groups; the baseline on 2/3 of the training rows and the thresholds on "
+        "the last third (stratified by group and label, seeded); the thresholds' randomisation "
+        "drawn per row from a hash of its features; a group with one label among its "
+        "validation rows keeps the baseline's decision, with a warning",
         "`tests/algorithms/test_thresholds.py`: fairlearn's optimum where it solves the same "
         "problem, closed forms by hand",
     ),
@@ -228,20 +334,30 @@ METHODS = (
         ("threshold-optimizer",),
         "fairlearn's `ThresholdOptimizer` on logistic regression: group-specific (randomised) "
         "thresholds that satisfy the parity exactly on the training data.",
-        "max accuracy over randomised group thresholds s.t. equal rates across groups",
+        r"\max_{t} \operatorname{acc}(t) \ \text{s.t.}\ r_s(t_s) = r_{s'}(t_{s'}) "
+        r"\ \text{for all groups } s, s'",
+        r"$t_s$ is group $s$'s randomised threshold and $r_s$ the constrained rate (for "
+        "equalized odds, the true and the false positive rates)",
         "equalized odds (or another parity)",
-        "Hardt, Price & Srebro, NeurIPS 2016; fairlearn's `ThresholdOptimizer`",
+        "Hardt et al. (2016), §4 (fairlearn's `ThresholdOptimizer`)",
+        "any number of groups; the thresholds' randomisation drawn per row from a hash of its "
+        "features",
         "`tests/algorithms/test_fairlearn_methods.py`: fairlearn's thresholds",
     ),
     Method(
         "Equalized-odds post-processing",
         ("aif360-eq-odds", "aif360-calibrated-eo"),
         "Logistic regression's labels (or probabilities, calibrated) flipped per group at the "
-        "rates AIF360's linear program fits. Needs the aif360 extra.",
-        "min error s.t. equal TPR and FPR across groups (Hardt et al.); calibrated: equal "
-        "generalized FNR or FPR (Pleiss et al.)",
+        f"rates AIF360's linear program fits. {_AIF360}",
+        r"\min \operatorname{err}(\tilde Y) \ \text{s.t.}\ "
+        r"\mathrm{TPR}_s(\tilde Y) = \mathrm{TPR}_{s'}(\tilde Y),\ "
+        r"\mathrm{FPR}_s(\tilde Y) = \mathrm{FPR}_{s'}(\tilde Y)",
+        r"$\tilde Y$ is the post-processed label, flipped from the model's with a probability "
+        r"per group and label; the calibrated variant equalises one generalized rate (false "
+        "negative or false positive) of calibrated probabilities instead",
         "equalized odds; calibrated equalized odds",
-        "Hardt, Price & Srebro, NeurIPS 2016; Pleiss et al., NeurIPS 2017",
+        "Hardt et al. (2016), §4; Pleiss et al. (2017), §4",
+        f"{_BINARY}; the flips drawn per row from a hash of its features",
         "`tests/algorithms/test_aif360_methods.py`: AIF360's linear program on the same "
         "predictions",
     ),
@@ -250,11 +366,16 @@ METHODS = (
         ("aif360-reject-option",),
         "Near the decision boundary, the unprivileged group gets the favourable label and the "
         "privileged one the unfavourable; the band is searched so that a fairness metric stays "
-        "within `metric_bound`. Needs the aif360 extra.",
-        "y' = favourable for the unprivileged if |p(x) - 0.5| <= theta, unfavourable for the "
-        "privileged",
+        f"within `metric_bound`. {_AIF360}",
+        r"\tilde y = \begin{cases} 1 & s \text{ unprivileged and } "
+        r"\lvert p(x) - \tfrac{1}{2} \rvert \le \theta \\ 0 & s \text{ privileged and } "
+        r"\lvert p(x) - \tfrac{1}{2} \rvert \le \theta \\ \mathbb{1}[p(x) > \tfrac{1}{2}] "
+        r"& \text{otherwise} \end{cases}",
+        r"$p(x)$ is the model's probability of the favourable label and $\theta$ the critical "
+        "region's half-width, searched with the classification threshold",
         "a chosen parity (statistical parity by default)",
-        "Kamiran, Karim & Zhang, ICDM 2012; AIF360's `RejectOptionClassification`",
+        "Kamiran et al. (2012), §3 (AIF360's `RejectOptionClassification`)",
+        _BINARY,
         "`tests/algorithms/test_aif360_methods.py`: predicts and searches as AIF360 does",
     ),
 )
@@ -297,15 +418,18 @@ def reference(described: Iterable[dict[str, Any]]) -> str:
 
 _HEAD = """# Methods reference
 
-Every registered algorithm, by method. What each method does, its formula, the fairness it
-targets, its paper and the test that checks it against its reference are written for the method;
-the rest (family, library, variants, parameter grid, and whether the sensitive attribute is
-read when predicting) comes from the registry itself, so it cannot disagree with the code
-(`faircompare list algorithms` prints the same). Every algorithm is a scikit-learn classifier
-with the sensitive attribute passed by keyword ({doc}`guide/algorithms`). With `--grid`, each
-grid value is its own run, and the runs tuned on a validation part let the report choose the
-parameters for accuracy on data the test never saw; a method is fitted for a binary label only
-(`fit` refuses another).
+Every registered algorithm, by method. What each method does, its formula (each symbol defined
+below it), the fairness it targets, the paper and sections it implements, what it assumes and
+the test that checks it against its reference are written for the method; the rest (the works
+to cite, the class and its source, family, library, version, variants, parameter grid, and
+whether the sensitive attribute is read when predicting) comes from the registry itself, so it
+cannot disagree with the code (`faircompare list algorithms` prints the same). Every algorithm
+is a scikit-learn classifier with the sensitive attribute passed by keyword
+({doc}`guide/algorithms`). With `--grid`, each grid value is its own run, and the runs tuned on
+a validation part let the report choose the parameters for accuracy on data the test never saw;
+a method is fitted for a binary label only (`fit` refuses another). A run stores its
+algorithm's *version*: a change to the code that changes results raises it, and runs of an
+earlier version are computed again. {doc}`citing` lists every work with its BibTeX.
 """
 
 
@@ -328,32 +452,97 @@ def _anchor(title: str) -> str:
     return title.lower().replace(" ", "-").replace(",", "")
 
 
+def _cited(algorithms: list[dict[str, Any]]) -> str:
+    """Return the method's works, each linked to its entry on the Citing page."""
+    seen: dict[str, str] = {}
+    for algorithm in algorithms:
+        for reference in algorithm.get("references", ()):
+            seen.setdefault(reference["key"], short_form(reference))
+    return ", ".join(f"{{ref}}`{short} <{key}>`" for key, short in seen.items()) or "-"
+
+
+def short_form(reference: dict[str, Any]) -> str:
+    """Return a stored reference's author-year form (as :attr:`Reference.short` gives it)."""
+    from faircompare.bibliography import reference_from
+
+    return reference_from(reference).short
+
+
+def _code(algorithms: list[dict[str, Any]]) -> str:
+    """Return the classes the method's algorithms are made of, each linked to its API entry."""
+    classes = dict.fromkeys(a["class"] for a in algorithms if a.get("class"))
+    links = ", ".join(f"{{py:class}}`~{path}`" for path in classes)
+    return f"{links} (each class's page links to its source)" if links else "-"
+
+
 def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
     lines = [
         f"## {method.title}\n",
         f"{method.what}\n",
-        f"- **Formula**: {method.formula}",
+        f"$$\n{method.formula}\n$$\n",
+        f"where {method.where}.\n",
         f"- **Targets**: {method.targets}",
-        f"- **Paper**: {method.paper}",
+        f"- **Implements**: {method.section}",
+        f"- **Assumes**: {method.assumptions}",
+        f"- **Cite**: {_cited(algorithms)}",
+        f"- **Code**: {_code(algorithms)}",
         f"- **Checked**: {method.checked}\n",
-        "| algorithm | family | library | variants | grid | reads S to predict |",
-        "|---|---|---|---|---|---|",
+        "| algorithm | family | library | version | variants | grid | reads S to predict |",
+        "|---|---|---|---|---|---|---|",
     ]
     for a in algorithms:
         library = a["library"] or "-"
         if not a["available"]:
             library += f" (unavailable here: {a['reason']})"
         lines.append(
-            f"| `{a['name']}` | {a['family']} | {library} | {', '.join(a['supports']) or '-'} | "
-            f"{_grid(a['param_grid'])} | {'yes' if a['uses_sensitive_at_predict'] else 'no'} |"
+            f"| `{a['name']}` | {a['family']} | {library} | {a['version'] or '-'} | "
+            f"{', '.join(a['supports']) or '-'} | {_grid(a['param_grid'])} | "
+            f"{'yes' if a['uses_sensitive_at_predict'] else 'no'} |"
         )
     if not algorithms:
-        lines.append("| (none registered here) | | | | | |")
+        lines.append("| (none registered here) | | | | | | |")
     return "\n".join(lines) + "\n"
+
+
+def classes_page(described: Iterable[dict[str, Any]], documented: set[str] = frozenset()) -> str:
+    """Return the API page of the algorithms' classes (``api/algorithm-classes.rst``).
+
+    A class the API reference documents already (``documented``, by path) is left out: its
+    module's page holds it.
+    """
+    classes = sorted({a["class"] for a in described if a.get("class")} - set(documented))
+    head = (
+        "Algorithm classes\n=================\n\n"
+        "The class behind each registered algorithm, with its parameters; the methods reference "
+        "(:doc:`../methods`) says what each implements. A pipeline's name "
+        "(``feldman-svm``) is the class with the baseline it trains.\n\n"
+    )
+    return head + "".join(f".. autoclass:: {path}\n   :no-members:\n\n" for path in classes)
+
+
+def described() -> list[dict[str, Any]]:
+    """Describe every registered algorithm, with the path of its class (``class``)."""
+    from faircompare.registry import algorithms
+
+    return [
+        a.describe() | {"class": _path(a.estimator_class) if a.make else None}
+        for a in algorithms().values()
+    ]
+
+
+def _path(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def page() -> str:
     """Return the reference of every registered algorithm (``methods.md``)."""
-    from faircompare.registry import algorithms
+    return reference(described())
 
-    return reference(a.describe() for a in algorithms().values())
+
+def classes() -> str:
+    """Return the API page of the algorithms' classes not in the public API already."""
+    from api_pages import public_names
+
+    public = public_names(Path(__file__).parent)
+    documented = {f"{module}.{name}" for module, names in public.items() for name in names}
+    return classes_page(described(), documented)

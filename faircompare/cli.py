@@ -737,6 +737,33 @@ def export_command(results: Path, fmt: str, out: Path | None) -> None:
             click.echo(path)
 
 
+@cli.command(name="cite")
+@click.option(
+    "--results",
+    type=_FOLDER,
+    help="A results folder: cite everything its study used, not faircompare alone.",
+)
+@_PLUGINS
+def cite_command(results: Path | None, plugins: Path | None) -> None:
+    """Print the BibTeX of faircompare, or of everything a study used (--results).
+
+    With --results, the entries are those of faircompare at the release that ran the study, of
+    Friedler et al.'s study, and of every algorithm, dataset and audit the study ran and every
+    statistic its report uses, preceded by a paragraph for a paper's methods section that cites
+    them (a BibTeX comment: save the whole output as a .bib file).
+    """
+    from faircompare.bibliography import FAIRCOMPARE, FRIEDLER_2019, bibtex
+    from faircompare.citing import study_citation
+    from faircompare.results import ResultStore
+
+    if results is None:
+        click.echo(bibtex([FAIRCOMPARE, FRIEDLER_2019]), nl=False)
+        return
+    with ResultStore(results, readonly=True) as store:
+        store.require_runs()
+        click.echo(study_citation(store, plugins).text(), nl=False)
+
+
 def _selection(command: Callable[..., None]) -> Callable[..., None]:
     """Add the options that choose a figure's or a table's runs and names."""
     options = [

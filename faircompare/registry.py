@@ -36,6 +36,7 @@ from faircompare.algorithms.reductions import ExponentiatedGradientReduction, Gr
 from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
 from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
+from faircompare.bibliography import Reference, as_record, unique
 from faircompare.exceptions import BadNameError, FaircompareError
 from faircompare.file_names import slug
 from faircompare.names import ALGORITHM_ENTRY_POINTS, FAMILIES
@@ -143,7 +144,8 @@ class Algorithm:
         -------
         dict
             ``name``, ``description`` (the first line of the class's docstring), ``family``,
-            ``library``, ``version``, ``source``, ``available``, ``reason`` (why it is
+            ``library``, ``version``, ``references`` (the fields of each work
+            :func:`cited` names), ``source``, ``available``, ``reason`` (why it is
             unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
             and ``in_default_profile``.
         """
@@ -156,6 +158,7 @@ class Algorithm:
             "family": cls.family if cls and cls.family in FAMILIES else "unspecified",
             "library": cls.library if cls else None,
             "version": cls.version if cls else None,
+            "references": [as_record(r) for r in cited(self.create())] if cls else [],
             "source": self.source,
             "available": cls is not None,
             "reason": self.unavailable,
@@ -164,6 +167,16 @@ class Algorithm:
             "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
             "in_default_profile": self.in_default_profile,
         }
+
+
+def cited(estimator: FairEstimator) -> tuple[Reference, ...]:
+    """Return the works to cite for an estimator: its class's, then those of the estimators in it.
+
+    A pipeline (``feldman-svm``: the repair, then scikit-learn's SVM) cites the method and the
+    model it trains.
+    """
+    inner = (v for v in estimator.get_params(deep=False).values() if isinstance(v, FairEstimator))
+    return unique([*type(estimator).references, *(r for e in inner for r in cited(e))])
 
 
 def docstring_summary(obj: object) -> str:

@@ -187,6 +187,28 @@ def test_report_writes_the_html_report_and_prints_its_path(study):
 
 
 @pytest.mark.data
+def test_cite_prints_a_bib_file_of_everything_the_study_used(study):
+    text = ok(faircompare_("cite", "--results", "results", cwd=study))  # no --plugins
+    comment = " ".join(line[2:] for line in text.splitlines() if line.startswith("% "))
+    entries = re.findall(r"^@(\w+)\{([^,]+),$", text, re.M)
+    keys = [key for _, key in entries]
+    assert len(keys) == len(set(keys))
+    cited = {k.strip() for group in re.findall(r"\\cite[pt]\{([^}]+)\}", comment)
+             for k in group.split(",")}  # fmt: skip
+    assert cited == set(keys)  # every citation has its entry, and every entry is cited
+    # the plugin's references are read from the store: its folder is not given
+    assert r"\texttt{group-quantile-threshold}, \texttt{logistic-regression}" in comment
+    assert r"\citep{pedregosa2011scikit}" in comment and "ricci2009" in keys
+    assert f"faircompare {faircompare.__version__}" in comment and "1 random train/test" in comment
+    alone = ok(faircompare_("cite", cwd=study))
+    assert re.findall(r"^@\w+\{([^,]+),$", alone, re.M) == [
+        "faircompare", "friedler2019comparative"
+    ]  # fmt: skip
+    missing = faircompare_("cite", "--results", "nothing", cwd=study)
+    assert missing.returncode == 1 and "no results in nothing" in missing.stderr
+
+
+@pytest.mark.data
 def test_check_plugin_by_file_and_by_name(study):
     by_file = ok(faircompare_("check-plugin", str(PLUGINS / "group_threshold.py"), cwd=study))
     by_name = ok(

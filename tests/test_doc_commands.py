@@ -75,7 +75,8 @@ RULES = [
         "a reader's study of German credit and Adult",
     ),  # fmt: skip
     Rule(
-        r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data|audit)\b.*",
+        r"faircompare (list|status|export|report|figure|table|check-plugin|fetch-data|audit|cite)"
+        r"\b.*",
         "run",
     ),
 ]

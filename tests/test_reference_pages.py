@@ -1,15 +1,19 @@
 """The reference pages written from the code: the measures reference from the catalogue and the
 results schema from the store; a measure or a column they cannot define stops the build."""
 
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from faircompare.bibliography import reference_from
+from faircompare.citing import every_reference
 from faircompare.measures import MEASURES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+from citing_page import citing  # noqa: E402
 from dataset_reference import reference as dataset_page  # noqa: E402
 from measure_reference import reference  # noqa: E402
 from method_reference import METHODS, method_of  # noqa: E402
@@ -24,13 +28,19 @@ def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
     (average_odds,) = [row for row in rows if row.startswith("| `average_odds_difference`")]
     assert "[-1, 1]" in average_odds and "-AIF360 average_odds_difference" in average_odds
     (di,) = [row for row in rows if row.startswith("| `DIbinary`")]
-    assert "[0, inf)" in di and "`DIbinary`" in di
+    assert "[0, inf)" in di and "`DIbinary`" in di and r"$r_{\bar p} / r_p$" in di
     assert "`{attribute}-TPRRatio`" in page
+    # every symbol of the formulas is defined once, in the notation above the tables
+    defined = re.findall(r"^- \$(.+?)\$: ", page, re.M)
+    assert len(defined) == len(set(defined)) and r"\bar p" in defined
+    # no "|" in a formula: a table would split its cell there
+    assert all("|" not in m.math for m in MEASURES.values())
 
 
-def test_a_measure_without_a_definition_stops_the_build():
-    undefined = replace(MEASURES["accuracy"], name="new-measure", description="")
-    with pytest.raises(ValueError, match="measure 'new-measure' has no definition"):
+@pytest.mark.parametrize("field", ["description", "math"])
+def test_a_measure_without_a_definition_in_words_or_as_a_formula_stops_the_build(field):
+    undefined = replace(MEASURES["accuracy"], name="new-measure", **{field: ""})
+    with pytest.raises(ValueError, match="measure 'new-measure' has no (definition|formula)"):
         reference({**MEASURES, "new-measure": undefined})
 
 
@@ -90,20 +100,38 @@ def test_a_column_without_a_description_stops_the_build(monkeypatch):
         schema_page()
 
 
-def test_every_registered_algorithm_belongs_to_a_method_with_a_paper():
+def test_every_registered_algorithm_belongs_to_a_method_that_names_the_paper_it_cites():
+    from faircompare.bibliography import FRIEDLER_2019
     from faircompare.registry import algorithms
 
-    for name in algorithms():
+    for name, algorithm in algorithms().items():
         method = method_of(name)
         assert method is not None, name
-        assert method.paper and method.formula and method.checked, name
+        assert method.formula and method.where and method.assumptions and method.checked, name
+        if algorithm.make is None:  # its references are its class's, not loaded here
+            continue
+        cited = [reference_from(r).short for r in algorithm.describe()["references"]]
+        # "Feldman et al. (2015), §5.1-5.2": the section's paper is one the method cites
+        assert any(short in method.section for short in [*cited, FRIEDLER_2019.short]), name
+
+
+def test_the_methods_page_renders_each_formula_and_links_each_work_to_its_citing_entry():
+    from faircompare.described import algorithm_listing
+
+    described = [a | {"class": None} for a in algorithm_listing()]
+    page = method_page(described)
+    assert page.count("\n$$\n") == 2 * len(METHODS)  # a display formula per method
+    assert "x' = (1 - \\lambda)\\, x" in page  # Feldman's repair, as LaTeX
+    linked = set(re.findall(r"\{ref\}`[^<`]+<([\w:-]+)>`", page))
+    labels = set(re.findall(r"^\(([\w:-]+)\)=$", citing(every_reference()), re.M))
+    assert "feldman2015certifying" in linked and linked <= labels
 
 
 def test_the_methods_page_lists_each_algorithm_with_the_registrys_grid():
     from faircompare.described import algorithm_listing
 
     page = method_page(algorithm_listing())
-    assert "| `kamishima` | in-processing | faircompare | numerical+binary | `eta` in [" in page
+    assert "| `kamishima` | in-processing | faircompare | 1 | numerical+binary | `eta` in [" in page
     assert page.count("\n## ") == len(METHODS) + 1  # the table at a glance, then each method
 
 

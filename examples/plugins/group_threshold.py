@@ -16,6 +16,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from faircompare.algorithms import FairEstimator
+from faircompare.algorithms.libraries import SCIKIT_LEARN
+from faircompare.bibliography import Reference
 
 
 class GroupQuantileThreshold(FairEstimator):
@@ -31,6 +33,9 @@ class GroupQuantileThreshold(FairEstimator):
     version: ClassVar[str] = "1"  # change it when a change of the code changes its results
     library: ClassVar[str] = "scikit-learn"  # whose code runs: the logistic regression's
     family: ClassVar[str] = "post-processing"  # thresholds on a fitted model's scores
+    # what `faircompare cite` lists for a study that ran it: the method's paper, if it has one,
+    # and the library whose code runs
+    references: ClassVar[tuple[Reference, ...]] = (SCIKIT_LEARN,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"C": [0.1, 1.0, 10.0]}
     uses_sensitive_at_predict: ClassVar[bool] = True

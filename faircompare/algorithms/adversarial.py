@@ -12,7 +12,20 @@ from fairlearn.adversarial import AdversarialFairnessClassifier
 from sklearn.preprocessing import StandardScaler
 
 from faircompare.algorithms.base import FairEstimator, check_sensitive
+from faircompare.algorithms.libraries import FAIRLEARN, PYTORCH
 from faircompare.algorithms.neural import one_thread
+from faircompare.bibliography import Reference
+
+#: Zhang, Lemoine and Mitchell's adversarial learning.
+ZHANG_2018 = Reference(
+    key="zhang2018mitigating",
+    authors=("Zhang, Brian Hu", "Lemoine, Blake", "Mitchell, Margaret"),
+    title="Mitigating Unwanted Biases with Adversarial Learning",
+    year=2018,
+    venue="Proceedings of the 2018 AAAI/ACM Conference on AI, Ethics, and Society (AIES '18)",
+    pages="335-340",
+    doi="10.1145/3278721.3278779",
+)
 
 
 class AdversarialDebiasing(FairEstimator):
@@ -41,6 +54,7 @@ class AdversarialDebiasing(FairEstimator):
     name: ClassVar[str] = "adversarial-debiasing"
     family: ClassVar[str] = "in-processing"
     library: ClassVar[str] = "fairlearn"
+    references: ClassVar[tuple[Reference, ...]] = (ZHANG_2018, FAIRLEARN, PYTORCH)
     param_grid: ClassVar[dict[str, list]] = {"alpha": [0.1, 0.3, 1.0, 3.0]}
 
     def __init__(

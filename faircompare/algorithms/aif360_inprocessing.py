@@ -15,6 +15,30 @@ from sklearn.linear_model import LinearRegression
 
 from faircompare.algorithms.aif360_data import binary_label_dataset
 from faircompare.algorithms.base import AlgorithmInputError, FairEstimator, binary_sensitive
+from faircompare.algorithms.libraries import AIF360
+from faircompare.bibliography import Reference
+
+#: Kearns et al.'s rich-subgroup fairness.
+KEARNS_2018 = Reference(
+    key="kearns2018preventing",
+    authors=("Kearns, Michael", "Neel, Seth", "Roth, Aaron", "Wu, Zhiwei Steven"),
+    title="Preventing Fairness Gerrymandering: Auditing and Learning for Subgroup Fairness",
+    year=2018,
+    venue="Proceedings of the 35th International Conference on Machine Learning (ICML), PMLR 80",
+    pages="2564-2572",
+    url="https://proceedings.mlr.press/v80/kearns18a.html",
+)
+
+#: Celis et al.'s meta-algorithm.
+CELIS_2019 = Reference(
+    key="celis2019classification",
+    authors=("Celis, L. Elisa", "Huang, Lingxiao", "Keswani, Vijay", "Vishnoi, Nisheeth K."),
+    title="Classification with Fairness Constraints: A Meta-Algorithm with Provable Guarantees",
+    year=2019,
+    venue="Proceedings of the Conference on Fairness, Accountability, and Transparency (FAT* '19)",
+    pages="319-328",
+    url="https://arxiv.org/abs/1806.06055",
+)
 
 
 class GerryFair(FairEstimator):
@@ -43,6 +67,7 @@ class GerryFair(FairEstimator):
     name: ClassVar[str] = "gerryfair"
     family: ClassVar[str] = "in-processing"
     library: ClassVar[str] = "aif360"
+    references: ClassVar[tuple[Reference, ...]] = (KEARNS_2018, AIF360)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     uses_sensitive_at_predict: ClassVar[bool] = True
     param_grid: ClassVar[dict[str, list]] = {"gamma": [0.002, 0.005, 0.01, 0.02, 0.05]}
@@ -109,6 +134,7 @@ class MetaFair(FairEstimator):
     name: ClassVar[str] = "metafair"
     family: ClassVar[str] = "in-processing"
     library: ClassVar[str] = "aif360"
+    references: ClassVar[tuple[Reference, ...]] = (CELIS_2019, AIF360)
     version: ClassVar[str] = "2"  # 2: principal components beyond max_features
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"tau": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]}

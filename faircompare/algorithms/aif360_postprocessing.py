@@ -25,8 +25,38 @@ from aif360.algorithms.postprocessing import CalibratedEqOddsPostprocessing, EqO
 from faircompare._validation import check_choice
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.base import FairEstimator, binary_sensitive
+from faircompare.algorithms.libraries import AIF360
 from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.algorithms.thresholds import HARDT_2016
+from faircompare.bibliography import Reference
+
+#: Pleiss et al.'s calibrated equalized odds.
+PLEISS_2017 = Reference(
+    key="pleiss2017fairness",
+    authors=(
+        "Pleiss, Geoff",
+        "Raghavan, Manish",
+        "Wu, Felix",
+        "Kleinberg, Jon",
+        "Weinberger, Kilian Q.",
+    ),
+    title="On Fairness and Calibration",
+    year=2017,
+    venue="Advances in Neural Information Processing Systems 30 (NeurIPS 2017)",
+    url="https://arxiv.org/abs/1709.02012",
+)
+
+#: Kamiran, Karim and Zhang's reject option classification.
+KAMIRAN_2012 = Reference(
+    key="kamiran2012decision",
+    authors=("Kamiran, Faisal", "Karim, Asim", "Zhang, Xiangliang"),
+    title="Decision Theory for Discrimination-Aware Classification",
+    year=2012,
+    venue="2012 IEEE 12th International Conference on Data Mining (ICDM)",
+    pages="924-929",
+    doi="10.1109/ICDM.2012.45",
+)
 
 
 class _Postprocessed(FairEstimator):
@@ -72,6 +102,7 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
     """
 
     name: ClassVar[str] = "aif360-calibrated-eo"
+    references: ClassVar[tuple[Reference, ...]] = (PLEISS_2017, AIF360)
     version: ClassVar[str] = "2"  # 2: mixing drawn per row (row hash)
 
     def __init__(self, cost_constraint: str = "weighted", random_state: int | None = 0) -> None:
@@ -112,6 +143,7 @@ class AIF360EqualizedOdds(_Postprocessed):
     """
 
     name: ClassVar[str] = "aif360-eq-odds"
+    references: ClassVar[tuple[Reference, ...]] = (HARDT_2016, AIF360)
 
     def __init__(self, random_state: int | None = 0) -> None:
         self.random_state = random_state
@@ -175,6 +207,7 @@ class AIF360RejectOption(_Postprocessed):
     """
 
     name: ClassVar[str] = "aif360-reject-option"
+    references: ClassVar[tuple[Reference, ...]] = (KAMIRAN_2012, AIF360)
     param_grid: ClassVar[dict[str, list]] = {"metric_bound": [0.01, 0.025, 0.05, 0.1, 0.2]}
 
     def __init__(

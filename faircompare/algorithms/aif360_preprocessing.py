@@ -16,8 +16,34 @@ from faircompare._validation import check_choice
 from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset
 from faircompare.algorithms.base import FairEstimator, binary_sensitive
 from faircompare.algorithms.lfr import lfr_objective, represent
+from faircompare.algorithms.libraries import AIF360
 from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
+from faircompare.bibliography import Reference
+
+#: Kamiran and Calders' reweighing (§5.2).
+KAMIRAN_CALDERS_2012 = Reference(
+    key="kamiran2012data",
+    authors=("Kamiran, Faisal", "Calders, Toon"),
+    title="Data preprocessing techniques for classification without discrimination",
+    year=2012,
+    venue="Knowledge and Information Systems",
+    kind="article",
+    volume="33(1)",
+    pages="1-33",
+    doi="10.1007/s10115-011-0463-8",
+)
+
+#: Zemel et al.'s learned fair representations.
+ZEMEL_2013 = Reference(
+    key="zemel2013learning",
+    authors=("Zemel, Rich", "Wu, Yu", "Swersky, Kevin", "Pitassi, Toni", "Dwork, Cynthia"),
+    title="Learning Fair Representations",
+    year=2013,
+    venue="Proceedings of the 30th International Conference on Machine Learning (ICML), PMLR 28(3)",
+    pages="325-333",
+    url="https://proceedings.mlr.press/v28/zemel13.html",
+)
 
 
 class AIF360Reweighing(FairEstimator):
@@ -26,6 +52,7 @@ class AIF360Reweighing(FairEstimator):
     name: ClassVar[str] = "aif360-reweighing"
     family: ClassVar[str] = "pre-processing"
     library: ClassVar[str] = "aif360"
+    references: ClassVar[tuple[Reference, ...]] = (KAMIRAN_CALDERS_2012, AIF360)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> AIF360Reweighing:
@@ -90,6 +117,7 @@ class LearnedFairRepresentations(RepresentationClassifier):
 
     name: ClassVar[str] = "lfr"
     library: ClassVar[str] = "aif360"
+    references: ClassVar[tuple[Reference, ...]] = (ZEMEL_2013, AIF360)
     version: ClassVar[str] = "2"  # 2: the exact gradient, to convergence
     # Even with the exact gradient a fit to convergence is costly on the larger datasets
     # (measured: Adult 26-152 CPU s, ProPublica 9-57 s, Az 50 to 0.5), and each of the four

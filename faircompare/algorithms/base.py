@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare._deprecations import moved_names
+from faircompare.bibliography import Reference
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
 from faircompare.stats.rates import binary_labels as checked_labels
@@ -57,6 +58,10 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         :data:`~faircompare.names.FAMILIES`, ``unspecified`` for a plugin that does not say.
     library
         The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
+    references : tuple of Reference
+        The works to cite for the method (its paper, and the library whose code runs), as
+        :class:`~faircompare.bibliography.Reference` objects: ``faircompare cite`` lists them
+        for every study that ran it.
     in_default_profile
         Whether the ``default`` profile, a first look at every dataset, runs it; False for an
         algorithm too costly for that (it still runs in the ``extended`` profile and when named).
@@ -86,6 +91,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     version: ClassVar[str] = "1"
     family: ClassVar[str] = "unspecified"
     library: ClassVar[str] = "faircompare"
+    references: ClassVar[tuple[Reference, ...]] = ()
     in_default_profile: ClassVar[bool] = True
     sparse_input: ClassVar[bool] = False
     always_planned: ClassVar[tuple[dict[str, Any], ...]] = ()

@@ -28,6 +28,8 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_labels,
 )
+from faircompare.algorithms.libraries import SCIKIT_LEARN
+from faircompare.bibliography import Reference
 from faircompare.preprocessing import check_dense_size
 
 
@@ -36,6 +38,7 @@ class _SklearnBaseline(FairEstimator):
 
     family: ClassVar[str] = "baseline"
     library: ClassVar[str] = "scikit-learn"
+    references: ClassVar[tuple[Reference, ...]] = (SCIKIT_LEARN,)
     uses_sensitive_at_fit: ClassVar[bool] = False
     groups_by_order: ClassVar[bool] = True  # never reads them
     # Whether the fitted scikit-learn model predicts from sparse rows as they are (a wide

@@ -31,6 +31,20 @@ from faircompare.algorithms.base import (
     FairEstimator,
     binary_sensitive,
 )
+from faircompare.bibliography import Reference
+
+#: Calders and Verwer's two naive Bayes (§4.2).
+CALDERS_VERWER_2010 = Reference(
+    key="calders2010three",
+    authors=("Calders, Toon", "Verwer, Sicco"),
+    title="Three naive Bayes approaches for discrimination-free classification",
+    year=2010,
+    venue="Data Mining and Knowledge Discovery",
+    kind="article",
+    volume="21(2)",
+    pages="277-292",
+    doi="10.1007/s10618-010-0190-x",
+)
 
 
 class TwoNaiveBayes(FairEstimator):
@@ -55,6 +69,7 @@ class TwoNaiveBayes(FairEstimator):
     """
 
     family: ClassVar[str] = "in-processing"
+    references: ClassVar[tuple[Reference, ...]] = (CALDERS_VERWER_2010,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"beta": [1.0]}  # Friedler et al. use beta = 1
     uses_sensitive_at_predict: ClassVar[bool] = True

@@ -8,11 +8,13 @@ import numpy as np
 from fairlearn.preprocessing import CorrelationRemover
 
 from faircompare.algorithms.base import FairEstimator
+from faircompare.algorithms.libraries import FAIRLEARN
 from faircompare.algorithms.representation import (
     FIRST_LOOK,
     RepresentationClassifier,
     with_baselines,
 )
+from faircompare.bibliography import Reference
 
 
 class CorrelationRemoval(RepresentationClassifier):
@@ -33,6 +35,7 @@ class CorrelationRemoval(RepresentationClassifier):
 
     name: ClassVar[str] = "correlation-remover"
     library: ClassVar[str] = "fairlearn"
+    references: ClassVar[tuple[Reference, ...]] = (FAIRLEARN,)
     param_grid: ClassVar[dict[str, list]] = {"alpha": [0.0, 0.25, 0.5, 0.75, 1.0]}
 
     def __init__(self, estimator: FairEstimator | None = None, alpha: float = 1.0) -> None:

@@ -39,9 +39,29 @@ from faircompare.algorithms.base import (
 )
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.rowhash import cell_uniforms, dense_columns, row_hashes
+from faircompare.bibliography import Reference
 from faircompare.preprocessing import is_sparse_frame, sparse_matrix
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
+
+
+#: Feldman et al.'s repair of the features (§5.1-5.2).
+FELDMAN_2015 = Reference(
+    key="feldman2015certifying",
+    authors=(
+        "Feldman, Michael",
+        "Friedler, Sorelle A.",
+        "Moeller, John",
+        "Scheidegger, Carlos",
+        "Venkatasubramanian, Suresh",
+    ),
+    title="Certifying and Removing Disparate Impact",
+    year=2015,
+    venue="Proceedings of the 21st ACM SIGKDD International Conference on Knowledge Discovery "
+    "and Data Mining (KDD '15)",
+    pages="259-268",
+    doi="10.1145/2783258.2783311",
+)
 
 
 class DisparateImpactRepair(TransformerMixin, BaseEstimator):
@@ -458,6 +478,7 @@ class FeldmanClassifier(FairEstimator):
     """
 
     family: ClassVar[str] = "pre-processing"
+    references: ClassVar[tuple[Reference, ...]] = (FELDMAN_2015,)
     param_grid: ClassVar[dict[str, list]] = {"repair_level": REPAIR_LEVELS}
     uses_sensitive_at_predict: ClassVar[bool] = True
     groups_by_order: ClassVar[bool] = True  # groups are their indices in the sorted groups_

@@ -32,10 +32,24 @@ from faircompare.algorithms.base import (
     binary_sensitive,
 )
 from faircompare.algorithms.linear import Design
+from faircompare.bibliography import Reference
 
 # Friedler et al.'s grid: 0 to 300, finer at low values (Kamishima et al. Fig. 2).
 ETAS = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 100.0, 150.0, 200.0,
         250.0, 300.0]  # fmt: skip
+
+
+#: Kamishima et al.'s prejudice remover.
+KAMISHIMA_2012 = Reference(
+    key="kamishima2012fairness",
+    authors=("Kamishima, Toshihiro", "Akaho, Shotaro", "Asoh, Hideki", "Sakuma, Jun"),
+    title="Fairness-Aware Classifier with Prejudice Remover Regularizer",
+    year=2012,
+    venue="Machine Learning and Knowledge Discovery in Databases (ECML PKDD 2012), Lecture "
+    "Notes in Computer Science 7524",
+    pages="35-50",
+    doi="10.1007/978-3-642-33486-3_3",
+)
 
 
 class PrejudiceRemover(FairEstimator):
@@ -52,6 +66,7 @@ class PrejudiceRemover(FairEstimator):
     """
 
     family: ClassVar[str] = "in-processing"
+    references: ClassVar[tuple[Reference, ...]] = (KAMISHIMA_2012,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"eta": ETAS}
     uses_sensitive_at_predict: ClassVar[bool] = True

@@ -33,7 +33,11 @@ from scipy.special import expit
 from torch import nn
 
 from faircompare.algorithms.base import FairEstimator, binary_labels
+from faircompare.algorithms.libraries import PYTORCH
+from faircompare.bibliography import Reference
 from faircompare.stats.individual import (
+    MAITY_2021,
+    YUROCHKIN_2020,
     FairMetric,
     LossOracle,
     Ridge,
@@ -60,6 +64,7 @@ class NeuralNetwork(FairEstimator):
     """
 
     family: ClassVar[str] = "baseline"
+    references: ClassVar[tuple[Reference, ...]] = (MAITY_2021, PYTORCH)
     name: ClassVar[str] = "neural-network"
     gradient_kind: ClassVar[str] = "analytic"
 
@@ -237,6 +242,7 @@ class ProjectNetwork(_SubspaceNetwork):
     """
 
     name: ClassVar[str] = "project-network"
+    references: ClassVar[tuple[Reference, ...]] = (MAITY_2021, PYTORCH)
 
     def _logits(self, Z: torch.Tensor) -> torch.Tensor:
         return self.network_(self._remove_subspace(Z)).squeeze(1)
@@ -277,6 +283,7 @@ class SenSR(_SubspaceNetwork):
     """
 
     name: ClassVar[str] = "sensr"
+    references: ClassVar[tuple[Reference, ...]] = (YUROCHKIN_2020, MAITY_2021, PYTORCH)
 
     def __init__(
         self,

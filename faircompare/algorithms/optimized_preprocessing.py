@@ -40,10 +40,28 @@ from faircompare.algorithms.representation import (
     with_baselines,
 )
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.bibliography import Reference
 
 _MAX_CELLS = 1024  # values of x: the linear program has up to 8 n_cells**2 variables
 # How far above the least utility loss (or gap) a later program may go: the solver's round-off
 _TOLERANCE = 1e-9
+
+
+#: Calmon et al.'s optimized pre-processing.
+CALMON_2017 = Reference(
+    key="calmon2017optimized",
+    authors=(
+        "Calmon, Flavio",
+        "Wei, Dennis",
+        "Vinzamuri, Bhanukiran",
+        "Natesan Ramamurthy, Karthikeyan",
+        "Varshney, Kush R.",
+    ),
+    title="Optimized Pre-Processing for Discrimination Prevention",
+    year=2017,
+    venue="Advances in Neural Information Processing Systems 30 (NeurIPS 2017)",
+    url="https://arxiv.org/abs/1704.03354",
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,6 +367,7 @@ class OptimizedPreprocessing(RepresentationClassifier):
     """
 
     name: ClassVar[str] = "optimized-preprocessing"
+    references: ClassVar[tuple[Reference, ...]] = (CALMON_2017,)
     # epsilon: AIF360's demonstrations use 0.05; Calmon et al. §4 vary it
     param_grid: ClassVar[dict[str, list]] = {"epsilon": [0.01, 0.02, 0.05, 0.1, 0.2]}
 

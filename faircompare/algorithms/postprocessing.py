@@ -27,7 +27,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
+from faircompare.algorithms.libraries import FAIRLEARN
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.algorithms.thresholds import HARDT_2016
+from faircompare.bibliography import Reference
 
 
 class ThresholdOptimizerPostprocessing(FairEstimator):
@@ -45,6 +48,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
 
     family: ClassVar[str] = "post-processing"
     library: ClassVar[str] = "fairlearn"
+    references: ClassVar[tuple[Reference, ...]] = (HARDT_2016, FAIRLEARN)
     name: ClassVar[str] = "threshold-optimizer"
     uses_sensitive_at_predict: ClassVar[bool] = True
     # 2: randomised thresholds drawn per row (row hash); 3: a group absent from training or with

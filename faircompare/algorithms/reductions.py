@@ -26,7 +26,9 @@ from faircompare.algorithms.base import (
     FairEstimator,
     check_sensitive,
 )
+from faircompare.algorithms.libraries import FAIRLEARN
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.bibliography import Reference
 
 CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
 
@@ -55,9 +57,28 @@ def logistic_regression() -> Pipeline:
     return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
 
 
+#: Agarwal et al.'s reductions, as fairlearn implements them.
+AGARWAL_2018 = Reference(
+    key="agarwal2018reductions",
+    authors=(
+        "Agarwal, Alekh",
+        "Beygelzimer, Alina",
+        "Dudík, Miroslav",
+        "Langford, John",
+        "Wallach, Hanna",
+    ),
+    title="A Reductions Approach to Fair Classification",
+    year=2018,
+    venue="Proceedings of the 35th International Conference on Machine Learning (ICML), PMLR 80",
+    pages="60-69",
+    url="https://proceedings.mlr.press/v80/agarwal18a.html",
+)
+
+
 class _Reduction(FairEstimator):
     family: ClassVar[str] = "in-processing"
     library: ClassVar[str] = "fairlearn"
+    references: ClassVar[tuple[Reference, ...]] = (AGARWAL_2018, FAIRLEARN)
 
     def _constraint(self) -> DemographicParity | EqualizedOdds:
         check_choice(self.constraint, CONSTRAINTS, what="reduction constraint")

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
+from faircompare.bibliography import Reference
+
 __all__ = [
     "CONSTRAINTS",
     "GroupThresholds",
@@ -57,6 +59,18 @@ CONSTRAINTS: dict[str, tuple[str, ...]] = {
 }
 
 _NEGLIGIBLE = 1e-9  # a vertex weight below this is rounding in the solver's answer
+
+
+#: Hardt, Price and Srebro's group thresholds (§4).
+HARDT_2016 = Reference(
+    key="hardt2016equality",
+    authors=("Hardt, Moritz", "Price, Eric", "Srebro, Nathan"),
+    title="Equality of Opportunity in Supervised Learning",
+    year=2016,
+    venue="Advances in Neural Information Processing Systems 29 (NeurIPS 2016)",
+    pages="3315-3323",
+    url="https://arxiv.org/abs/1610.02413",
+)
 
 
 @dataclass(frozen=True)

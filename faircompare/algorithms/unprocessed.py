@@ -39,7 +39,13 @@ from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.baselines import GradientBoosting, LogisticRegressionBaseline
 from faircompare.algorithms.postprocessing import groups_with_both_labels, warn_unconstrained
 from faircompare.algorithms.rowhash import row_uniform
-from faircompare.algorithms.thresholds import CONSTRAINTS, GroupThresholds, fit_group_thresholds
+from faircompare.algorithms.thresholds import (
+    CONSTRAINTS,
+    HARDT_2016,
+    GroupThresholds,
+    fit_group_thresholds,
+)
+from faircompare.bibliography import Reference
 from faircompare.preprocessing.splits import VALIDATION_FRACTION
 
 __all__ = [
@@ -51,6 +57,17 @@ __all__ = [
 #: The tolerances of the frontier: the largest difference between two groups' constrained
 #: rates (Cruz & Hardt 2024, §4, use a finer grid of the same range).
 TOLERANCES = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
+
+
+#: Cruz and Hardt's unprocessing: the frontier of group thresholds (§3-4).
+CRUZ_HARDT_2024 = Reference(
+    key="cruz2024unprocessing",
+    authors=("Cruz, André F.", "Hardt, Moritz"),
+    title="Unprocessing Seven Years of Algorithmic Fairness",
+    year=2024,
+    venue="The Twelfth International Conference on Learning Representations (ICLR 2024)",
+    url="https://arxiv.org/abs/2306.07261",
+)
 
 
 class UnprocessedClassifier(FairEstimator):
@@ -73,6 +90,7 @@ class UnprocessedClassifier(FairEstimator):
     """
 
     family: ClassVar[str] = "post-processing"
+    references: ClassVar[tuple[Reference, ...]] = (CRUZ_HARDT_2024, HARDT_2016)
     version: ClassVar[str] = "2"  # 2: each group's point reached with the fewest thresholds
     uses_sensitive_at_predict: ClassVar[bool] = True
     sparse_input: ClassVar[bool] = True

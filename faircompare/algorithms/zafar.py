@@ -39,10 +39,29 @@ from faircompare.algorithms.base import (
     binary_sensitive,
 )
 from faircompare.algorithms.linear import Design
+from faircompare.bibliography import Reference
 
 # Friedler et al.: c from 0.001 to 1 and gamma from 0.1 to 1, each in 10 logarithmic steps.
 COVARIANCE_BOUNDS = np.geomspace(0.001, 1, 10).round(6).tolist()
 GAMMAS = np.geomspace(0.1, 1, 10).round(6).tolist()
+
+
+#: Zafar et al.'s decision-boundary covariance constraints (§3.2-3.3).
+ZAFAR_2017 = Reference(
+    key="zafar2017fairness",
+    authors=(
+        "Zafar, Muhammad Bilal",
+        "Valera, Isabel",
+        "Gomez Rodriguez, Manuel",
+        "Gummadi, Krishna P.",
+    ),
+    title="Fairness Constraints: Mechanisms for Fair Classification",
+    year=2017,
+    venue="Proceedings of the 20th International Conference on Artificial Intelligence and "
+    "Statistics (AISTATS), PMLR 54",
+    pages="962-970",
+    url="https://proceedings.mlr.press/v54/zafar17a.html",
+)
 
 
 class _Problem:
@@ -92,6 +111,7 @@ class _Problem:
 
 class _Zafar(FairEstimator):
     family: ClassVar[str] = "in-processing"
+    references: ClassVar[tuple[Reference, ...]] = (ZAFAR_2017,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
 
     def _problem(self, X: Any, y: Any, sensitive_features: Any) -> _Problem:
@@ -129,7 +149,7 @@ class _Zafar(FairEstimator):
 
 
 class ZafarFairness(_Zafar):
-    """Maximise accuracy subject to |covariance(z, theta'x)| <= c (Zafar et al. §3.2).
+    """Maximise accuracy subject to ``|covariance(z, theta'x)| <= c`` (Zafar et al. §3.2).
 
     Parameters
     ----------
@@ -156,7 +176,7 @@ class ZafarFairness(_Zafar):
 
 
 class ZafarAccuracy(_Zafar):
-    """Minimise |covariance(z, theta'x)| subject to loss <= (1 + gamma) L* (Zafar et al. §3.3).
+    """Minimise ``|covariance(z, theta'x)|`` subject to ``loss <= (1 + gamma) L*`` (§3.3).
 
     Parameters
     ----------

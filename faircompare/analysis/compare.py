@@ -33,13 +33,15 @@ from scipy import special, stats
 
 from faircompare._validation import check_choice
 from faircompare.analysis.tidy import label, runs_wide
+from faircompare.bibliography import Reference
 from faircompare.measures import MEASURES
 from faircompare.preprocessing.splits import TRAIN_FRACTION
-from faircompare.stats.multitest import holm
+from faircompare.stats.multitest import HOLM_1979, holm
 
 __all__ = [
     "CorrectedTTest",
     "FriedmanTest",
+    "REFERENCES",
     "PairComparison",
     "Posterior",
     "compare_pair",
@@ -51,6 +53,67 @@ __all__ = [
     "scores",
     "wins_ties_losses",
 ]
+
+#: Nadeau and Bengio's corrected resampled t-test (§4.3).
+NADEAU_BENGIO_2003 = Reference(
+    key="nadeau2003inference",
+    authors=("Nadeau, Claude", "Bengio, Yoshua"),
+    title="Inference for the Generalization Error",
+    year=2003,
+    venue="Machine Learning",
+    kind="article",
+    volume="52(3)",
+    pages="239-281",
+    doi="10.1023/A:1024068626366",
+)
+
+#: Corani and Benavoli's correlated Bayesian t-test (§3).
+CORANI_BENAVOLI_2015 = Reference(
+    key="corani2015bayesian",
+    authors=("Corani, Giorgio", "Benavoli, Alessio"),
+    title="A Bayesian approach for comparing cross-validated algorithms on multiple data sets",
+    year=2015,
+    venue="Machine Learning",
+    kind="article",
+    volume="100(2-3)",
+    pages="285-304",
+    doi="10.1007/s10994-015-5486-z",
+)
+
+#: Benavoli et al.'s case for the Bayesian comparison, and its region of practical equivalence.
+BENAVOLI_2017 = Reference(
+    key="benavoli2017time",
+    authors=("Benavoli, Alessio", "Corani, Giorgio", "Demšar, Janez", "Zaffalon, Marco"),
+    title="Time for a Change: a Tutorial for Comparing Multiple Classifiers Through Bayesian "
+    "Analysis",
+    year=2017,
+    venue="Journal of Machine Learning Research",
+    kind="article",
+    volume="18(77)",
+    pages="1-36",
+    url="https://jmlr.org/papers/v18/16-305.html",
+)
+
+#: Demšar's Friedman test across datasets and the Nemenyi critical difference (§3.2.2).
+DEMSAR_2006 = Reference(
+    key="demsar2006statistical",
+    authors=("Demšar, Janez",),
+    title="Statistical Comparisons of Classifiers over Multiple Data Sets",
+    year=2006,
+    venue="Journal of Machine Learning Research",
+    kind="article",
+    volume="7",
+    pages="1-30",
+    url="https://jmlr.org/papers/v7/demsar06a.html",
+)
+
+#: The works behind the report's comparisons of algorithms, by the method each describes.
+REFERENCES: dict[str, tuple[Reference, ...]] = {
+    "the corrected resampled t-test": (NADEAU_BENGIO_2003,),
+    "Holm's adjustment": (HOLM_1979,),
+    "the correlated Bayesian t-test": (CORANI_BENAVOLI_2015, BENAVOLI_2017),
+    "Friedman's test across datasets with the Nemenyi critical difference": (DEMSAR_2006,),
+}
 
 TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits
 

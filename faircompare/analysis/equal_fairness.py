@@ -33,12 +33,15 @@ import json
 import numpy as np
 import pandas as pd
 
+from faircompare.algorithms.unprocessed import CRUZ_HARDT_2024
 from faircompare.analysis.compare import corrected_ttest
 from faircompare.analysis.tidy import RUN, WHERE, label, representative, runs_wide
+from faircompare.bibliography import Reference
 from faircompare.records import DEFAULTS
 from faircompare.stats.multitest import holm
 
 __all__ = [
+    "REFERENCES",
     "CONSTRAINT_MEASURES",
     "FRONTIER_PREFIX",
     "accuracy_limits",
@@ -50,6 +53,11 @@ __all__ = [
     "frontier_accuracy",
     "frontier_points",
 ]
+
+#: The work behind the comparison at equal fairness, by the method it describes.
+REFERENCES: dict[str, tuple[Reference, ...]] = {
+    "the post-processed frontier at equal fairness": (CRUZ_HARDT_2024,),
+}
 
 #: Each constraint the frontier is traced for, and the measure of its violation.
 CONSTRAINT_MEASURES = {

@@ -14,6 +14,7 @@ from faircompare.audits.rows import fliptest_rows, short_group_rows, too_few_row
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.fliptest import (
+    BLACK_2020,
     MAX_POINTS,
     PARTS,
     flipsets,
@@ -181,6 +182,7 @@ class FlipTestAudit(SharedSetupAudit[FlipTestSetup]):
     """FlipTest flipsets of the run's predictions under its split's optimal transport maps."""
 
     name = "fliptest"
+    references = (BLACK_2020,)
     uses_model = False  # the maps pair test rows, whose predictions are stored
     # 2: groups above 3,000 test rows are mapped on a sample (FlipTest at 10^5 rows); each
     # group of a many-group attribute gets its own map (#31). 3: the flipsets are expected

@@ -16,6 +16,8 @@ from faircompare.audits.rows import individual_rows, short_group_rows
 from faircompare.preprocessing import standardisation, standardised
 from faircompare.records import AuditRow
 from faircompare.stats.individual import (
+    MAITY_2021,
+    YUROCHKIN_2020,
     FairMetric,
     individual_fairness_test,
     replicated_fairness_test,
@@ -151,6 +153,7 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     """
 
     name = "individual"
+    references = (MAITY_2021, YUROCHKIN_2020)
     uses_model = True  # the attack asks the model for its loss
     # 2: networks are attacked in double precision (#19); 3: the share of near-certain audit
     # points is recorded with the loss ratio (which statistic the report reads, #29); 4: a

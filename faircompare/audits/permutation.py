@@ -16,8 +16,9 @@ from faircompare.audits.rows import (
 )
 from faircompare.records import AuditRow
 from faircompare.stats.groups import GroupCounts
-from faircompare.stats.permutation import compare_groups, permutation_tests
-from faircompare.stats.sequential import SequentialPlan
+from faircompare.stats.multitest import HOLM_1979
+from faircompare.stats.permutation import DICICCIO_2020, compare_groups, permutation_tests
+from faircompare.stats.sequential import DING_GANDY_HAHN_2020, GANDY_2009, SequentialPlan
 
 __getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
@@ -34,6 +35,7 @@ class PermutationAudit:
     """
 
     name = "permutation"
+    references = (DICICCIO_2020, DING_GANDY_HAHN_2020, GANDY_2009, HOLM_1979)
     uses_model = False  # the tests read the predictions and groups alone
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
     # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted

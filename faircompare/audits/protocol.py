@@ -155,7 +155,9 @@ class Audit(Protocol):
     An audit may also say whether it reads the fitted model, ``uses_model`` (a bool): one that
     does not (it reads the split and the predictions) is run again by ``faircompare audit``
     from a stored run's predictions, without refitting it; one that does not say is taken to
-    read the model.
+    read the model. It may also name the works to cite for it, ``references`` (a tuple of
+    :class:`~faircompare.bibliography.Reference`): ``faircompare cite`` lists them for every
+    study it audited.
     """
 
     name: str

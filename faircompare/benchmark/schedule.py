@@ -283,7 +283,8 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-_DESCRIBED = ("family", "library", "version", "description")  # what the store keeps of each
+# what the store keeps of each (the references: `faircompare cite` without the plugin at hand)
+_DESCRIBED = ("family", "library", "version", "description", "references")
 
 
 def _described(names: set[str], plugins: str | None) -> dict[str, dict[str, Any]]:

@@ -5,6 +5,7 @@ fairness-comparison repository at a pinned commit; the modern four are in
 :mod:`faircompare.datasets.modern`. Each raw file is verified by its SHA-256 before use.
 """
 
+from faircompare.bibliography import Reference
 from faircompare.datasets.modern import MODERN
 from faircompare.datasets.spec import DatasetSpec, Threshold
 
@@ -29,6 +30,52 @@ _PROPUBLICA_FILTERS = (
 )
 
 
+#: The court case whose promotion exams the Ricci data are.
+RICCI_2009 = Reference(
+    key="ricci2009",
+    authors=("Supreme Court of the United States",),
+    title="Ricci v. DeStefano",
+    year=2009,
+    venue="United States Reports",
+    kind="misc",
+    url="https://supreme.justia.com/cases/federal/us/557/557/",
+    note="557 U.S. 557",
+)
+
+#: The Adult census income data, in the UCI repository.
+ADULT_1996 = Reference(
+    key="becker1996adult",
+    authors=("Becker, Barry", "Kohavi, Ronny"),
+    title="Adult",
+    year=1996,
+    venue="UCI Machine Learning Repository",
+    kind="misc",
+    doi="10.24432/C5XW20",
+)
+
+#: The German credit data, in the UCI repository.
+GERMAN_1994 = Reference(
+    key="hofmann1994statlog",
+    authors=("Hofmann, Hans",),
+    title="Statlog (German Credit Data)",
+    year=1994,
+    venue="UCI Machine Learning Repository",
+    kind="misc",
+    doi="10.24432/C5NC77",
+)
+
+#: ProPublica's analysis of COMPAS, whose data both recidivism datasets are.
+PROPUBLICA_2016 = Reference(
+    key="angwin2016machine",
+    authors=("Angwin, Julia", "Larson, Jeff", "Mattu, Surya", "Kirchner, Lauren"),
+    title="Machine Bias",
+    year=2016,
+    venue="ProPublica",
+    kind="misc",
+    url="https://www.propublica.org/article/machine-bias-risk-assessments-in-criminal-sentencing",
+)
+
+
 def _propublica(name: str, sha256: str, description: str) -> DatasetSpec:
     return DatasetSpec(
         name=name,
@@ -43,6 +90,7 @@ def _propublica(name: str, sha256: str, description: str) -> DatasetSpec:
         keep=_PROPUBLICA_FEATURES,
         filters=_PROPUBLICA_FILTERS,
         description=description,
+        references=(PROPUBLICA_2016,),
     )
 
 
@@ -61,6 +109,7 @@ PAPER: dict[str, DatasetSpec] = {
             privileged={"Race": "W"},
             categorical=("Position",),
             description="New Haven fire department promotion exams (Ricci v. DeStefano)",
+            references=(RICCI_2009,),
         ),
         DatasetSpec(
             name="adult",
@@ -94,6 +143,7 @@ PAPER: dict[str, DatasetSpec] = {
             ),  # fmt: skip
             missing=("?",),
             description="UCI Adult census income, 1994",
+            references=(ADULT_1996,),
         ),
         DatasetSpec(
             name="german",
@@ -130,6 +180,7 @@ PAPER: dict[str, DatasetSpec] = {
                 "foreign_worker",
             ),  # fmt: skip
             description="UCI Statlog German credit",
+            references=(GERMAN_1994,),
         ),
         _propublica(
             "propublica-recidivism",

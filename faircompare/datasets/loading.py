@@ -101,6 +101,10 @@ def at_hand(
     return any(path.is_file() for path in found)
 
 
+# what a spec says that does not change its cleaned frame
+_NOT_RULES = ("file", "url", "description", "references")
+
+
 def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:
     """Return a digest of what a dataset's cleaned frame depends on: its raw file and its rules.
 
@@ -121,7 +125,7 @@ def fingerprint(spec: DatasetSpec, content: str | None = None) -> str:
     str
         A 16-digit hex digest.
     """
-    rules = {k: v for k, v in asdict(spec).items() if k not in ("file", "url", "description")}
+    rules = {k: v for k, v in asdict(spec).items() if k not in _NOT_RULES}
     if content is None:
         content = spec.sha256 if spec.sha256 is not None else sha256_of(_local_file(spec))
     text = json.dumps([rules, content], sort_keys=True, default=repr)

@@ -19,6 +19,7 @@ commit of its cache repository and verified by SHA-256 like the paper's five.
   favourable; ``SEX``. ``ID`` is a row number and is dropped.
 """
 
+from faircompare.bibliography import Reference
 from faircompare.datasets.spec import DatasetSpec, Threshold
 
 FAIRGROUND_URL = (
@@ -40,6 +41,75 @@ _CREDIT_FEATURES = (
 )  # fmt: skip
 
 
+#: folktables' ACS tasks.
+FOLKTABLES_2021 = Reference(
+    key="ding2021retiring",
+    authors=("Ding, Frances", "Hardt, Moritz", "Miller, John", "Schmidt, Ludwig"),
+    title="Retiring Adult: New Datasets for Fair Machine Learning",
+    year=2021,
+    venue="Advances in Neural Information Processing Systems 34 (NeurIPS 2021)",
+    url="https://arxiv.org/abs/2108.04884",
+)
+
+#: The survey whose preparation of the law school data FairGround serves.
+LE_QUY_2022 = Reference(
+    key="lequy2022survey",
+    authors=(
+        "Le Quy, Tai",
+        "Roy, Arjun",
+        "Iosifidis, Vasileios",
+        "Zhang, Wenbin",
+        "Ntoutsi, Eirini",
+    ),
+    title="A survey on datasets for fairness-aware machine learning",
+    year=2022,
+    venue="WIREs Data Mining and Knowledge Discovery",
+    kind="article",
+    volume="12(3)",
+    pages="e1452",
+    doi="10.1002/widm.1452",
+)
+
+#: The LSAC bar passage study, the law school data's source.
+WIGHTMAN_1998 = Reference(
+    key="wightman1998lsac",
+    authors=("Wightman, Linda F.",),
+    title="LSAC National Longitudinal Bar Passage Study",
+    year=1998,
+    venue="Law School Admission Council",
+    kind="techreport",
+    url="https://eric.ed.gov/?id=ED469370",
+    note="LSAC Research Report Series",
+)
+
+#: The bank marketing data's source.
+MORO_2014 = Reference(
+    key="moro2014data",
+    authors=("Moro, Sérgio", "Cortez, Paulo", "Rita, Paulo"),
+    title="A data-driven approach to predict the success of bank telemarketing",
+    year=2014,
+    venue="Decision Support Systems",
+    kind="article",
+    volume="62",
+    pages="22-31",
+    doi="10.1016/j.dss.2014.03.001",
+)
+
+#: The credit card default data's source.
+YEH_LIEN_2009 = Reference(
+    key="yeh2009comparisons",
+    authors=("Yeh, I-Cheng", "Lien, Che-hui"),
+    title="The comparisons of data mining techniques for the predictive accuracy of probability "
+    "of default of credit card clients",
+    year=2009,
+    venue="Expert Systems with Applications",
+    kind="article",
+    volume="36(2)",
+    pages="2473-2480",
+    doi="10.1016/j.eswa.2007.12.007",
+)
+
+
 def _fairground(file: str, sha256: str, **rules) -> DatasetSpec:
     return DatasetSpec(file=file, url=FAIRGROUND_URL.format(file=file), sha256=sha256, **rules)
 
@@ -58,6 +128,7 @@ MODERN: dict[str, DatasetSpec] = {
             privileged={"SEX": "male", "RAC1P": "White"},
             categorical=("COW", "MAR", "OCCP", "POBP", "RELP"),
             description="folktables ACSIncome, two US states (FairGround's sample)",
+            references=(FOLKTABLES_2021,),
         ),
         _fairground(
             "law_school_lequy.parquet",
@@ -70,6 +141,7 @@ MODERN: dict[str, DatasetSpec] = {
             privileged={"male": "male", "racetxt": "White"},
             categorical=("tier",),
             description="LSAC bar passage (Le Quy et al.'s preparation)",
+            references=(WIGHTMAN_1998, LE_QUY_2022),
         ),
         _fairground(
             "bank_full.parquet",
@@ -91,6 +163,7 @@ MODERN: dict[str, DatasetSpec] = {
                 "poutcome",
             ),
             description="UCI bank marketing: term deposit subscriptions",
+            references=(MORO_2014,),
         ),
         _fairground(
             "creditcard.parquet",
@@ -105,6 +178,7 @@ MODERN: dict[str, DatasetSpec] = {
             categorical=("EDUCATION", "MARRIAGE"),
             keep=_CREDIT_FEATURES,
             description="UCI default of credit card clients, Taiwan 2005",
+            references=(YEH_LIEN_2009,),
         ),
     )
 }

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from faircompare._validation import check_name, quoted
+from faircompare.bibliography import Reference, reference_from
 from faircompare.datasets.expressions import check_expression
 from faircompare.exceptions import BadNameError, SpecError
 
@@ -91,6 +92,10 @@ class DatasetSpec:
         only (see :mod:`faircompare.datasets.expressions`).
     description
         One line describing the data, for listings.
+    references
+        The works to cite for the data (its source, its documentation), as
+        :class:`~faircompare.bibliography.Reference` objects or, in a TOML spec, tables of
+        their fields; ``faircompare cite`` lists them for every study that used the dataset.
     """
 
     name: str
@@ -110,10 +115,16 @@ class DatasetSpec:
     derive: Mapping[str, str] = field(default_factory=dict)
     filters: tuple[str, ...] = ()
     description: str = ""
+    references: tuple[Reference, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("sensitive", "categorical", "missing", "filters"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
+        try:
+            references = tuple(map(reference_from, self.references))
+        except (TypeError, ValueError) as error:
+            raise SpecError(f"dataset spec {quoted(self.name)}: 'references': {error}") from None
+        object.__setattr__(self, "references", references)
         if self.keep is not None:
             object.__setattr__(self, "keep", tuple(self.keep))
         self._check()

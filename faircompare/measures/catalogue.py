@@ -80,6 +80,9 @@ class Measure:
         How the measure relates to the measure of the same name (or meaning) in scikit-learn,
         fairlearn or AIF360: ``= fairlearn``, ``= -AIF360 average_odds_difference``, ...;
         empty where no library has it. ``tests/measures/test_peers.py`` checks each relation.
+    math
+        The definition in LaTeX, in the notation of the measures reference (:data:`NOTATION`),
+        which renders it.
     """
 
     name: str
@@ -93,6 +96,7 @@ class Measure:
     ratio: bool = False
     bounds: tuple[float, float] = (0.0, 1.0)
     peers: str = ""
+    math: str = ""
 
     @property
     def has_best(self) -> bool:
@@ -298,101 +302,130 @@ def _average_odds(stats: GroupStats, name: str) -> Values:
     return {"": ((tpr[0] - tpr[1]) + (fpr[0] - fpr[1])) / 2}
 
 
+#: The symbols of the measures' definitions (:attr:`Measure.math`), each defined once.
+NOTATION = {
+    "S": "the sensitive attribute",
+    "G": "the set of its groups",
+    "p": "the privileged group",
+    r"U = G \setminus \{p\}": "the other groups",
+    r"\bar p": "the other groups pooled into one",
+    "Y": "the label (1 favourable)",
+    r"\hat Y": "the prediction",
+    r"f(X)": "the model's score (AUC only)",
+    r"r_s = P[\hat Y = 1 \mid S = s]": "group $s$'s positive rate",
+    r"R_s": (
+        r"a rate $R$ on group $s$'s rows: $\mathrm{acc}_s = P[\hat Y = Y \mid S = s]$, "
+        r"$\mathrm{TPR}_s = P[\hat Y = 1 \mid Y = 1, S = s]$, "
+        r"$\mathrm{TNR}_s = P[\hat Y = 0 \mid Y = 0, S = s]$, "
+        r"$\mathrm{FPR}_s = 1 - \mathrm{TNR}_s$, $\mathrm{FNR}_s = 1 - \mathrm{TPR}_s$, "
+        r"$\mathrm{cal}^{+}_s = P[Y = 1 \mid \hat Y = 1, S = s]$, "
+        r"$\mathrm{cal}^{-}_s = P[Y = 0 \mid \hat Y = 0, S = s]$"
+    ),
+    r"\mathrm{TP}, \mathrm{FP}, \mathrm{TN}, \mathrm{FN}": (
+        "the counts of true and false positives and negatives"
+    ),
+}
+
+_RATE_SYMBOLS = {
+    "accuracy": r"\mathrm{acc}",
+    "TPR": r"\mathrm{TPR}",
+    "TNR": r"\mathrm{TNR}",
+    "FPR": r"\mathrm{FPR}",
+    "FNR": r"\mathrm{FNR}",
+    "calibration+": r"\mathrm{cal}^{+}",
+    "calibration-": r"\mathrm{cal}^{-}",
+}
+_EACH_OTHER = r"\ \text{for each } s \in U\text{, and their mean}"
+
+
+def _per_group(rate: str) -> str:
+    symbol = _RATE_SYMBOLS[rate]
+    return (
+        rf"{symbol}_s \ \text{{for each }} s \in G\text{{, and }} "
+        rf"\tfrac{{1}}{{\lvert G \rvert}} \textstyle\sum_{{s \in G}} {symbol}_s"
+    )
+
+
 def _catalogue() -> list[Measure]:
     accuracy = [
         Measure(
-            "accuracy",
-            "accuracy",
-            1,
-            "P[Y_hat = Y]",
-            _overall("accuracy"),
-            "accuracy",
-            peers="= scikit-learn accuracy_score, = AIF360 accuracy",
+            "accuracy", "accuracy", 1, "P[Y_hat = Y]", _overall("accuracy"), "accuracy",
+            peers="= scikit-learn accuracy_score, = AIF360 accuracy", math=r"P[\hat Y = Y]",
         ),
         Measure(
-            "TPR",
-            "accuracy",
-            1,
-            "P[Y_hat = 1 | Y = 1]",
-            _overall("TPR"),
-            "TPR",
-            peers="= AIF360 true_positive_rate",
+            "TPR", "accuracy", 1, "P[Y_hat = 1 | Y = 1]", _overall("TPR"), "TPR",
+            peers="= AIF360 true_positive_rate", math=r"P[\hat Y = 1 \mid Y = 1]",
         ),
         Measure(
-            "TNR",
-            "accuracy",
-            1,
-            "P[Y_hat = 0 | Y = 0]",
-            _overall("TNR"),
-            "TNR",
-            peers="= AIF360 true_negative_rate",
+            "TNR", "accuracy", 1, "P[Y_hat = 0 | Y = 0]", _overall("TNR"), "TNR",
+            peers="= AIF360 true_negative_rate", math=r"P[\hat Y = 0 \mid Y = 0]",
         ),
-        Measure("BCR", "accuracy", 1, "(TPR + TNR) / 2", _bcr, "BCR"),
         Measure(
-            "balanced_accuracy",
-            "accuracy",
-            1,
-            "scikit-learn's name for BCR",
-            _bcr,
+            "BCR", "accuracy", 1, "(TPR + TNR) / 2", _bcr, "BCR",
+            math=r"\tfrac{1}{2}(\mathrm{TPR} + \mathrm{TNR})",
+        ),
+        Measure(
+            "balanced_accuracy", "accuracy", 1, "scikit-learn's name for BCR", _bcr,
             peers="= scikit-learn balanced_accuracy_score",
+            math=r"\tfrac{1}{2}(\mathrm{TPR} + \mathrm{TNR}) \ \text{(BCR)}",
         ),
         Measure(
-            "MCC",
-            "accuracy",
-            1,
-            "Matthews correlation coefficient",
-            _mcc,
-            "MCC",
-            bounds=(-1.0, 1.0),
-            peers="= scikit-learn matthews_corrcoef",
+            "MCC", "accuracy", 1, "Matthews correlation coefficient", _mcc, "MCC",
+            bounds=(-1.0, 1.0), peers="= scikit-learn matthews_corrcoef",
+            math=(
+                r"\frac{\mathrm{TP}\,\mathrm{TN} - \mathrm{FP}\,\mathrm{FN}}{\sqrt{(\mathrm{TP} "
+                r"+ \mathrm{FP})(\mathrm{TP} + \mathrm{FN})(\mathrm{TN} + \mathrm{FP})"
+                r"(\mathrm{TN} + \mathrm{FN})}}"
+            ),
         ),
         Measure(
-            "AUC",
-            "accuracy",
-            1,
-            "area under the ROC curve",
-            _auc,
-            needs_scores=True,
+            "AUC", "accuracy", 1, "area under the ROC curve", _auc, needs_scores=True,
             peers="= scikit-learn roc_auc_score",
+            math=r"P[f(X) > f(X') \mid Y = 1, Y' = 0] \ \text{(ties count one half)}",
         ),
-    ]
+    ]  # fmt: skip
     base_rates = [
         Measure(
             "DIbinary", "fairness", 1, "P[Y_hat = 1 | S != priv] / P[Y_hat = 1 | S = priv]",
             _di_binary, "DIbinary", ratio=True, bounds=(0.0, INF),
-            peers="= AIF360 disparate_impact",
+            peers="= AIF360 disparate_impact", math=r"r_{\bar p} / r_p",
         ),
         Measure(
             "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
             _comparative("positive_rate", "ratio"), "DIavgall", ratio=True, bounds=(0.0, INF),
+            math=r"\tfrac{1}{\lvert U \rvert} \textstyle\sum_{s \in U} r_s / r_p",
         ),
         Measure(
             "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
             _cv_binary, "CV", bounds=(0.0, 2.0),
-            peers="= 1 + AIF360 statistical_parity_difference",
+            peers="= 1 + AIF360 statistical_parity_difference", math=r"1 - (r_p - r_{\bar p})",
         ),
         Measure(
             "CVavgall", "fairness", 1, "mean over unprivileged s of 1 - (P[+ | priv] - P[+ | s])",
             _comparative("positive_rate", "diff"), bounds=(0.0, 2.0),
+            math=r"\tfrac{1}{\lvert U \rvert} \textstyle\sum_{s \in U} \big(1 - (r_p - r_s)\big)",
         ),
     ]  # fmt: skip
     group_conditioned = []
     for rate in GROUP_RATES:
+        symbol = _RATE_SYMBOLS[rate]
         group_conditioned += [
             Measure(
                 f"sensitive-{rate}", "fairness", 1, f"{rate} per group and its mean",
                 _sensitive(rate), f"{{attribute}}-{rate}", f"{{group}}-{rate}",
+                math=_per_group(rate),
             ),
             Measure(
                 f"comparative-sensitive-{rate}-ratio", "fairness", 1,
                 f"{rate} of each unprivileged group / privileged, and the mean",
                 _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio", ratio=True,
-                bounds=(0.0, INF),
+                bounds=(0.0, INF), math=rf"{symbol}_s / {symbol}_p{_EACH_OTHER}",
             ),
             Measure(
                 f"comparative-sensitive-{rate}-diff", "fairness", 1,
                 f"1 - ({rate} privileged - {rate} of each unprivileged group), and the mean",
                 _comparative(rate, "diff"), f"{{attribute}}-{rate}Diff", bounds=(0.0, 2.0),
+                math=rf"1 - ({symbol}_p - {symbol}_s){_EACH_OTHER}",
             ),
         ]  # fmt: skip
     modern = [
@@ -400,11 +433,13 @@ def _catalogue() -> list[Measure]:
             "demographic_parity_difference", "fairness", 0,
             "max - min positive rate over groups (fairlearn)", _spread("positive_rate"),
             peers="= fairlearn demographic_parity_difference",
+            math=r"\max_{s \in G} r_s - \min_{s \in G} r_s",
         ),
         Measure(
             "demographic_parity_ratio", "fairness", 1,
             "min / max positive rate over groups (fairlearn)", _spread("positive_rate", ratio=True),
             ratio=True, peers="= fairlearn demographic_parity_ratio",
+            math=r"\min_{s \in G} r_s / \max_{s \in G} r_s",
         ),
         Measure(
             "equalized_odds_difference", "fairness", 0,
@@ -412,6 +447,10 @@ def _catalogue() -> list[Measure]:
             peers=(
                 "= fairlearn equalized_odds_difference; with two groups = AIF360 "
                 "equalized_odds_difference (AIF360 pools the unprivileged groups)"
+            ),
+            math=(
+                r"\max\big(\max_s \mathrm{TPR}_s - \min_s \mathrm{TPR}_s,\ "
+                r"\max_s \mathrm{FPR}_s - \min_s \mathrm{FPR}_s\big)"
             ),
         ),
         Measure(
@@ -422,16 +461,25 @@ def _catalogue() -> list[Measure]:
                 "equal_opportunity_difference| (AIF360: TPR of the unprivileged groups pooled "
                 "- TPR privileged, signed)"
             ),
+            math=r"\max_{s \in G} \mathrm{TPR}_s - \min_{s \in G} \mathrm{TPR}_s",
         ),
         Measure(
             "average_odds_difference", "fairness", 0,
             "((TPR_priv - TPR_rest) + (FPR_priv - FPR_rest)) / 2 (Maity et al. App. F)",
             _average_odds, bounds=(-1.0, 1.0),
             peers="= -AIF360 average_odds_difference (AIF360: unprivileged - privileged)",
+            math=(
+                r"\tfrac{1}{2}\big((\mathrm{TPR}_p - \mathrm{TPR}_{\bar p}) + "
+                r"(\mathrm{FPR}_p - \mathrm{FPR}_{\bar p})\big)"
+            ),
         ),
         Measure(
             "sensitive-AUC", "fairness", 1, "AUC per group and its mean", _sensitive_auc,
             needs_scores=True,
+            math=(
+                r"\mathrm{AUC}_s \ \text{for each } s \in G\text{, and } "
+                r"\tfrac{1}{\lvert G \rvert} \textstyle\sum_{s \in G} \mathrm{AUC}_s"
+            ),
         ),
     ]  # fmt: skip
     return accuracy + base_rates + group_conditioned + modern

@@ -413,7 +413,8 @@ class ResultStore:
         Parameters
         ----------
         described
-            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...}}``.
+            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...,
+            "references": [...]}}``.
         """
         with self._transaction():
             self._open.executemany(
@@ -428,8 +429,8 @@ class ResultStore:
         Returns
         -------
         dict
-            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...}}``;
-            empty for a store written before 0.3.0.
+            ``{algorithm: {"family": ..., "library": ..., "version": ..., "description": ...,
+            "references": [...]}}``; empty for a store written before 0.3.0.
         """
         rows = self._open.execute("SELECT name, value FROM meta WHERE name LIKE 'algorithm:%'")
         return {name.removeprefix("algorithm:"): json.loads(value) for name, value in rows}

@@ -23,12 +23,26 @@ import pandas as pd
 
 from faircompare._deprecations import RenamedAttribute
 from faircompare._validation import check_choice
+from faircompare.bibliography import Reference
 
 COSTS = {"sqeuclidean_l1": "cityblock", "sqeuclidean": "euclidean"}
 MAX_POINTS = 3000  # points per group above which the map is fitted on a random sample
 PARTS = 4  # disjoint parts of a sampled map's rows, each mapped alone: the map's sampling error
 _OPTIMAL = 1  # POT's result code for an optimal plan
 _RARE_SHARE = 0.2  # a two-valued column's rarer value up to which the L1 sum adds blocks
+
+
+#: Black, Yeom and Fredrikson's FlipTest.
+BLACK_2020 = Reference(
+    key="black2020fliptest",
+    authors=("Black, Emily", "Yeom, Samuel", "Fredrikson, Matt"),
+    title="FlipTest: Fairness Testing via Optimal Transport",
+    year=2020,
+    venue="Proceedings of the 2020 Conference on Fairness, Accountability, and Transparency "
+    "(FAT* '20)",
+    pages="111-121",
+    doi="10.1145/3351095.3372845",
+)
 
 
 @dataclass(frozen=True, eq=False)

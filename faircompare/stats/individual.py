@@ -41,6 +41,7 @@ from sklearn.linear_model import LogisticRegression
 
 from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
+from faircompare.bibliography import Reference
 
 PROBABILITY_FLOOR = 1e-6  # probabilities are clipped to [floor, 1 - floor] before the log-loss
 # Beyond this probability of its true label a point's loss is below 1e-3, and its loss ratio can
@@ -52,6 +53,28 @@ NEAR_CERTAIN = 0.999
 NEAR_CERTAIN_SHARE = 0.05
 MONTE_CARLO_Z = float(norm.ppf(0.975))  # a verdict within this many Monte Carlo errors is open
 _ATTACK_ROWS = 2048  # points attacked together in the reduced space (their arrays stay in cache)
+
+
+#: Maity et al.'s test of individual fairness, which this module implements.
+MAITY_2021 = Reference(
+    key="maity2021statistical",
+    authors=("Maity, Subha", "Xue, Songkai", "Yurochkin, Mikhail", "Sun, Yuekai"),
+    title="Statistical Inference for Individual Fairness",
+    year=2021,
+    venue="International Conference on Learning Representations (ICLR 2021)",
+    url="https://openreview.net/forum?id=z9k8BWL-_2u",
+)
+
+
+#: Yurochkin, Bower and Sun's SenSR (Algorithm 2) and its sensitive subspace metric (§2.1).
+YUROCHKIN_2020 = Reference(
+    key="yurochkin2020training",
+    authors=("Yurochkin, Mikhail", "Bower, Amanda", "Sun, Yuekai"),
+    title="Training individually fair ML models with sensitive subspace robustness",
+    year=2020,
+    venue="International Conference on Learning Representations (ICLR 2020)",
+    url="https://openreview.net/forum?id=B1gdkxHFDH",
+)
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,6 +7,21 @@ from typing import Any
 import numpy as np
 from scipy.stats import false_discovery_control
 
+from faircompare.bibliography import Reference
+
+#: Holm's step-down adjustment.
+HOLM_1979 = Reference(
+    key="holm1979simple",
+    authors=("Holm, Sture",),
+    title="A Simple Sequentially Rejective Multiple Test Procedure",
+    year=1979,
+    venue="Scandinavian Journal of Statistics",
+    kind="article",
+    volume="6(2)",
+    pages="65-70",
+    url="https://www.jstor.org/stable/4615733",
+)
+
 
 def holm(pvalues: Any) -> np.ndarray:
     """Adjust p-values by Holm's step-down method (family-wise error).

@@ -42,6 +42,7 @@ from scipy.special import betaincinv
 
 from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
+from faircompare.bibliography import Reference
 from faircompare.stats.auc_null import GroupAUC
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.rates import ALIASES, FN, FP, RATES, TN, TP
@@ -58,6 +59,25 @@ PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 #: The metrics the permutation tests compare by name: the proportions, and ``AUC``.
 METRICS = (*PROPORTIONS, "AUC")
 _TOLERANCE = 1e-9  # relative: permuted statistics this close to the observed one count as ties
+
+
+#: DiCiccio et al.'s studentized permutation tests of group fairness.
+DICICCIO_2020 = Reference(
+    key="diciccio2020evaluating",
+    authors=(
+        "DiCiccio, Cyrus",
+        "Vasudevan, Sriram",
+        "Basu, Kinjal",
+        "Kenthapadi, Krishnaram",
+        "Agarwal, Deepak",
+    ),
+    title="Evaluating Fairness Using Permutation Tests",
+    year=2020,
+    venue="Proceedings of the 26th ACM SIGKDD International Conference on Knowledge Discovery "
+    "& Data Mining (KDD '20)",
+    pages="1467-1477",
+    doi="10.1145/3394486.3403199",
+)
 
 
 @dataclass(frozen=True, eq=False)

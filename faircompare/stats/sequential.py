@@ -42,10 +42,37 @@ from typing import Literal
 import numpy as np
 from scipy.special import gammaln
 
+from faircompare.bibliography import Reference
 from faircompare.stats.multitest import holm
 
 Adjustment = Literal["holm", "none"]
 _BISECTIONS = 60  # halvings of each end's bracket: far below any p-value's resolution
+
+
+#: Gandy's resampling risk, the error a sequential test bounds.
+GANDY_2009 = Reference(
+    key="gandy2009sequential",
+    authors=("Gandy, Axel",),
+    title="Sequential Implementation of Monte Carlo Tests With Uniformly Bounded Resampling Risk",
+    year=2009,
+    venue="Journal of the American Statistical Association",
+    kind="article",
+    volume="104(488)",
+    pages="1504-1511",
+    doi="10.1198/jasa.2009.tm08368",
+)
+
+#: Ding, Gandy and Hahn's sequential Monte Carlo tests (§2-3), which this module implements.
+DING_GANDY_HAHN_2020 = Reference(
+    key="ding2020simple",
+    authors=("Ding, Dong", "Gandy, Axel", "Hahn, Georg"),
+    title="A simple method for implementing Monte Carlo tests",
+    year=2020,
+    venue="Computational Statistics",
+    kind="article",
+    volume="35",
+    url="https://link.springer.com/journal/180/volumes-and-issues",
+)
 
 
 @dataclass(frozen=True)

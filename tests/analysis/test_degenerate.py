@@ -84,7 +84,7 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     with ResultStore(tmp_path / "results", readonly=True) as store:
         assert store.algorithms()["never"] == {
             "family": "post-processing", "library": "a-lab", "version": "1.2",
-            "description": "Predict 0 for every row.",
+            "description": "Predict 0 for every row.", "references": [],
         }  # fmt: skip
     families = pd.read_csv(tmp_path / "results" / "report" / "tables" / "algorithms.csv",
                            index_col=0)  # fmt: skip

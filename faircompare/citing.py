@@ -1,0 +1,251 @@
+"""What to cite for a study: faircompare, and every method, dataset, audit and statistic it used.
+
+:func:`study_citation` reads a results folder: the algorithms, datasets and audits of its runs,
+each with the references its code declares (an algorithm's as the store recorded it when it
+ran, so a plugin is cited without the plugin at hand), the release of faircompare that ran it,
+and the statistics of the report (:data:`faircompare.analysis.compare.REFERENCES`).
+:func:`every_reference` gathers the references of everything built in, for the documentation's
+Citing page and ``CITATION.cff``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from faircompare.bibliography import (
+    FAIRCOMPARE,
+    FRIEDLER_2019,
+    Reference,
+    bibtex,
+    reference_from,
+    unique,
+)
+
+__all__ = ["StudyCitation", "every_reference", "study_citation"]
+
+Cited = Mapping[str, tuple[Reference, ...]]
+
+
+@dataclass(frozen=True)
+class StudyCitation:
+    """The works a study used, by role, and how to cite them.
+
+    Attributes
+    ----------
+    software
+        faircompare at the release that ran the study.
+    algorithms
+        Each algorithm's references (the method's paper, the library that ran it).
+    datasets
+        Each dataset's references (its source).
+    audits
+        Each audit's references (the test's paper).
+    statistics
+        The works behind the report's comparisons, by the method each describes.
+    splits
+        How many train/test splits the study ran.
+    """
+
+    software: Reference
+    algorithms: Cited
+    datasets: Cited
+    audits: Cited
+    statistics: Cited
+    splits: int
+
+    @property
+    def references(self) -> tuple[Reference, ...]:
+        """Every reference once: faircompare and Friedler et al.'s study first."""
+        parts = (self.algorithms, self.datasets, self.audits, self.statistics)
+        listed = (r for part in parts for refs in part.values() for r in refs)
+        return unique([self.software, FRIEDLER_2019, *listed])
+
+    @property
+    def uncited(self) -> list[str]:
+        """The algorithms, datasets and audits that declare no reference: cite them by hand."""
+        parts = {"algorithm": self.algorithms, "dataset": self.datasets, "audit": self.audits}
+        return [
+            f"{role} {name}" for role, part in parts.items() for name, r in part.items() if not r
+        ]
+
+    def sentence(self) -> str:
+        """Return a paragraph for a paper's methods section, with LaTeX citation commands.
+
+        Returns
+        -------
+        str
+            The study's software, algorithms, datasets, audits and statistics, each cited.
+        """
+        text = (
+            f"We ran the study with faircompare {self.software.note.removeprefix('Version ')}"
+            f"~\\citep{{{self.software.key}}}, which follows the protocol of "
+            f"\\citet{{{FRIEDLER_2019.key}}}: {_count(len(self.algorithms), 'algorithm')} "
+            f"({_named(self.algorithms)}) trained on the same "
+            f"{_count(self.splits, 'random train/test split')} of "
+            f"{_count(len(self.datasets), 'dataset')} ({_named(self.datasets)})."
+        )
+        if self.audits:
+            text += f" Every trained model was audited with {_named(self.audits)}."
+        methods = [
+            f"{method}~\\citep{{{', '.join(r.key for r in references)}}}"
+            for method, references in self.statistics.items()
+        ]
+        return f"{text} Algorithms were compared with {_listing(methods)}."
+
+    def text(self) -> str:
+        """Return a ``.bib`` file: the paragraph as a comment, then every entry.
+
+        Returns
+        -------
+        str
+            BibTeX ignores the commented paragraph, so the whole text can be saved as
+            ``references.bib``.
+        """
+        lines = ["% For the methods section:", "%"]
+        lines += [f"% {line}" for line in _wrapped(self.sentence(), 96)]
+        if self.uncited:
+            lines += ["%", f"% No reference is declared for: {', '.join(self.uncited)}."]
+        return "\n".join(lines) + "\n\n" + bibtex(self.references)
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _named(cited: Cited) -> str:
+    """List the names, those of the same references together, each group with its citation."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, references in cited.items():
+        groups.setdefault(tuple(r.key for r in references), []).append(name)
+    parts = [
+        ", ".join(f"\\texttt{{{name}}}" for name in names)
+        + (f"~\\citep{{{', '.join(keys)}}}" if keys else " (no reference)")
+        for keys, names in groups.items()
+    ]
+    return "; ".join(parts)
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    lines: list[str] = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    return lines
+
+
+def study_citation(store: Any, plugins: Any = None) -> StudyCitation:
+    """Return what to cite for the study stored in ``store``.
+
+    Parameters
+    ----------
+    store
+        The study's :class:`~faircompare.results.ResultStore`.
+    plugins
+        The plugins folder the study ran with, for an algorithm the store recorded without its
+        references (a store written before 0.3.0).
+
+    Returns
+    -------
+    StudyCitation
+        The study's works; an algorithm, dataset or audit that the code does not know is listed
+        without references (:attr:`StudyCitation.uncited`).
+    """
+    runs = store.runs()
+    done = runs[runs["status"] == "done"]
+    return StudyCitation(
+        software=_release(done["versions"]),
+        algorithms=_algorithms(sorted(done["algorithm"].unique()), store.algorithms(), plugins),
+        datasets=_datasets(sorted(done["dataset"].unique())),
+        audits=_audits(sorted(store.audits()["audit"].unique())),
+        statistics=_statistics(frontier=done["algorithm"].str.startswith("unprocessed-").any()),
+        splits=int(done["split_id"].nunique()),
+    )
+
+
+def _release(versions: Iterable[str]) -> Reference:
+    """Faircompare at the release that ran most of the runs (the installed one if none says)."""
+    releases = [json.loads(v or "{}").get("faircompare") for v in versions]
+    counted = [r for r in releases if r]
+    if not counted:
+        return FAIRCOMPARE
+    return replace(FAIRCOMPARE, note=f"Version {max(set(counted), key=counted.count)}")
+
+
+def _algorithms(names: list[str], recorded: Mapping[str, Mapping[str, Any]], plugins: Any) -> Cited:
+    from faircompare.registry import find_algorithm
+
+    cited: dict[str, tuple[Reference, ...]] = {}
+    for name in names:
+        described = recorded.get(name, {})
+        if "references" not in described:
+            try:
+                described = find_algorithm(name, plugins).describe()
+            except Exception:  # a plugin no longer at hand: cited by hand
+                described = {}
+        cited[name] = tuple(reference_from(r) for r in described.get("references", ()))
+    return cited
+
+
+def _datasets(names: list[str]) -> Cited:
+    from faircompare.datasets import get_spec
+
+    cited: dict[str, tuple[Reference, ...]] = {}
+    for name in names:
+        try:
+            cited[name] = get_spec(name).references
+        except Exception:  # a user's spec, known only to its TOML file
+            cited[name] = ()
+    return cited
+
+
+def _audits(names: list[str]) -> Cited:
+    from faircompare.audits import registered_audits
+
+    known = registered_audits()
+    return {name: tuple(getattr(known.get(name), "references", ())) for name in names}
+
+
+def _statistics(frontier: bool = True) -> Cited:
+    """Return the report's comparisons, with equal fairness's where the frontier ran."""
+    from faircompare.analysis import compare, equal_fairness
+
+    return compare.REFERENCES | (equal_fairness.REFERENCES if frontier else {})
+
+
+def every_reference() -> dict[str, Cited]:
+    """Return the references of everything built in, by role and name.
+
+    Returns
+    -------
+    dict
+        ``{"algorithms": {name: references}, "datasets": ..., "audits": ..., "statistics":
+        {method: references}}``; an algorithm whose optional extra is missing is listed
+        with the references its class declares all the same (its module is read with the
+        extra mocked, as the documentation does).
+    """
+    from faircompare.datasets.builtin import BUILTIN
+    from faircompare.registry import algorithms
+
+    return {
+        "algorithms": {
+            name: tuple(reference_from(r) for r in a.describe()["references"])
+            for name, a in algorithms().items()
+        },
+        "datasets": {name: spec.references for name, spec in BUILTIN.items()},
+        "audits": _audits(_audit_names()),
+        "statistics": _statistics(),
+    }
+
+
+def _audit_names() -> list[str]:
+    from faircompare.audits import registered_audits
+
+    return sorted(registered_audits())
