@@ -23,6 +23,7 @@ from faircompare.bibliography import (
     reference_from,
     unique,
 )
+from faircompare.exceptions import FaircompareError
 
 __all__ = ["StudyCitation", "every_reference", "study_citation"]
 
@@ -188,7 +189,7 @@ def _algorithms(names: list[str], recorded: Mapping[str, Mapping[str, Any]], plu
         if "references" not in described:
             try:
                 described = find_algorithm(name, plugins).describe()
-            except Exception:  # a plugin no longer at hand: cited by hand
+            except (FaircompareError, ImportError):  # a plugin no longer at hand: cited by hand
                 described = {}
         cited[name] = tuple(reference_from(r) for r in described.get("references", ()))
     return cited
@@ -201,7 +202,7 @@ def _datasets(names: list[str]) -> Cited:
     for name in names:
         try:
             cited[name] = get_spec(name).references
-        except Exception:  # a user's spec, known only to its TOML file
+        except FaircompareError:  # a user's spec, known only to its TOML file
             cited[name] = ()
     return cited
 

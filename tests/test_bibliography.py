@@ -3,13 +3,14 @@ registry entry, a dataset spec and an audit name."""
 
 from dataclasses import replace
 
+import pandas as pd
 import pytest
 
 from faircompare.algorithms.calders import CALDERS_VERWER_2010
 from faircompare.algorithms.feldman import FELDMAN_2015
 from faircompare.algorithms.libraries import SCIKIT_LEARN
 from faircompare.bibliography import FAIRCOMPARE, Reference, as_record, bibtex, reference_from
-from faircompare.citing import every_reference
+from faircompare.citing import every_reference, study_citation
 from faircompare.datasets import get_spec
 from faircompare.datasets.loading import fingerprint
 from faircompare.datasets.spec import read_spec
@@ -122,3 +123,36 @@ def test_a_dataset_s_references_leave_its_fingerprint_and_so_its_stored_runs_alo
     uncited = replace(german, references=())
     assert fingerprint(uncited) == fingerprint(german)
     assert fingerprint(replace(german, missing=("?",))) != fingerprint(german)
+
+
+class _Store:
+    """The three frames study_citation reads, as a store written by hand would hold them."""
+
+    def runs(self):
+        return pd.DataFrame({
+            "status": ["done", "done", "failed"],
+            "algorithm": ["svm", "my-lab-method", "kamishima"],
+            "dataset": ["german", "my-data", "german"],
+            "split_id": [0, 1, 0],
+            "versions": ['{"faircompare": "0.1.0"}'] * 3,
+        })  # fmt: skip
+
+    def algorithms(self):
+        return {"my-lab-method": {"family": "in-processing", "references": []}}
+
+    def audits(self):
+        return pd.DataFrame({"audit": pd.Series([], dtype=str)})
+
+
+def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing():
+    cited = study_citation(_Store())
+    assert cited.software.note == "Version 0.1.0"  # the release that ran it, not this one
+    assert list(cited.algorithms) == ["my-lab-method", "svm"]  # the failed run's is not cited
+    assert cited.uncited == ["algorithm my-lab-method", "dataset my-data"]
+    sentence = cited.sentence()
+    assert r"\texttt{my-lab-method} (no reference)" in sentence and "2 random" in sentence
+    # no frontier ran: the comparison at equal fairness is not among the statistics
+    assert "cruz2024unprocessing" not in sentence and "nadeau2003inference" in sentence
+    text = cited.text()
+    assert "% No reference is declared for: algorithm my-lab-method, dataset my-data." in text
+    assert text.count("@") == len(cited.references)
