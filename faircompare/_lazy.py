@@ -15,7 +15,7 @@ from typing import Any
 
 
 def lazy_names(
-    package: str, homes: Mapping[str, str], moved: Callable[[str], Any] | None = None
+    package: str, homes: Mapping[str, str]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return a package's ``__getattr__`` and ``__dir__`` for names imported on first use.
 
@@ -25,9 +25,6 @@ def lazy_names(
         The package's ``__name__``.
     homes
         Each public name and the module that defines it.
-    moved
-        The package's names that moved elsewhere (:func:`faircompare._deprecations.moved_names`),
-        asked for any other name; None: any other name is an :class:`AttributeError`.
 
     Returns
     -------
@@ -49,8 +46,6 @@ def lazy_names(
 
     def __getattr__(name: str) -> Any:
         if name not in homes:
-            if moved is not None:
-                return moved(name)
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(homes[name]), name)
         setattr(sys.modules[package], name, value)

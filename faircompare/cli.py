@@ -476,12 +476,12 @@ def _profile_default(field: str) -> str:
 )
 @click.option(
     "--backend",
-    type=click.Choice([*BACKENDS, "loky"]),
+    type=click.Choice(BACKENDS),
     default="processes",
     show_default=True,
     help="processes: worker processes this machine starts and watches (a worker that dies or "
     "overruns --timeout costs its run only); dask: a Dask cluster; inline: this process, one "
-    "run at a time (debugging). 'loky' is the former name of 'processes'.",
+    "run at a time (debugging).",
 )
 @click.option(
     "--scheduler",

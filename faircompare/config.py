@@ -16,7 +16,6 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from faircompare._deprecations import CONFIG_KEYS, deprecated
 from faircompare._validation import MAX_PERMUTATIONS as MAX_PERMUTATIONS  # the CLI's bounds
 from faircompare._validation import MAX_TIMEOUT as MAX_TIMEOUT
 from faircompare._validation import check_choice, permutations_problem, timeout_problem
@@ -279,10 +278,6 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
             table = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
-        for old, new in CONFIG_KEYS.items():
-            if old in table and new not in table:
-                deprecated(f"{path}: the key {old!r}", repr(new), stacklevel=2)
-                table[new] = table.pop(old)
         for key in table:
             check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
         _relative_paths(table, path.parent)

@@ -125,7 +125,7 @@ def test_the_former_names_of_the_data_options_work_with_a_warning(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert (
-        "warning: --cache-dir is deprecated and will be removed in faircompare 0.3.0; use --cache"
+        "warning: --cache-dir is deprecated and will be removed in faircompare 0.4.0; use --cache"
     ) in result.stderr
     assert "warning: --data-dir is deprecated and will be removed" in result.stderr
     assert (tmp_path / "ricci.csv").is_file()

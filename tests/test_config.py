@@ -20,14 +20,6 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
     assert load_config(path, profile="paper").grid is True  # the argument wins over the file
 
 
-def test_the_former_key_sensitive_still_works_with_a_warning(tmp_path):
-    path = tmp_path / "bench.toml"
-    path.write_text('sensitive = "all"\n')
-    with pytest.warns(DeprecationWarning, match="'sensitive' is deprecated.*; use 'sensitive_attr"):
-        config = load_config(path)
-    assert config.sensitive_attributes == "all"
-
-
 @pytest.mark.parametrize(
     ("text", "message"),
     [

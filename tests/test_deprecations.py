@@ -17,8 +17,6 @@ from faircompare import _deprecations
 from faircompare._deprecations import (
     ARGUMENTS,
     ATTRIBUTES,
-    BACKENDS,
-    CONFIG_KEYS,
     ENVIRONMENT,
     FLAGS,
     FOLDED,
@@ -27,19 +25,10 @@ from faircompare._deprecations import (
     message,
 )
 from faircompare.benchmark import RunSettings
-from faircompare.preprocessing import make_split, prepare
 from faircompare.stats import fliptest, transport
 
-TORCH = importlib.util.find_spec("torch") is not None
 CHANGELOG = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
-MOVES = [
-    pytest.param(
-        old, name, new, id=f"{old}.{name}",
-        marks=pytest.mark.skipif(new.endswith(".gan") and not TORCH, reason="needs torch"),
-    )  # the GAN's module needs the torch extra, at its old place as at its new one
-    for old, names in MOVED.items()
-    for name, new in names.items()
-]  # fmt: skip
+MOVES = [(old, name, new) for old, names in MOVED.items() for name, new in names.items()]
 
 
 def said(old: str, new: str) -> str:
@@ -97,25 +86,6 @@ def _flip_inputs():
     return source, target, *predictions, transport(source, target, rng=0)
 
 
-def test_the_former_fliptest_function_is_called_through_the_module_of_its_name():
-    # faircompare.audits.fliptest was a function until 0.2.0 and is now the audit's module:
-    # `from faircompare.audits import fliptest; fliptest(...)` keeps working, with a warning
-    from faircompare.audits import fliptest as former
-
-    expected = fliptest(*_flip_inputs())
-    with pytest.warns(DeprecationWarning, match=r"audits\.fliptest\(\) is deprecated"):
-        result = former(*_flip_inputs())
-    assert result.positive.tolist() == expected.positive.tolist()
-    assert result.negative.tolist() == expected.negative.tolist()
-
-
-def test_the_former_fliptest_function_imports_from_the_module_of_its_name():
-    # `from faircompare.audits.fliptest import fliptest` raised AttributeError in 0.2.0
-    with pytest.warns(DeprecationWarning, match=r"audits\.fliptest\.fliptest is deprecated"):
-        from faircompare.audits.fliptest import fliptest as former
-    assert former is fliptest
-
-
 @pytest.mark.parametrize(("where", "old", "new"), [
     (where, old, new) for where, names in ARGUMENTS.items() for old, new in names.items()
 ])  # fmt: skip
@@ -166,29 +136,11 @@ def test_a_renamed_attribute_is_a_descriptor_reading_the_new_name(where, old, ne
     assert (descriptor.old, descriptor.new) == (old, new)
 
 
-def test_the_former_attribute_names_read_the_new_ones_with_a_warning(toy):
-    prepared = prepare(toy, sensitive_attribute="sex")
-    split = make_split(prepared, 0)
+def test_the_former_attribute_names_read_the_new_ones_with_a_warning():
     result = fliptest(*_flip_inputs())
-    for kind, old, new in [
-        (prepared, "s", "sensitive_features"),
-        (split, "s_train", "sensitive_features_train"),
-        (split, "s_test", "sensitive_features_test"),
-        (result, "report", "transparency"),
-    ]:
-        name = type(kind).__name__
-        with pytest.warns(DeprecationWarning, match=said(f"{name}.{old}", f"{name}.{new}")):
-            assert getattr(kind, old) is getattr(kind, new)
-
-
-@pytest.mark.parametrize(("old", "new"), CONFIG_KEYS.items())
-def test_a_former_configuration_key_is_read_with_a_warning(old, new, tmp_path):
-    from faircompare.config import load_config
-
-    path = tmp_path / "bench.toml"
-    path.write_text(f'{old} = "all"\n')
-    with pytest.warns(DeprecationWarning, match=f"{path}: the key '{old}' is deprecated"):
-        assert getattr(load_config(path), new) == "all"
+    with pytest.warns(DeprecationWarning, match=said("FlipTestResult.report", "FlipTestResult."
+                                                     "transparency")):  # fmt: skip
+        assert result.report is result.transparency
 
 
 @pytest.mark.parametrize(("old", "new"), ENVIRONMENT.items())
@@ -213,14 +165,6 @@ def test_a_former_flag_works_with_a_warning_line(old, new, tmp_path):
     assert f"warning: {message(old, new)}" in result.stderr
 
 
-@pytest.mark.parametrize(("old", "new"), BACKENDS.items())
-def test_a_former_backend_name_means_the_new_one_with_a_warning(old, new):
-    with pytest.warns(
-        DeprecationWarning, match=said(f"the backend {old!r}", f"the backend {new!r}")
-    ):
-        assert RunSettings(backend=old).backend == new
-
-
 def test_every_former_flag_variable_and_keyword_of_the_changelog_is_in_a_table():
     text = CHANGELOG.read_text()
     deprecated = "\n".join(re.findall(r"### Deprecated\n(.*?)\n### ", text, flags=re.S))
@@ -238,8 +182,52 @@ def test_every_former_flag_variable_and_keyword_of_the_changelog_is_in_a_table()
     assert all(found.values())  # the patterns read the section
     for kind in known:
         assert found[kind] <= known[kind], kind
-    every_old = {*FLAGS, *ENVIRONMENT, *CONFIG_KEYS, *BACKENDS}
+    every_old = {*FLAGS, *ENVIRONMENT}
     every_old |= {old for table in (*ARGUMENTS.values(), *FOLDED.values()) for old in table}
     every_old |= {old for table in ATTRIBUTES.values() for old in table}
     missing = {old for old in every_old if old not in deprecated}
     assert missing == set()  # and every table's former name is in the changelog
+
+
+REMOVED = [  # the names 0.2 deprecated, one of each kind, and the changelog's words for them
+    ("module", "faircompare.audits.suite", "faircompare.audits.suite`"),
+    ("module", "faircompare.rows", "faircompare.rows`"),
+    ("name", "faircompare.audits.permutation_test", "permutation_test`"),
+    ("name", "faircompare.benchmark.execute.run_plan", "faircompare.benchmark.execute`"),
+    ("attribute", "faircompare.preprocessing.splits.Split.s_train", "Split.s_train`"),
+]
+
+
+@pytest.mark.parametrize(("kind", "name", "said_as"), REMOVED, ids=[r[1] for r in REMOVED])
+def test_a_name_deprecated_in_0_2_is_gone_and_the_changelog_says_what_replaces_it(
+    kind, name, said_as
+):
+    unreleased = CHANGELOG.read_text().split("\n## [")[1]
+    removed = re.search(r"### Removed\n(.*?)\n### ", unreleased, flags=re.S)[1]
+    assert f"`{said_as}" in removed
+    if kind == "module":
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(name)
+        return
+    module, _, attribute = name.rpartition(".")
+    if kind == "attribute":
+        module, cls = module.rpartition(".")[0], module.rpartition(".")[2]
+        owner = getattr(importlib.import_module(module), cls)
+    else:
+        owner = importlib.import_module(module)
+    assert not hasattr(owner, attribute)
+
+
+def test_the_keywords_and_values_deprecated_in_0_2_are_refused_as_unknown(tmp_path):
+    from faircompare.config import load_config
+    from faircompare.exceptions import ChoiceError
+    from faircompare.stats import permutation_test
+
+    with pytest.raises(TypeError, match="groups"):
+        permutation_test([0, 1], [0, 1], groups=["a", "b"], group_a="a")
+    with pytest.raises(ChoiceError, match="'loky'"):
+        RunSettings(backend="loky")
+    path = tmp_path / "bench.toml"
+    path.write_text('sensitive = "all"\n')
+    with pytest.raises(ChoiceError, match="'sensitive' \\(did you mean 'sensitive_attributes'"):
+        load_config(path)

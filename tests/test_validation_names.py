@@ -1,4 +1,8 @@
-"""One vocabulary: the sensitive attribute is ``sensitive_features=`` everywhere; old names warn."""
+"""One vocabulary: the sensitive attribute is ``sensitive_features=`` everywhere.
+
+The former names, ``groups=`` and ``sensitive=``, warned throughout 0.2 and were removed in 0.3.0:
+they are now unknown keywords.
+"""
 
 import numpy as np
 import pytest
@@ -20,21 +24,19 @@ RACE = np.array(["White"] * 4 + ["Black"] * 4)
         (GroupStats.from_predictions, {"privileged": "White"}),
     ],
 )
-def test_the_former_groups_keyword_warns_and_gives_the_same_result(function, extra):
-    new = function(Y_TRUE, Y_PRED, sensitive_features=RACE, **extra)
-    with pytest.warns(
-        DeprecationWarning, match=r"groups=\) is deprecated.*; use .*\(sensitive_features=\)"
-    ):
-        old = function(Y_TRUE, Y_PRED, groups=RACE, **extra)
-    assert repr(old) == repr(new)
-    with pytest.raises(TypeError, match="both groups= and sensitive_features="):
-        function(Y_TRUE, Y_PRED, groups=RACE, sensitive_features=RACE, **extra)
+def test_the_attribute_is_sensitive_features_and_the_former_groups_keyword_is_unknown(
+    function, extra
+):
+    positional = function(Y_TRUE, Y_PRED, RACE, **extra)
+    assert repr(function(Y_TRUE, Y_PRED, sensitive_features=RACE, **extra)) == repr(positional)
+    with pytest.raises(TypeError, match="'groups'"):
+        function(Y_TRUE, Y_PRED, groups=RACE, **extra)
 
 
-def test_the_metric_takes_sensitive_features_and_warns_for_sensitive():
+def test_the_metric_takes_sensitive_features_and_not_its_former_name():
     X = np.random.default_rng(0).normal(size=(50, 3))
     s = (X[:, 0] > 0).astype(int)
-    with pytest.warns(DeprecationWarning, match=r"sensitive=\) is deprecated"):
-        old = sensitive_subspace_metric(X, sensitive=s)
-    new = sensitive_subspace_metric(X, sensitive_features=s)
-    np.testing.assert_array_equal(old.directions, new.directions)
+    metric = sensitive_subspace_metric(X, sensitive_features=s)
+    assert metric.directions.shape[1] == 3
+    with pytest.raises(TypeError, match="'sensitive'"):
+        sensitive_subspace_metric(X, sensitive=s)

@@ -28,7 +28,6 @@ from faircompare.stats.individual import MONTE_CARLO_Z
 from faircompare.stats.permutation import permutation_test
 
 
-@renamed_arguments
 def threshold_curve(
     y_true: Any,
     scores: Any,
@@ -47,7 +46,7 @@ def threshold_curve(
     y_true, scores
         Labels and the model's scores.
     sensitive_features
-        Each row's group (formerly ``groups=``).
+        Each row's group.
     group_a
         Group A, compared with everyone else.
     thresholds

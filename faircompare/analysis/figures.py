@@ -10,7 +10,6 @@ those kinds.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import SymLogNorm
 from matplotlib.figure import Figure
 
-from faircompare._deprecations import REMOVED_NEXT, deprecated
+from faircompare._deprecations import deprecated
 from faircompare._validation import check_choice
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.compare import FriedmanTest
@@ -354,12 +353,10 @@ def plot_individual_statistics(
         The figure.
     """
     runs = statistics
-    if "kind" not in statistics.columns:  # the store's audit rows, as before 0.2.0
-        warnings.warn(
-            "plot_individual_statistics() takes tidy.individual_statistics(audits), not the "
-            "audit rows themselves; the rows work until 0.3.0",
-            DeprecationWarning,
-            stacklevel=2,
+    if "kind" not in statistics.columns:  # the store's audit rows, as 0.2.0 took them
+        deprecated(
+            "plot_individual_statistics(audits)",
+            "plot_individual_statistics(tidy.individual_statistics(audits))",
         )
         runs = individual_statistics(statistics)
     algorithms = sorted(runs["algorithm"].unique())
@@ -639,9 +636,10 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
 def _twin(old: str, kind: str) -> None:
     """Warn that a drawing function is deprecated for its kind's module."""
     module = kind.replace("-", "_")
-    deprecated(f"faircompare.analysis.figures.{old}()",
-               f"faircompare.analysis.kinds.{module}.draw() (or faircompare figure {kind})",
-               removed_in=REMOVED_NEXT)  # fmt: skip
+    deprecated(
+        f"faircompare.analysis.figures.{old}()",
+        f"faircompare.analysis.kinds.{module}.draw() (or faircompare figure {kind})",
+    )
 
 
 def _titled(figure: Figure, title: str) -> Figure:

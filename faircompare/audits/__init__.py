@@ -12,7 +12,6 @@ across a split's runs is built once (:class:`SplitCache`); its results become th
 in :mod:`faircompare.audits.rows`.
 """
 
-from faircompare._deprecations import moved_names
 from faircompare.audits.cache import SharedSetupAudit, SplitCache
 from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
@@ -24,8 +23,6 @@ from faircompare.audits.registry import (
     register_audit,
     registered_audits,
 )
-
-__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 __all__ = [
     "Audit",

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from faircompare._deprecations import moved_names
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import fliptest_rows, short_group_rows, too_few_rows
@@ -26,8 +25,6 @@ from faircompare.stats.fliptest import (
 
 if TYPE_CHECKING:  # its former home is this module: at run time the name warns (0.2.0)
     from faircompare.stats.fliptest import FlipTestResult
-
-__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 
 @dataclass(frozen=True, eq=False)

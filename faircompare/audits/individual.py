@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import sparse
 
-from faircompare._deprecations import moved_names
 from faircompare.algorithms.hooks import model_oracle
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import AuditedRun, AuditOptions
@@ -27,7 +26,6 @@ from faircompare.stats.individual import (
 if TYPE_CHECKING:  # imported by name, LossOracle would bypass its deprecated former place here
     from faircompare.stats.individual import LossOracle
 
-__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 # The benchmark's individual-fairness attack: App. F.4's lam and step (50, 0.01; a larger step
 # makes forward Euler diverge on the metric term) for 100 of its 500 steps, on at most 200 test

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from faircompare._deprecations import moved_names, renamed_arguments
 from faircompare.audits.protocol import MIN_GROUP_ROWS, AuditedRun, AuditOptions
 from faircompare.audits.rows import (
     group_rows,
@@ -19,8 +18,6 @@ from faircompare.stats.groups import GroupCounts
 from faircompare.stats.multitest import HOLM_1979
 from faircompare.stats.permutation import DICICCIO_2020, compare_groups, permutation_tests
 from faircompare.stats.sequential import DING_GANDY_HAHN_2020, GANDY_2009, SequentialPlan
-
-__getattr__ = moved_names(__name__)  # names that moved in 0.2.0 (faircompare._deprecations)
 
 # The metrics every run is tested on, privileged group against the rest (AUC too, with scores).
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
@@ -90,7 +87,6 @@ class PermutationAudit:
         )
 
 
-@renamed_arguments
 def permutation_audit(
     y_true: np.ndarray,
     y_pred: np.ndarray,
@@ -115,7 +111,7 @@ def permutation_audit(
     y_true, y_pred
         Test labels and predictions.
     sensitive_features
-        Each test row's group (formerly ``groups=``).
+        Each test row's group.
     privileged
         The privileged group, tested against everyone else.
     scores

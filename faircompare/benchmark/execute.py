@@ -36,7 +36,6 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from faircompare._deprecations import moved_names
 from faircompare._timeout import time_limit
 from faircompare.algorithms.outputs import (
     checked_predictions,
@@ -54,8 +53,6 @@ from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
 from faircompare.registry import Algorithm, find_algorithm
 
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
-
-__getattr__ = moved_names(__name__)  # names that left in 0.2.0 (faircompare._deprecations)
 
 
 # (fit key, holdout, variant of a repeating run) -> model, fit seconds

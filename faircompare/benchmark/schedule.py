@@ -115,28 +115,6 @@ def run_plan(
     return summary
 
 
-def backend_name(backend: str) -> str:
-    """Return the backend's name, checked (:class:`RunSettings`); a former name works, warned.
-
-    Parameters
-    ----------
-    backend
-        One of :data:`~faircompare.benchmark.settings.BACKENDS`, or ``"loky"`` (the name of
-        ``"processes"`` before 0.2.0).
-
-    Returns
-    -------
-    str
-        The backend's current name.
-
-    Raises
-    ------
-    ChoiceError
-        For an unknown backend, listing the valid ones.
-    """
-    return RunSettings(backend=backend).backend
-
-
 def shared_fits(runs: Sequence[RunSpec]) -> list[list[RunSpec]]:
     """Group runs by the model they fit (:attr:`RunSpec.fit_key`), in the plan's order.
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from faircompare import _deprecations
 from faircompare._validation import check_choice, permutations_problem, timeout_problem
 from faircompare.exceptions import SettingsError
 from faircompare.names import DEFAULT_PERMUTATIONS
@@ -62,8 +61,7 @@ class RunSettings:
     backend
         ``"processes"`` (worker processes this one watches: a worker that dies or overruns the
         time limit costs its run only), ``"dask"``, or ``"inline"`` (this process, one run at a
-        time, for debugging). ``"loky"``, its former name, means ``"processes"`` with a
-        :class:`DeprecationWarning`.
+        time, for debugging).
     scheduler
         Address of a running Dask scheduler, or the scheduler file it writes (``dask
         scheduler --scheduler-file``; ``backend="dask"`` only); a local cluster is started
@@ -90,8 +88,7 @@ class RunSettings:
     progress: Callable[[RunRecord, Summary], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        backend = _deprecations.renamed(_deprecations.BACKENDS, self.backend, "the backend")
-        object.__setattr__(self, "backend", check_choice(backend, BACKENDS, what="backend"))
+        object.__setattr__(self, "backend", check_choice(self.backend, BACKENDS, what="backend"))
         if self.jobs is not None and (
             not isinstance(self.jobs, int) or isinstance(self.jobs, bool) or self.jobs < 1
         ):

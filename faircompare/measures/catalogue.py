@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
 from faircompare.measures.group_stats import GroupStats, warn_undefined
 from faircompare.records import MeasureRow
@@ -510,7 +509,6 @@ def get_measures(names: Iterable[str] | None = None, *, scores: bool = True) -> 
     return [MEASURES[check_choice(name, MEASURES, what="measure")] for name in names]
 
 
-@renamed_arguments
 def evaluate(
     y_true: Any,
     y_pred: Any,
@@ -527,8 +525,7 @@ def evaluate(
     y_true, y_pred
         Labels and predictions, 1 for the positive outcome and 0 otherwise.
     sensitive_features
-        The sensitive attribute's value for each row (formerly ``groups=``, which still works
-        with a :class:`DeprecationWarning`).
+        The sensitive attribute's value for each row.
     privileged
         The privileged value of the sensitive attribute.
     scores

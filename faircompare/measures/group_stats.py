@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
 from faircompare.stats.groups import GroupCounts
 from faircompare.stats.rates import ALL, RATES
@@ -65,7 +64,6 @@ class GroupStats:
     codes: np.ndarray | None = None
 
     @classmethod
-    @renamed_arguments
     def from_predictions(
         cls,
         y_true: Any,

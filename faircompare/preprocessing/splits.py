@@ -15,7 +15,6 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from faircompare._deprecations import RenamedAttribute
 from faircompare.preprocessing.variants import Prepared, is_sparse_frame, sparse_matrix
 
 TRAIN_FRACTION = 2 / 3
@@ -64,9 +63,6 @@ class Split:
     train_index: np.ndarray
     test_index: np.ndarray
     holdout: Literal["test", "validation"] = "test"
-
-    s_train = RenamedAttribute()
-    s_test = RenamedAttribute()
 
 
 def split_seed(dataset: str, split_id: int, base_seed: int = 0) -> int:

@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from faircompare._deprecations import RenamedAttribute
 from faircompare._validation import check_choice
 from faircompare.datasets import Dataset
 from faircompare.names import VARIANTS
@@ -58,8 +57,6 @@ class Prepared:
     y: np.ndarray
     sensitive_features: np.ndarray
     privileged: Any
-
-    s = RenamedAttribute()
 
 
 def prepare(

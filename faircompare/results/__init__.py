@@ -2,7 +2,6 @@
 
 from typing import TYPE_CHECKING
 
-from faircompare._deprecations import moved_names
 from faircompare._lazy import lazy_names
 
 _HOMES = {
@@ -12,8 +11,7 @@ _HOMES = {
     "audit_details": "faircompare.results.store",
 }
 __all__ = sorted(_HOMES)
-# imported on first use; names that moved in 0.2.0 (faircompare._deprecations) after
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, moved_names(__name__))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)  # imported on first use
 
 if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py checks they agree
     from faircompare.results.store import DATABASE as DATABASE

@@ -39,7 +39,6 @@ from scipy.special import expit
 from scipy.stats import norm
 from sklearn.linear_model import LogisticRegression
 
-from faircompare._deprecations import renamed_arguments
 from faircompare._validation import check_choice
 from faircompare.bibliography import Reference
 
@@ -232,7 +231,6 @@ def explicit_metric(
     return FairMetric(directions=directions, weights=weights, base=base)
 
 
-@renamed_arguments
 def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0) -> FairMetric:
     """Learn the sensitive-subspace metric of Yurochkin et al. (Maity et al. §4.2, App. F.2).
 
@@ -247,8 +245,7 @@ def sensitive_subspace_metric(X: Any, sensitive_features: Any, *, C: float = 1.0
         subspace; scaling alone does for sparse ones, since the regressions' unpenalised
         intercepts absorb the centring).
     sensitive_features
-        One sensitive attribute per column (or a single 1-D attribute), any values (formerly
-        ``sensitive=``, which still works with a :class:`DeprecationWarning`).
+        One sensitive attribute per column (or a single 1-D attribute), any values.
     C
         Inverse regularisation strength of the logistic regressions.
 

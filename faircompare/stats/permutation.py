@@ -164,8 +164,7 @@ def permutation_test(
     y_true, y_pred
         Labels and predictions, 1 for the positive outcome and 0 otherwise.
     sensitive_features
-        Each row's group (formerly ``groups=``, which still works with a
-        :class:`DeprecationWarning`).
+        Each row's group.
     metric
         One of :data:`METRICS`, or a function ``f(y_true, y_pred, scores) -> float`` (tested by
         Algorithm 1 with bootstrap variances).
@@ -713,7 +712,6 @@ class BootstrapTestResult:
     resamples: int
 
 
-@renamed_arguments
 def bootstrap_test(
     y_true: Any,
     y_pred: Any,
@@ -830,7 +828,6 @@ class GroupComparison:
     adjusted_intervals: np.ndarray | None = None
 
 
-@renamed_arguments
 def compare_groups(
     y_true: Any,
     y_pred: Any,
@@ -856,8 +853,7 @@ def compare_groups(
     y_true, y_pred
         Labels and predictions, 1 for the positive outcome and 0 otherwise.
     sensitive_features
-        Each row's group (formerly ``groups=``, which still works with a
-        :class:`DeprecationWarning`).
+        Each row's group.
     metric
         A proportion metric (one of :data:`PROPORTIONS`).
     privileged

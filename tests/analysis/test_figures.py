@@ -57,7 +57,7 @@ def test_individual_statistics_still_take_the_audit_rows_with_a_warning():
     # until 0.2.0 the plot tidied the store's audit rows itself
     rows = individual_rows()
     styles = figures.algorithm_styles(rows["algorithm"])
-    with pytest.warns(DeprecationWarning, match="takes tidy.individual_statistics"):
+    with pytest.warns(DeprecationWarning, match=r"use plot_individual_statistics\(tidy\.indiv"):
         figure = figures.plot_individual_statistics(rows, styles, title="four runs")
     assert [ax.get_title() for ax in figure.axes] == [
         "d1: 2 runs",

@@ -452,9 +452,3 @@ def test_workers_start_without_pots_optional_backends():
     ).stdout.strip()
     assert brought == "False"
     assert "POT_BACKEND_DISABLE_PYTORCH" not in os.environ  # this process's is untouched
-
-
-def test_the_former_backend_name_works_with_a_deprecation_warning(tmp_path):
-    specs = small_plan(algorithms=("decision-tree",), splits=1)
-    with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning, match="'processes'"):
-        assert run_plan(specs, store, Options(audits=False), RunSettings(backend="loky")).done == 1

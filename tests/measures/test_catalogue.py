@@ -195,7 +195,7 @@ def test_unknown_measure_lists_the_valid_ones():
             "y_pred must hold 1 \\(positive\\) and 0 \\(other\\) only; found \\[2\\]",
         ),
         (
-            {"groups": ["W"] * 11},
+            {"sensitive_features": ["W"] * 11},
             "one entry per row; got lengths y_true 12, y_pred 12, sensitive_features 11",
         ),
         ({"privileged": "X"}, "unknown privileged group 'X'; valid choices: B, H, W"),
@@ -203,7 +203,13 @@ def test_unknown_measure_lists_the_valid_ones():
     ],
 )
 def test_bad_inputs_are_named(kwargs, message):
-    arguments = {"y_true": Y_TRUE, "y_pred": Y_PRED, "groups": GROUPS, "privileged": "W", **kwargs}
+    arguments = {
+        "y_true": Y_TRUE,
+        "y_pred": Y_PRED,
+        "sensitive_features": GROUPS,
+        "privileged": "W",
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=message):
         evaluate(**arguments)
 
