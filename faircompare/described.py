@@ -1,4 +1,8 @@
-"""The listings of ``faircompare list algorithms`` and ``list audits``, kept between calls.
+"""The listings of ``faircompare list``: each as JSON-ready records, and as the table it prints.
+
+A ``..._listing`` function describes what faircompare provides (records, ``list ... --json``);
+a ``..._rows`` function makes a listing's table rows (the columns ``list ...`` prints). The
+command line only prints them.
 
 Describing an algorithm imports its module, and with it scikit-learn, fairlearn, AIF360 or
 torch: 4 s on a 2-core machine, for a listing that changes only when faircompare or the
@@ -12,11 +16,12 @@ kept: that plugin's code may change without its version.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -26,7 +31,16 @@ from faircompare.datasets.fetch import cache_dir
 from faircompare.names import ALGORITHM_ENTRY_POINTS, AUDIT_ENTRY_POINTS
 from faircompare.safe_write import WriteError, make_folder, write_text
 
-__all__ = ["algorithm_listing", "audit_listing", "described"]
+__all__ = [
+    "algorithm_listing",
+    "algorithm_rows",
+    "audit_listing",
+    "dataset_rows",
+    "described",
+    "measure_listing",
+    "profile_listing",
+    "profile_rows",
+]
 
 Listing = list[dict[str, Any]]
 _METADATA = (".dist-info", ".egg-info", ".egg-link", ".pth")
@@ -58,6 +72,138 @@ def algorithm_listing(plugins: str | Path | None = None) -> Listing:
         if plugins is not None
         else described("algorithms", ALGORITHM_ENTRY_POINTS, compute)
     )
+
+
+def algorithm_rows(listing: Listing) -> Listing:
+    """Return the table rows of an algorithm listing: name, family, library, variants, grid, source.
+
+    Parameters
+    ----------
+    listing
+        Records of :func:`algorithm_listing`.
+
+    Returns
+    -------
+    list of dict
+        One row per algorithm; an unavailable one's source says why.
+    """
+    return [
+        {
+            "algorithm": d["name"],
+            "family": d["family"],
+            "library": d["library"] or "-",
+            "variants": ", ".join(d["supports"]) or "-",
+            "grid": ", ".join(f"{k} ({len(v)})" for k, v in d["param_grid"].items()) or "-",
+            "source": d["source"] if d["available"] else f"UNAVAILABLE: {d['reason']}",
+        }
+        for d in listing
+    ]
+
+
+def dataset_rows(listing: Listing) -> Listing:
+    """Return the table rows of a dataset listing: rows, label, features, groups, cleaning.
+
+    Parameters
+    ----------
+    listing
+        Each dataset's ``describe()`` (a dataset not fetched: its spec's, with ``rows`` None).
+
+    Returns
+    -------
+    list of dict
+        One row per dataset; its sensitive attributes with their privileged value and number
+        of groups (``?`` before it is fetched).
+    """
+    from faircompare.datasets import removed_text
+
+    return [
+        {
+            "dataset": d["name"],
+            "rows": "not fetched" if d["rows"] is None else d["rows"],
+            "label": f"{d['label']} = {d['positive_label']!r}",
+            "features": d.get("features", "-"),
+            "sensitive (privileged; groups)": ", ".join(
+                f"{attribute} ({info['privileged']}; {len(info.get('groups', ())) or '?'})"
+                for attribute, info in d["sensitive"].items()
+            ),
+            "removed by cleaning": removed_text(d.get("removed", {}).items()) or "none",
+        }
+        for d in listing
+    ]
+
+
+def measure_listing() -> Listing:
+    """Describe every measure of the catalogue, as ``faircompare list measures`` prints them.
+
+    Returns
+    -------
+    list of dict
+        ``measure``, ``kind``, ``ideal``, ``range``, ``paper name``, ``needs scores``,
+        ``description`` and ``peers`` (the relation to the libraries' measure of its name).
+    """
+    from faircompare.measures import MEASURES
+
+    return [
+        {
+            "measure": m.name,
+            "kind": m.kind,
+            "ideal": m.ideal,
+            "range": m.interval,
+            "paper name": m.paper_name("", "{attribute}") or "",
+            "needs scores": m.needs_scores,
+            "description": m.description,
+            "peers": m.peers,
+        }
+        for m in MEASURES.values()
+    ]
+
+
+def profile_listing() -> dict[str, dict[str, Any]]:
+    """Describe every ready-made study (``--profile``): each field of its configuration.
+
+    Returns
+    -------
+    dict
+        ``{profile: {field: value}}``.
+    """
+    from faircompare.config import PROFILES
+
+    return {name: dataclasses.asdict(config) for name, config in PROFILES.items()}
+
+
+def profile_rows(listing: dict[str, dict[str, Any]]) -> Listing:
+    """Return the table rows of the profiles: datasets, attributes, variants, algorithms, ...
+
+    Parameters
+    ----------
+    listing
+        :func:`profile_listing`.
+
+    Returns
+    -------
+    list of dict
+        One row per profile; a field of many names is counted (``31 named``).
+    """
+    return [
+        {
+            "profile": name,
+            "datasets": ", ".join(d["datasets"]),
+            "attributes": _listed(d["sensitive_attributes"]),
+            "variants": _listed(d["variants"]),
+            "algorithms": _listed(d["algorithms"]),
+            "splits": d["splits"],
+            "grid": "tuned" if d["tune"] else ("yes" if d["grid"] else "no"),
+            "audits": "yes" if d["audits"] else "no",
+        }
+        for name, d in listing.items()
+    ]
+
+
+def _listed(value: str | Sequence[str]) -> str:
+    """Return a field that is a keyword (``all``) or names as table text: few names, or a count."""
+    if isinstance(value, str):
+        return value
+    return ", ".join(value) if len(value) <= 2 else f"{len(value)} named"
 
 
 def audit_listing() -> Listing:

@@ -154,7 +154,7 @@ def test_list_measures_prints_a_table():
 
 
 def test_run_options_become_the_configuration_in_one_place(tmp_path):
-    from faircompare.cli import _configuration
+    from faircompare.cli.running import _configuration
 
     config_file = tmp_path / "c.toml"
     config_file.write_text('profile = "quick"\nseed = 7\ngrid = true\nsplits = 3\n')

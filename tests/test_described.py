@@ -104,3 +104,29 @@ def test_a_listing_read_back_loads_no_algorithm(tmp_path):
     assert all(r.returncode == 0 for r in ran), ran[0].stderr
     (count, loaded), (count_again, loaded_again) = (r.stdout.split() for r in ran)
     assert count == count_again and (loaded, loaded_again) == ("True", "False")
+
+
+def test_the_listing_tables_are_made_from_the_records_the_json_prints():
+    from faircompare.datasets import get_spec
+    from faircompare.described import (
+        dataset_rows,
+        measure_listing,
+        profile_listing,
+        profile_rows,
+    )
+
+    # a dataset not fetched: its spec alone, its groups unknown until it is
+    (german,) = dataset_rows([get_spec("german").describe() | {"rows": None}])
+    assert german["rows"] == "not fetched"
+    assert german["sensitive (privileged; groups)"] == (
+        "sex (male; ?), age (adult; ?), sex-age (male-adult; ?)"
+    )
+    # a field of many names is counted; the JSON keeps every name
+    profiles = profile_listing()
+    rows = {row["profile"]: row for row in profile_rows(profiles)}
+    assert rows["paper"]["algorithms"] == f"{len(profiles['paper']['algorithms'])} named"
+    assert rows["default"]["grid"] == "no" and rows["quick"]["grid"] == "tuned"
+    accuracy = measure_listing()[0]
+    assert (accuracy["measure"], accuracy["range"], accuracy["needs scores"]) == (
+        "accuracy", "[0, 1]", False
+    )  # fmt: skip

@@ -1,0 +1,126 @@
+"""What the commands share: their common options, the data and output folders, notes."""
+
+from __future__ import annotations
+
+import functools
+import signal
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from faircompare._deprecations import FLAGS, former_names, message
+from faircompare.datasets.builtin import BUILTIN
+from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
+from faircompare.safe_write import make_folder, write_error
+
+if TYPE_CHECKING:
+    from faircompare.datasets import DatasetSpec
+
+
+SHOWN_FAILURES = 20
+INTERRUPTED = 128 + signal.SIGINT  # the shell's status after Ctrl-C
+RESULTS = click.option(
+    "--results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Results folder (a SQLite database inside).",
+)
+FOLDER = click.Path(file_okay=False, path_type=Path)
+MIRROR = click.option(
+    "--mirror",
+    type=FOLDER,
+    envvar=MIRROR_ENV,
+    help=f"Local mirror of the raw data files, tried before downloading [env: {MIRROR_ENV}].",
+)
+CACHE = click.option(
+    "--cache",
+    type=FOLDER,
+    envvar=CACHE_ENV,
+    help=f"Where verified raw files are kept [env: {CACHE_ENV}; default: user cache dir].",
+)
+
+
+def _former_flag(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Warn of a former flag's use (:data:`faircompare._deprecations.FLAGS`)."""
+    if value is not None:
+        old = param.opts[0]
+        click.echo(f"warning: {message(old, FLAGS[old])}", err=True)
+    return value
+
+
+def data_locations(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command ``--mirror`` and ``--cache``, their former names merged in."""
+
+    @functools.wraps(command)
+    def merged(*args: Any, **kwargs: Any) -> None:
+        given = click.get_current_context().get_parameter_source
+        for name in ("mirror", "cache"):
+            former = kwargs.pop(f"former_{name}")
+            if former is not None and given(name) != click.core.ParameterSource.COMMANDLINE:
+                kwargs[name] = former  # a flag on the command line beats the environment
+        command(*args, **kwargs)
+
+    for name in ("mirror", "cache"):
+        for flag in former_names(FLAGS, f"--{name}"):
+            option = click.option(flag, f"former_{name}", type=FOLDER, hidden=True,
+                                  callback=_former_flag)  # fmt: skip
+            merged = option(merged)
+    return CACHE(MIRROR(merged))
+
+
+DATASETS = click.option(
+    "--dataset",
+    "datasets",
+    multiple=True,
+    type=click.Choice(list(BUILTIN)),
+    help="A built-in dataset (repeatable; default: the paper's five).",
+)
+PLUGINS = click.option(
+    "--plugins",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder of plugin files (Python files defining FairEstimator subclasses).",
+)
+SPECS = click.option(
+    "--spec",
+    "specs",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A TOML specification of your own dataset (repeatable); with `run` and no --dataset, "
+    "only these datasets are run.",
+)
+
+
+def output_folder(out: Path | None, results: Path, default: str) -> Path:
+    """Return ``--out``, or the results folder's ``default`` subfolder, ready to be written."""
+    return _writable(out, out) if out else _writable(results / default, results)
+
+
+def _writable(folder: Path, root: Path) -> Path:
+    """Return ``folder`` once it exists and takes a file; else one error naming it and why."""
+    make_folder(folder, root, way_out=_OUT)
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise write_error(error, folder, way_out=_OUT) from None
+    return folder
+
+
+_OUT = "pass --out with a folder you can write to"
+
+
+def selected_specs(datasets: Sequence[str], specs: Sequence[Path]) -> list[DatasetSpec]:
+    """Return the named built-ins and the user specs; all built-ins when neither is given."""
+    from faircompare.datasets import read_spec
+
+    chosen = [BUILTIN[name] for name in datasets] + [read_spec(path) for path in specs]
+    return chosen or list(BUILTIN.values())
+
+
+def say(line: str) -> None:
+    """Print a note on the way (standard error: standard output keeps the results)."""
+    click.echo(line, err=True)
