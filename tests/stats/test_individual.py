@@ -11,7 +11,6 @@ from faircompare.algorithms.hooks import model_oracle
 from faircompare.datasets.synthetic import maity_two_groups
 from faircompare.stats.individual import (
     LossOracle,
-    _intercept,
     clipped_log_loss,
     coefficient_grid,
     error_ratio_test,
@@ -24,6 +23,7 @@ from faircompare.stats.individual import (
     sensitive_subspace_metric,
     smoothed_gradient,
 )
+from faircompare.stats.individual.diagnostics import _intercept
 
 SIMULATION_ATTACK = {"lam": 100.0, "steps": 400, "step_size": 0.02, "decay": 2 / 3}  # App. E.3
 
