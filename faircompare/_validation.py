@@ -133,6 +133,28 @@ MAX_TIMEOUT = 30 * 24 * 3600.0
 MAX_PERMUTATIONS = 1_000_000
 
 
+def jobs_problem(value: Any, *, optional: bool = True) -> str | None:
+    """Return what is wrong with a number of parallel workers, or None: one message for all.
+
+    Parameters
+    ----------
+    value
+        The workers asked for, as given.
+    optional
+        Whether None (every core) is a valid value.
+
+    Returns
+    -------
+    str or None
+        The problem, naming the value.
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return None
+    return f"jobs must be a whole number of at least 1, got {quoted(value)}"
+
+
 def timeout_problem(value: Any) -> str | None:
     """Return what is wrong with a run's time limit, or None: the one message of every caller.
 

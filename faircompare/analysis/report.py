@@ -27,7 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
-from faircompare._validation import check_choice
+from faircompare._validation import check_choice, jobs_problem
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
@@ -42,7 +42,7 @@ from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.selection import Selection, StudyFrames, families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
-from faircompare.exceptions import cut_message
+from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
 from faircompare.names import FAMILIES
 from faircompare.results import ResultStore
@@ -113,13 +113,15 @@ def write_report(
     WriteError
         If a file cannot be written (a full disk, an unwritable folder, a link on the way):
         every file already written is whole, and none is half written.
-    ValueError
-        If ``jobs`` is below 1, or ``adjustment`` is not one of ``family`` and ``run``.
+    SettingsError
+        If ``jobs`` is not a whole number of at least 1 (a :class:`ValueError`).
+    ChoiceError
+        If ``adjustment`` is not one of ``family`` and ``run`` (a :class:`ValueError`).
     StoreError
         If the store cannot be read (damaged, foreign) or holds no run.
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    if (problem := jobs_problem(jobs, optional=False)) is not None:
+        raise SettingsError(problem)
     check_choice(adjustment, tidy.ADJUSTMENTS, what="adjustment")
     results = Path(results)
     folder = Path(out) if out is not None else results / "report"

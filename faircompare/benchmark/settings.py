@@ -18,7 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from faircompare._validation import check_choice, permutations_problem, timeout_problem
+from faircompare._validation import (
+    check_choice,
+    jobs_problem,
+    permutations_problem,
+    timeout_problem,
+)
 from faircompare.exceptions import SettingsError
 from faircompare.names import DEFAULT_PERMUTATIONS
 
@@ -89,10 +94,8 @@ class RunSettings:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "backend", check_choice(self.backend, BACKENDS, what="backend"))
-        if self.jobs is not None and (
-            not isinstance(self.jobs, int) or isinstance(self.jobs, bool) or self.jobs < 1
-        ):
-            raise SettingsError(f"jobs must be a whole number of at least 1, got {self.jobs!r}")
+        if (problem := jobs_problem(self.jobs)) is not None:
+            raise SettingsError(problem)
         if self.scheduler is not None and self.backend != "dask":
             raise SettingsError(
                 f"a scheduler ({self.scheduler!r}) runs the plan on a Dask cluster: pass "
