@@ -5,7 +5,8 @@ Like :mod:`faircompare._deprecations`, this module imports only the standard lib
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 from difflib import get_close_matches
 from typing import Any, TypeVar
 
@@ -131,71 +132,124 @@ def quoted(value: Any, limit: int = _QUOTED) -> str:
 MAX_TIMEOUT = 30 * 24 * 3600.0
 #: The most permutations a permutation test draws (a sequential test's cap).
 MAX_PERMUTATIONS = 1_000_000
+#: The largest seed: the largest integer the results store holds.
+MAX_SEED = 2**63 - 1
 
 
-def jobs_problem(value: Any, *, optional: bool = True) -> str | None:
-    """Return what is wrong with a number of parallel workers, or None: one message for all.
+@dataclass(frozen=True)
+class Setting:
+    """What one setting of a study may be, declared once: its kind and its range.
 
-    Parameters
+    Attributes
     ----------
-    value
-        The workers asked for, as given.
+    kind
+        ``"whole"`` (an integer, not a bool), ``"seconds"`` (a real number, not a bool) or
+        ``"flag"`` (a bool).
+    low, high
+        The range, both ends included but a number of seconds' lower end; None: unbounded.
     optional
-        Whether None (every core) is a valid value.
-
-    Returns
-    -------
-    str or None
-        The problem, naming the value.
+        Whether None is a value (``jobs``: every core).
+    note
+        Why the range ends where it does, said after it.
     """
-    if value is None and optional:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
-        return None
-    return f"jobs must be a whole number of at least 1, got {quoted(value)}"
+
+    kind: str
+    low: int | float | None = None
+    high: int | float | None = None
+    optional: bool = False
+    note: str = ""
+
+    def phrase(self) -> str:
+        """Return what the setting must be, as a message says it: ``a whole number of at ...``."""
+        if self.kind == "flag":
+            return "true or false"
+        what = "a whole number" if self.kind == "whole" else "a number of seconds"
+        low = "more than" if self.kind == "seconds" else "at least"
+        if self.high is None:
+            bounds = f" of {low} {_number(self.low)}" if self.low is not None else ""
+        elif self.kind == "whole":
+            bounds = f" from {_number(self.low)} to {_number(self.high)}"
+        else:
+            bounds = f", {low} {_number(self.low)} and at most {_number(self.high)}"
+        return what + bounds + (f" ({self.note})" if self.note else "")
+
+    def problem(self, name: str, value: Any) -> str | None:
+        """Return what is wrong with ``value`` for the setting ``name``, or None.
+
+        Parameters
+        ----------
+        name
+            The setting's name, as the user wrote it.
+        value
+            Its value, as given.
+
+        Returns
+        -------
+        str or None
+            ``"{name} must be {phrase}, got {value}"``, the one form of every setting's message.
+        """
+        if value is None and self.optional:
+            return None
+        if self._fits(value):
+            return None
+        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else None
+        return f"{name} must be {self.phrase()}, got {shown or quoted(value)}"
+
+    def _fits(self, value: Any) -> bool:
+        if self.kind == "flag":
+            return isinstance(value, bool)
+        kinds = int if self.kind == "whole" else int | float
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            return False
+        above = self.low is None or (
+            value > self.low if self.kind == "seconds" else value >= self.low
+        )
+        return bool(above and (self.high is None or value <= self.high))  # NaN fails both
 
 
-def timeout_problem(value: Any) -> str | None:
-    """Return what is wrong with a run's time limit, or None: the one message of every caller.
+def _number(value: int | float | None) -> str:
+    """Return a bound as a message writes it: 2,592,000, not 2592000.0."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}"
+
+
+#: Every setting of a study that is a number or a flag, declared once: its kind and range. The
+#: configuration (:class:`~faircompare.config.BenchmarkConfig`), the run's settings
+#: (:class:`~faircompare.benchmark.settings.RunSettings`) and the workers' options check their
+#: fields against it (:func:`check_settings`), so a setting has one rule and one message.
+SETTINGS: Mapping[str, Setting] = {
+    "jobs": Setting("whole", low=1, optional=True),
+    "splits": Setting("whole", low=1),
+    "seed": Setting("whole", low=0, high=MAX_SEED, note="2**63 - 1, the largest the store holds"),
+    "permutations": Setting(
+        "whole", low=1, high=MAX_PERMUTATIONS, note="the most a sequential test draws"
+    ),
+    "timeout": Setting("seconds", low=0, high=MAX_TIMEOUT, note="30 days"),
+    **{
+        flag: Setting("flag")
+        for flag in ("grid", "tune", "audits", "audit_frontier", "force", "retry_failed")
+    },
+}
+
+
+def check_settings(settings: Any, error: type[Exception]) -> None:
+    """Check every field of a settings dataclass that :data:`SETTINGS` declares.
 
     Parameters
     ----------
-    value
-        Seconds, as given.
+    settings
+        A dataclass instance (a configuration, a run's settings, the workers' options).
+    error
+        The exception to raise, with the first problem found.
 
-    Returns
-    -------
-    str or None
-        The problem, naming the value and the valid range.
+    Raises
+    ------
+    Exception
+        ``error``, naming the setting, its rule and the value given.
     """
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return f"timeout must be a number of seconds, got {quoted(value)}"
-    if not 0 < value <= MAX_TIMEOUT:  # NaN fails this too
-        return (
-            f"timeout must be more than 0 and at most {MAX_TIMEOUT:,.0f} seconds (30 days), "
-            f"got {value!r}"
-        )
-    return None
-
-
-def permutations_problem(value: Any) -> str | None:
-    """Return what is wrong with a permutation tests' cap, or None.
-
-    Parameters
-    ----------
-    value
-        Permutations, as given.
-
-    Returns
-    -------
-    str or None
-        The problem, naming the value and the valid range.
-    """
-    if not isinstance(value, int) or isinstance(value, bool):
-        return f"permutations must be a whole number, got {quoted(value)}"
-    if not 1 <= value <= MAX_PERMUTATIONS:
-        return (
-            f"permutations must be from 1 to {MAX_PERMUTATIONS:,} (the most a sequential test "
-            f"draws), got {value:,}"
-        )
-    return None
+    for field in fields(settings):
+        if field.name in SETTINGS:
+            problem = SETTINGS[field.name].problem(field.name, getattr(settings, field.name))
+            if problem is not None:
+                raise error(problem)

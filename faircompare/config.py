@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from faircompare._validation import MAX_PERMUTATIONS as MAX_PERMUTATIONS  # the CLI's bounds
+from faircompare._validation import MAX_SEED as MAX_SEED
 from faircompare._validation import MAX_TIMEOUT as MAX_TIMEOUT
-from faircompare._validation import check_choice, permutations_problem, timeout_problem
+from faircompare._validation import check_choice, check_settings
 from faircompare.datasets import BUILTIN, PAPER_DATASETS
 from faircompare.datasets.modern import MODERN
 from faircompare.exceptions import FaircompareError
@@ -31,7 +32,6 @@ __all__ = [
     "load_config",
 ]
 
-MAX_SEED = 2**63 - 1  # the largest integer the results database holds
 # per test: a sequential test draws in doubling batches, its last at most half the cap, so
 # that a test at the cap holds its 8 MB of permuted statistics (10**9 at once, before tests were
 # sequential, asked for 29.8 GiB before any run failed)
@@ -112,21 +112,7 @@ class BenchmarkConfig:
         self._check()
 
     def _check(self) -> None:
-        kinds = {
-            "grid": bool,
-            "tune": bool,
-            "audits": bool,
-            "audit_frontier": bool,
-            "splits": int,
-            "seed": int,
-            "permutations": int,
-        }
-        for name, kind in kinds.items():
-            value = getattr(self, name)
-            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise ConfigError(f"{name} must be a {kind.__name__}, got {value!r}")
-        if (problem := timeout_problem(self.timeout)) is not None:
-            raise ConfigError(problem)
+        check_settings(self, ConfigError)  # the numbers and flags: faircompare._validation
         for name in self.datasets:
             check_choice(name, BUILTIN, what="dataset")
         if not isinstance(self.variants, str):
@@ -134,12 +120,6 @@ class BenchmarkConfig:
                 check_choice(variant, VARIANTS, what="preprocessing variant")
         if not self.datasets and not self.dataset_specs:
             raise ConfigError("the configuration names no dataset")
-        if self.splits < 1:
-            raise ConfigError(f"splits must be at least 1, got {self.splits}")
-        if (problem := permutations_problem(self.permutations)) is not None:
-            raise ConfigError(problem)
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ConfigError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1), got {self.seed}")
 
     def overridden(self, **changes: Any) -> BenchmarkConfig:
         """Return a copy with the given fields changed (None values are ignored).

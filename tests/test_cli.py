@@ -196,7 +196,8 @@ def test_a_dry_run_prints_the_plan_and_its_cost_and_runs_nothing(tmp_path):
         # accepted on the main of issue #38, then every run failed
         (
             ("--timeout", "nan"),
-            "error: timeout must be more than 0 and at most 2,592,000 seconds (30 days), got nan",
+            "error: timeout must be a number of seconds, more than 0 and at most 2,592,000 (30 "
+            "days), got nan",
         ),
         # accepted, then "Unable to allocate 29.8 GiB" in every audit
         (

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -27,7 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
-from faircompare._validation import check_choice, jobs_problem
+from faircompare._validation import SETTINGS, check_choice
 from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
@@ -64,6 +64,9 @@ PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
 COMPARED = ("accuracy", "DIbinary")  # the measures compared pair by pair and ranked
 ROPE = 0.01  # region of practical equivalence of the Bayesian comparisons (score units)
 SWEEP_VARIANT = "numerical+binary"
+
+
+_REPORT_JOBS = replace(SETTINGS["jobs"], optional=False)  # processes drawing: a number, no None
 
 
 @renamed_arguments
@@ -120,7 +123,7 @@ def write_report(
     StoreError
         If the store cannot be read (damaged, foreign) or holds no run.
     """
-    if (problem := jobs_problem(jobs, optional=False)) is not None:
+    if (problem := _REPORT_JOBS.problem("jobs", jobs)) is not None:
         raise SettingsError(problem)
     check_choice(adjustment, tidy.ADJUSTMENTS, what="adjustment")
     results = Path(results)

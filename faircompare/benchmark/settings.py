@@ -18,12 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from faircompare._validation import (
-    check_choice,
-    jobs_problem,
-    permutations_problem,
-    timeout_problem,
-)
+from faircompare._validation import check_choice, check_settings
 from faircompare.exceptions import SettingsError
 from faircompare.names import DEFAULT_PERMUTATIONS
 
@@ -94,8 +89,7 @@ class RunSettings:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "backend", check_choice(self.backend, BACKENDS, what="backend"))
-        if (problem := jobs_problem(self.jobs)) is not None:
-            raise SettingsError(problem)
+        check_settings(self, SettingsError)
         if self.scheduler is not None and self.backend != "dask":
             raise SettingsError(
                 f"a scheduler ({self.scheduler!r}) runs the plan on a Dask cluster: pass "
@@ -190,9 +184,7 @@ class Options:
     permutations: int = DEFAULT_PERMUTATIONS
 
     def __post_init__(self) -> None:
-        for problem in (timeout_problem(self.timeout), permutations_problem(self.permutations)):
-            if problem is not None:  # the configuration's checks, for options made directly
-                raise SettingsError(problem)
+        check_settings(self, SettingsError)  # the configuration's rules, for options made directly
         # Absolute from the start: a run never depends on the working directory (a plugin may
         # change it, and workers may start elsewhere).
         for name in ("plugins", "cache", "mirror"):
