@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from faircompare import __version__
 from faircompare.bibliography import (
     FAIRCOMPARE,
     FRIEDLER_2019,
@@ -36,8 +37,8 @@ class StudyCitation:
 
     Attributes
     ----------
-    software
-        faircompare at the release that ran the study.
+    release
+        The release of faircompare that ran the study (most of its runs).
     algorithms
         Each algorithm's references (the method's paper, the library that ran it).
     datasets
@@ -50,12 +51,17 @@ class StudyCitation:
         How many train/test splits the study ran.
     """
 
-    software: Reference
+    release: str
     algorithms: Cited
     datasets: Cited
     audits: Cited
     statistics: Cited
     splits: int
+
+    @property
+    def software(self) -> Reference:
+        """The reference of faircompare at the release that ran the study."""
+        return replace(FAIRCOMPARE, note=f"Version {self.release}")
 
     @property
     def references(self) -> tuple[Reference, ...]:
@@ -81,8 +87,8 @@ class StudyCitation:
             The study's software, algorithms, datasets, audits and statistics, each cited.
         """
         text = (
-            f"We ran the study with faircompare {self.software.note.removeprefix('Version ')}"
-            f"~\\citep{{{self.software.key}}}, which follows the protocol of "
+            f"We ran the study with faircompare {self.release}~\\citep{{{FAIRCOMPARE.key}}}, "
+            "which follows the protocol of "
             f"\\citet{{{FRIEDLER_2019.key}}}: {_count(len(self.algorithms), 'algorithm')} "
             f"({_named(self.algorithms)}) trained on the same "
             f"{_count(self.splits, 'random train/test split')} of "
@@ -126,11 +132,16 @@ def _named(cited: Cited) -> str:
     for name, references in cited.items():
         groups.setdefault(tuple(r.key for r in references), []).append(name)
     parts = [
-        ", ".join(f"\\texttt{{{name}}}" for name in names)
+        ", ".join(f"\\texttt{{{_tex(name)}}}" for name in names)
         + (f"~\\citep{{{', '.join(keys)}}}" if keys else " (no reference)")
         for keys, names in groups.items()
     ]
     return "; ".join(parts)
+
+
+def _tex(name: str) -> str:
+    """Return a name as LaTeX text: its underscores escaped (a name may hold them)."""
+    return name.replace("_", r"\_")
 
 
 def _wrapped(text: str, width: int) -> list[str]:
@@ -162,7 +173,7 @@ def study_citation(store: Any, plugins: Any = None) -> StudyCitation:
     runs = store.runs()
     done = runs[runs["status"] == "done"]
     return StudyCitation(
-        software=_release(done["versions"]),
+        release=_release(done["versions"]),
         algorithms=_algorithms(sorted(done["algorithm"].unique()), store.algorithms(), plugins),
         datasets=_datasets(sorted(done["dataset"].unique())),
         audits=_audits(sorted(store.audits()["audit"].unique())),
@@ -171,13 +182,11 @@ def study_citation(store: Any, plugins: Any = None) -> StudyCitation:
     )
 
 
-def _release(versions: Iterable[str]) -> Reference:
-    """Faircompare at the release that ran most of the runs (the installed one if none says)."""
+def _release(versions: Iterable[str]) -> str:
+    """Return the release that ran most of the runs (the installed one where none says)."""
     releases = [json.loads(v or "{}").get("faircompare") for v in versions]
     counted = [r for r in releases if r]
-    if not counted:
-        return FAIRCOMPARE
-    return replace(FAIRCOMPARE, note=f"Version {max(set(counted), key=counted.count)}")
+    return max(set(counted), key=counted.count) if counted else __version__
 
 
 def _algorithms(names: list[str], recorded: Mapping[str, Mapping[str, Any]], plugins: Any) -> Cited:

@@ -131,14 +131,14 @@ class _Store:
     def runs(self):
         return pd.DataFrame({
             "status": ["done", "done", "failed"],
-            "algorithm": ["svm", "my-lab-method", "kamishima"],
+            "algorithm": ["svm", "my_lab_method", "kamishima"],
             "dataset": ["german", "my-data", "german"],
             "split_id": [0, 1, 0],
             "versions": ['{"faircompare": "0.1.0"}'] * 3,
         })  # fmt: skip
 
     def algorithms(self):
-        return {"my-lab-method": {"family": "in-processing", "references": []}}
+        return {"my_lab_method": {"family": "in-processing", "references": []}}
 
     def audits(self):
         return pd.DataFrame({"audit": pd.Series([], dtype=str)})
@@ -147,12 +147,12 @@ class _Store:
 def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing():
     cited = study_citation(_Store())
     assert cited.software.note == "Version 0.1.0"  # the release that ran it, not this one
-    assert list(cited.algorithms) == ["my-lab-method", "svm"]  # the failed run's is not cited
-    assert cited.uncited == ["algorithm my-lab-method", "dataset my-data"]
+    assert list(cited.algorithms) == ["my_lab_method", "svm"]  # the failed run's is not cited
+    assert cited.uncited == ["algorithm my_lab_method", "dataset my-data"]
     sentence = cited.sentence()
-    assert r"\texttt{my-lab-method} (no reference)" in sentence and "2 random" in sentence
+    assert r"\texttt{my\_lab\_method} (no reference)" in sentence and "2 random" in sentence
     # no frontier ran: the comparison at equal fairness is not among the statistics
     assert "cruz2024unprocessing" not in sentence and "nadeau2003inference" in sentence
     text = cited.text()
-    assert "% No reference is declared for: algorithm my-lab-method, dataset my-data." in text
+    assert "% No reference is declared for: algorithm my_lab_method, dataset my-data." in text
     assert text.count("@") == len(cited.references)
