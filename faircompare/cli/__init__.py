@@ -26,9 +26,9 @@ from typing import Any
 import click
 
 from faircompare import __version__
-from faircompare._deprecations import ENVIRONMENT, message
+from faircompare._deprecations import ENVIRONMENT
 from faircompare.cli import listing, outputs, plugins, running
-from faircompare.cli.options import INTERRUPTED
+from faircompare.cli.options import INTERRUPTED, deprecated_line
 from faircompare.exceptions import FaircompareError, cut_message
 
 __all__ = ["main"]  # the console script; the command group is `cli`, documented by sphinx-click
@@ -40,7 +40,7 @@ def cli() -> None:
     """Compare fairness interventions on the same data, splits and measures."""
     for former, name in ENVIRONMENT.items():
         if former in os.environ and name not in os.environ:
-            click.echo(f"warning: {message(f'${former}', f'${name}')}", err=True)
+            deprecated_line(f"${former}", f"${name}")
 
 
 for _command in (

@@ -44,11 +44,15 @@ CACHE = click.option(
 )
 
 
+def deprecated_line(old: str, new: str) -> None:
+    """Print the deprecation of a former name as a ``warning:`` line (standard error)."""
+    click.echo(f"warning: {message(old, new)}", err=True)
+
+
 def _former_flag(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     """Warn of a former flag's use (:data:`faircompare._deprecations.FLAGS`)."""
     if value is not None:
-        old = param.opts[0]
-        click.echo(f"warning: {message(old, FLAGS[old])}", err=True)
+        deprecated_line(param.opts[0], FLAGS[param.opts[0]])
     return value
 
 

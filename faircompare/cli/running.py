@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -200,18 +199,14 @@ def run(
     from faircompare.benchmark import plan_study, run_benchmark
     from faircompare.benchmark.progress import progress_printer
 
-    with warnings.catch_warnings(record=True) as renamed:
-        warnings.simplefilter("always", DeprecationWarning)
-        settings = RunSettings(
-            jobs=jobs,
-            backend=backend,
-            scheduler=scheduler,
-            force=force,
-            retry_failed=retry_failed,
-            progress=None if dry_run else progress_printer(),
-        )
-    for warning in renamed:
-        click.echo(f"warning: {warning.message}", err=True)
+    settings = RunSettings(
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        force=force,
+        retry_failed=retry_failed,
+        progress=None if dry_run else progress_printer(),
+    )
     config = _configuration(profile, config_path, overrides)
     if dry_run:
         study = plan_study(config, mirror=mirror, cache=cache, fetch=False, say=say)
