@@ -23,7 +23,7 @@ from faircompare._deprecations import folded_keywords
 from faircompare.audits.registry import read_audits_input
 from faircompare.benchmark.settings import Options, RunSettings
 from faircompare.benchmark.summary import Summary
-from faircompare.benchmark.workers import records
+from faircompare.benchmark.workers import run_groups
 from faircompare.exceptions import FaircompareError
 from faircompare.records import RunSpec
 from faircompare.results.store import ResultStore
@@ -99,7 +99,7 @@ def run_plan(
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
         try:
             with _sigterm_interrupts():
-                for record in records(
+                for record in run_groups(
                     groups,
                     options,
                     backend=settings.backend,

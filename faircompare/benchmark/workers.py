@@ -81,7 +81,7 @@ def hard_limit(timeout: float) -> float:
     return timeout + min(max(0.05 * timeout, low), high)
 
 
-def records(
+def run_groups(
     groups: Iterable[Sequence[RunSpec]],
     options: Options,
     *,
@@ -114,7 +114,7 @@ def records(
         for group in groups:
             yield from execute_runs(group, options)
     elif backend == "dask":
-        yield from _dask_records(groups, options, workers, scheduler)
+        yield from _dask_groups(groups, options, workers, scheduler)
     else:
         with WorkerPool(workers, options) as pool:
             yield from pool.run(groups)
@@ -484,7 +484,7 @@ def _process_stats() -> dict[int, tuple[int, int, str]]:
     return stats
 
 
-def _dask_records(
+def _dask_groups(
     groups: Iterable[Sequence[RunSpec]], options: Options, workers: int, scheduler: str | None
 ) -> Iterator[RunRecord]:
     """Execute each group as one Dask task, in the Dask worker's own watched worker process.
