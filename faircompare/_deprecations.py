@@ -40,6 +40,11 @@ MOVED: dict[str, dict[str, str]] = {
     # the names a user chooses among, and the settings, in light modules
     "faircompare.algorithms.base": {"FAMILIES": "faircompare.names"},
     "faircompare.benchmark.workers": {"BACKENDS": "faircompare.benchmark.settings"},
+    # a module named by what it holds: a model's loss oracle for the individual audit
+    "faircompare.algorithms.hooks": dict.fromkeys(
+        ("InputGradient", "LogitCoefficients", "OwnLossOracle", "gradient_kind", "model_oracle"),
+        "faircompare.algorithms.loss_oracle",
+    ),
 }
 
 _SAY = {"report": "say"}  # a callback given a line of text is `say`
@@ -55,7 +60,7 @@ ARGUMENTS: dict[str, dict[str, str]] = {
     "faircompare.datasets.fetch.fetch_file": _SAY,
     "faircompare.benchmark.study.plan_study": {"data_dir": "mirror", "cache_dir": "cache"},
     "faircompare.benchmark.study.run_benchmark": {"data_dir": "mirror", "cache_dir": "cache"},
-    "faircompare.algorithms.hooks.model_oracle": {"directions": "pairs"},
+    "faircompare.algorithms.loss_oracle.model_oracle": {"directions": "pairs"},
 }
 
 _SETTINGS = ("jobs", "backend", "scheduler", "force", "retry_failed", "progress")

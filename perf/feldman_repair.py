@@ -27,7 +27,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.feldman import DisparateImpactRepair, _quantile
-from faircompare.algorithms.hooks import model_oracle
+from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.algorithms.rowhash import _GOLDEN, _mix, cell_uniforms, row_hashes
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, SMOOTHING_PAIRS, split_fair_metric
 from faircompare.datasets import load_dataset

@@ -26,7 +26,7 @@ from scipy.special import expit
 from threadpoolctl import threadpool_limits
 
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
-from faircompare.algorithms.hooks import model_oracle
+from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction
 from faircompare.datasets import load_dataset

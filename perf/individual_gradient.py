@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from faircompare.algorithms.hooks import model_oracle
+from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.audits import AuditedRun
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit, audit_oracle
 from faircompare.benchmark import Options, RunSpec, execute, make_plan

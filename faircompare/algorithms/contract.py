@@ -6,7 +6,7 @@ well-formed outputs on every declared variant, fitting is deterministic, the sen
 attribute is used at prediction time only when the algorithm declares it, predictions follow
 the rows asked (a pandas output in another order, or predictions that change with the rows'
 order, fail), no method changes its arguments in place, and each optional method of
-:mod:`faircompare.algorithms.hooks` that the algorithm provides is well formed.
+:mod:`faircompare.algorithms.loss_oracle` that the algorithm provides is well formed.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sklearn.base import clone
 
 from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare.algorithms.base import FairEstimator
-from faircompare.algorithms.hooks import (
+from faircompare.algorithms.loss_oracle import (
     InputGradient,
     LogitCoefficients,
     OwnLossOracle,

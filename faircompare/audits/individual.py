@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import sparse
 
-from faircompare.algorithms.hooks import model_oracle
+from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.audits.cache import SharedSetupAudit
 from faircompare.audits.protocol import AuditedRun, AuditOptions
 from faircompare.audits.rows import individual_rows, short_group_rows

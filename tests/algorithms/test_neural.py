@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from faircompare.algorithms.contract import check_contract  # noqa: E402
-from faircompare.algorithms.hooks import model_oracle  # noqa: E402
+from faircompare.algorithms.loss_oracle import model_oracle  # noqa: E402
 from faircompare.algorithms.neural import NeuralNetwork, ProjectNetwork, SenSR  # noqa: E402
 from faircompare.datasets.synthetic import maity_two_groups  # noqa: E402
 from faircompare.preprocessing import prepare  # noqa: E402

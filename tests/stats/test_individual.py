@@ -7,7 +7,7 @@ import pytest
 from scipy.stats import norm
 
 from faircompare.algorithms.baselines import DecisionTree, LogisticRegressionBaseline
-from faircompare.algorithms.hooks import model_oracle
+from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.datasets.synthetic import maity_two_groups
 from faircompare.stats.individual import (
     LossOracle,

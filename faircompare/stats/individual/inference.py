@@ -339,7 +339,7 @@ def individual_fairness_test(
     ----------
     oracle
         The classifier's log-loss and its gradient in the coordinates of ``X`` (a model's:
-        :func:`faircompare.algorithms.hooks.model_oracle`).
+        :func:`faircompare.algorithms.loss_oracle.model_oracle`).
     X, y
         Audit points and labels, independent of the model's training data (Theorem 3.1).
     metric
