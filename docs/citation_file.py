@@ -64,7 +64,7 @@ def _reference(reference: Reference) -> list[str]:
     else:
         lines.append(f"    {venue}: {_quoted(reference.venue)}")
     lines.append(f"    year: {reference.year}")
-    volume, _, issue = reference.volume.removesuffix(")").partition("(")
+    volume, issue = reference.volume_and_issue
     if volume:
         lines.append(f"    volume: {_quoted(volume)}")
     if issue:
@@ -91,9 +91,14 @@ def _released(version: str) -> str:
     return found.group(1)
 
 
+def missing_extras() -> list[str]:
+    """Return the optional extras whose modules the docs and this file read mocked: the missing."""
+    return [name for name in ("torch", "aif360") if find_spec(name) is None]
+
+
 def _extras_mocked() -> Any:
     """Mock the optional extras that are missing, where Sphinx can (else read what is here)."""
-    missing = [name for name in ("torch", "aif360") if find_spec(name) is None]
+    missing = missing_extras()
     if not missing or find_spec("sphinx") is None:
         return nullcontext()
     from sphinx.ext.autodoc import mock

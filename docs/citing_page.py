@@ -8,7 +8,7 @@ methods reference links to (``{ref}`Feldman et al. (2015) <feldman2015certifying
 
 from __future__ import annotations
 
-from faircompare.bibliography import FAIRCOMPARE, FRIEDLER_2019, Reference, bibtex
+from faircompare.bibliography import FAIRCOMPARE, FRIEDLER_2019, Reference, unique
 
 _HEAD = f"""# Citing
 
@@ -75,9 +75,9 @@ def citing(works: dict[str, dict[str, tuple[Reference, ...]]]) -> str:
     Raises
     ------
     ValueError
-        If two different works share a key (:func:`faircompare.bibliography.bibtex`).
+        If two different works share a key (:func:`faircompare.bibliography.unique`).
     """
-    bibtex([r for part in works.values() for refs in part.values() for r in refs])  # one key
+    unique([r for part in works.values() for refs in part.values() for r in refs])  # one key
     users: dict[str, list[str]] = {}
     placed: dict[str, tuple[str, Reference]] = {}
     for role, cited in works.items():

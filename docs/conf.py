@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib.util import find_spec
 from pathlib import Path
 
 import matplotlib
@@ -31,6 +30,7 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS))  # the API pages' writer and the gallery's figure scraper
 
 from api_pages import write_api_pages, write_if_changed  # noqa: E402
+from citation_file import missing_extras  # noqa: E402
 from citing_page import page as citing_page  # noqa: E402
 from dataset_reference import page as dataset_page  # noqa: E402
 from measure_reference import page as measure_page  # noqa: E402
@@ -66,7 +66,7 @@ myst_heading_anchors = 3
 autosummary_generate = True
 # A module of an optional extra is documented without the extra: autodoc imports it with its
 # missing dependency mocked (the docs build with the `docs` extra alone).
-autodoc_mock_imports = [name for name in ("torch", "aif360") if find_spec(name) is None]
+autodoc_mock_imports = missing_extras()
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
 numpydoc_show_class_members = False

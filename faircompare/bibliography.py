@@ -105,6 +105,12 @@ class Reference:
         return f"https://doi.org/{self.doi}" if self.doi else self.url
 
     @property
+    def volume_and_issue(self) -> tuple[str, str]:
+        """The volume and the issue, read from ``"21(2)"``: ``("21", "2")``; ``""`` for none."""
+        volume, _, issue = self.volume.removesuffix(")").partition("(")
+        return volume, issue
+
+    @property
     def short(self) -> str:
         """Author-year form: ``Feldman et al. (2015)``, ``Calders & Verwer (2010)``."""
         families = [_family(author) for author in self.authors]
@@ -145,7 +151,7 @@ class Reference:
             "techreport": "institution",
             "misc": "howpublished",
         }[self.kind]
-        volume, _, number = self.volume.removesuffix(")").partition("(")
+        volume, number = self.volume_and_issue
         fields = {
             "author": " and ".join(a if "," in a else f"{{{a}}}" for a in self.authors),
             "title": f"{{{self.title}}}",

@@ -237,25 +237,19 @@ def every_reference() -> dict[str, Cited]:
     -------
     dict
         ``{"algorithms": {name: references}, "datasets": ..., "audits": ..., "statistics":
-        {method: references}}``; an algorithm whose optional extra is missing is listed
-        with the references its class declares all the same (its module is read with the
-        extra mocked, as the documentation does).
+        {method: references}}``; an algorithm whose optional extra is missing here has none
+        (the documentation and ``CITATION.cff`` read them with the extra mocked).
     """
+    from faircompare.audits import registered_audits
     from faircompare.datasets.builtin import BUILTIN
-    from faircompare.registry import algorithms
+    from faircompare.registry import algorithms, cited
 
     return {
         "algorithms": {
-            name: tuple(reference_from(r) for r in a.describe()["references"])
+            name: cited(a.create()) if a.make is not None else ()
             for name, a in algorithms().items()
         },
         "datasets": {name: spec.references for name, spec in BUILTIN.items()},
-        "audits": _audits(_audit_names()),
+        "audits": _audits(sorted(registered_audits())),
         "statistics": _statistics(),
     }
-
-
-def _audit_names() -> list[str]:
-    from faircompare.audits import registered_audits
-
-    return sorted(registered_audits())

@@ -149,7 +149,8 @@ class Algorithm:
             unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
             and ``in_default_profile``.
         """
-        cls = self.estimator_class if self.make is not None else None
+        estimator = self.create() if self.make is not None else None
+        cls = type(estimator) if estimator is not None else None
         return {
             "name": self.name,
             "description": docstring_summary(cls) if cls else f"unavailable: {self.unavailable}",
@@ -158,7 +159,7 @@ class Algorithm:
             "family": cls.family if cls and cls.family in FAMILIES else "unspecified",
             "library": cls.library if cls else None,
             "version": cls.version if cls else None,
-            "references": [as_record(r) for r in cited(self.create())] if cls else [],
+            "references": [as_record(r) for r in cited(estimator)] if estimator else [],
             "source": self.source,
             "available": cls is not None,
             "reason": self.unavailable,
