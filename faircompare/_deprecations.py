@@ -24,8 +24,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import inspect
+import sys
 import warnings
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -38,7 +41,7 @@ REMOVED_IN = "0.4.0"
 #: Each former module, and each name it held with the module that holds it now.
 MOVED: dict[str, dict[str, str]] = {
     # the names a user chooses among, and the settings, in light modules
-    "faircompare.algorithms.base": {"FAMILIES": "faircompare.names"},
+    "faircompare.algorithms.base": {"FAMILIES": "faircompare.choices"},
     "faircompare.benchmark.workers": {"BACKENDS": "faircompare.benchmark.settings"},
     # a module named by what it holds: a model's loss oracle for the individual audit
     "faircompare.algorithms.hooks": dict.fromkeys(
@@ -58,26 +61,26 @@ ARGUMENTS: dict[str, dict[str, str]] = {
     "faircompare.datasets.loading.fetch_raw": _SAY,
     "faircompare.datasets.loading.load_dataset": _SAY,
     "faircompare.datasets.fetch.fetch_file": _SAY,
-    "faircompare.benchmark.study.plan_study": {"data_dir": "mirror", "cache_dir": "cache"},
-    "faircompare.benchmark.study.run_benchmark": {"data_dir": "mirror", "cache_dir": "cache"},
     "faircompare.algorithms.loss_oracle.model_oracle": {"directions": "pairs"},
+    "faircompare.benchmark.schedule.run_plan": {"report": "progress"},
 }
 
-_SETTINGS = ("jobs", "backend", "scheduler", "force", "retry_failed", "progress")
+_RUN = {name: name for name in ("jobs", "backend", "scheduler", "force", "retry_failed")}
+_DATA = {"mirror": "mirror", "cache": "cache", "data_dir": "mirror", "cache_dir": "cache"}
 
-#: Keyword arguments folded into one settings object (:class:`~faircompare.benchmark.settings.
-#: RunSettings`): by function, each former keyword and the settings' field.
+#: Keyword arguments folded into the one settings object
+#: (:class:`~faircompare.benchmark.settings.BenchmarkConfig`): by function, each former keyword
+#: and the settings' field (:func:`folded_keywords`).
 FOLDED: dict[str, dict[str, str]] = {
-    "faircompare.benchmark.schedule.run_plan": {
-        **{name: name for name in _SETTINGS},
-        "report": "progress",  # progress's name in 0.2
-    },
-    "faircompare.benchmark.study.run_benchmark": {name: name for name in _SETTINGS},
+    "faircompare.benchmark.schedule.run_plan": _RUN,
+    "faircompare.benchmark.study.plan_study": _DATA,
+    "faircompare.benchmark.study.run_benchmark": {**_RUN, **_DATA},
 }
 
 #: Renamed attributes: by class (``module.qualified_name``), each former name and the present one.
 ATTRIBUTES: dict[str, dict[str, str]] = {
     "faircompare.stats.fliptest.FlipTestResult": {"report": "transparency"},
+    "faircompare.benchmark.study.Study": {"options": "config"},
 }
 
 #: Renamed environment variables (the glossary's *mirror* and *cache*).
@@ -115,9 +118,33 @@ def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
         The former and the present name, as a user writes them.
     stacklevel
         Which caller the warning names: 3, the default, is the caller of the function that
-        calls this one.
+        calls this one; the decorators that accept former forms (:func:`passes_through`) are
+        not counted, so the warning names the user's line.
     """
+    frame = sys._getframe(stacklevel - 1)
+    while frame.f_back is not None and frame.f_code in _PASSING:
+        frame, stacklevel = frame.f_back, stacklevel + 1
     warnings.warn(message(old, new), DeprecationWarning, stacklevel=stacklevel)
+
+
+_PASSING: set[CodeType] = set()  # the code of the wrappers that pass a call on
+
+
+def passes_through(wrapper: Callable[P, R]) -> Callable[P, R]:
+    """Mark a decorator's wrapper as passing calls on: a warning names the caller beyond it.
+
+    Parameters
+    ----------
+    wrapper
+        The function a decorator returns, which calls the function it wraps.
+
+    Returns
+    -------
+    callable
+        ``wrapper`` itself.
+    """
+    _PASSING.add(wrapper.__code__)
+    return wrapper
 
 
 def former_names(table: Mapping[str, str], new: str) -> list[str]:
@@ -198,47 +225,46 @@ def renamed_arguments(function: Callable[P, R]) -> Callable[P, R]:
         return accepting_old_names.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
 
     accepting_old_names.renamed = old_to_new  # type: ignore[attr-defined]
-    return accepting_old_names  # type: ignore[return-value]
+    return passes_through(accepting_old_names)  # type: ignore[return-value]
 
 
-def folded_keywords(
-    settings: type[Any], into: str = "settings"
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Accept the keywords a settings object replaced (:data:`FOLDED`), with a warning.
+def folded_keywords(into: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Accept the keywords that the one settings object replaced (:data:`FOLDED`), with a warning.
 
     Parameters
     ----------
-    settings
-        The settings' frozen dataclass.
     into
-        The function's argument that takes it.
+        The function's argument that takes the settings (a frozen dataclass).
 
     Returns
     -------
     callable
         A decorator: the function accepts each former keyword, with a
-        :class:`DeprecationWarning`, as the field of the settings it gives (the settings passed
-        too, or the defaults, with that field replaced).
+        :class:`DeprecationWarning`, as the field of the settings it gives (the settings
+        passed, with that field replaced and checked again).
     """
 
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
         folded = FOLDED[f"{function.__module__}.{function.__qualname__}"]
         name = function.__qualname__
+        signature = inspect.signature(function)
 
         @functools.wraps(function)
         def folding(*args: Any, **kwargs: Any) -> Any:
             given = {old: kwargs.pop(old) for old in list(kwargs) if old in folded}
+            if not given:
+                return folding.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
+            bound = signature.bind_partial(*args, **kwargs)
+            settings = bound.arguments[into]
             for old in given:
-                field = f"{settings.__name__}({folded[old]}=...)"
+                field = f"{type(settings).__name__}({folded[old]}=...)"
                 deprecated(f"{name}({old}=)", f"{name}({into}={field})")
-            if given:
-                base = kwargs.get(into) or settings()
-                changes = {folded[old]: value for old, value in given.items()}
-                kwargs[into] = dataclasses.replace(base, **changes)
-            return folding.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
+            changes = {folded[old]: value for old, value in given.items()}
+            bound.arguments[into] = dataclasses.replace(settings, **changes)
+            return folding.__wrapped__(*bound.args, **bound.kwargs)  # type: ignore[attr-defined]
 
-        folding.folded = folded  # type: ignore[attr-defined]
-        return folding  # type: ignore[return-value]
+        folding.folded, folding.folded_into = folded, into  # type: ignore[attr-defined]
+        return passes_through(folding)  # type: ignore[return-value]
 
     return decorate
 

@@ -4,6 +4,7 @@ Like :mod:`faircompare._deprecations`, this module imports only the standard lib
 :mod:`faircompare.exceptions`, so every layer uses it, the statistics library included.
 """
 
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
@@ -143,8 +144,9 @@ class Setting:
     Attributes
     ----------
     kind
-        ``"whole"`` (an integer, not a bool), ``"seconds"`` (a real number, not a bool) or
-        ``"flag"`` (a bool).
+        ``"whole"`` (an integer, not a bool), ``"seconds"`` (a real number, not a bool),
+        ``"flag"`` (a bool), ``"folder"`` (a path: a string or a :class:`os.PathLike`) or
+        ``"text"`` (a string).
     low, high
         The range, both ends included but a number of seconds' lower end; None: unbounded.
     optional
@@ -161,8 +163,8 @@ class Setting:
 
     def phrase(self) -> str:
         """Return what the setting must be, as a message says it: ``a whole number of at ...``."""
-        if self.kind == "flag":
-            return "true or false"
+        if self.kind in _PLAIN:
+            return _PLAIN[self.kind] + (f" ({self.note})" if self.note else "")
         what = "a whole number" if self.kind == "whole" else "a number of seconds"
         low = "more than" if self.kind == "seconds" else "at least"
         if self.high is None:
@@ -196,8 +198,8 @@ class Setting:
         return f"{name} must be {self.phrase()}, got {shown or quoted(value)}"
 
     def _fits(self, value: Any) -> bool:
-        if self.kind == "flag":
-            return isinstance(value, bool)
+        if self.kind in _PLAIN:
+            return isinstance(value, _PLAIN_TYPES[self.kind])
         kinds = int if self.kind == "whole" else int | float
         if not isinstance(value, kinds) or isinstance(value, bool):
             return False
@@ -207,6 +209,14 @@ class Setting:
         return bool(above and (self.high is None or value <= self.high))  # NaN fails both
 
 
+_PLAIN = {"flag": "true or false", "folder": "a folder's path", "text": "a string"}
+_PLAIN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "flag": bool,
+    "folder": (str, os.PathLike),
+    "text": str,
+}
+
+
 def _number(value: int | float | None) -> str:
     """Return a bound as a message writes it: 2,592,000, not 2592000.0."""
     if isinstance(value, float) and value.is_integer():
@@ -214,10 +224,9 @@ def _number(value: int | float | None) -> str:
     return f"{value:,}"
 
 
-#: Every setting of a study that is a number or a flag, declared once: its kind and range. The
-#: configuration (:class:`~faircompare.config.BenchmarkConfig`), the run's settings
-#: (:class:`~faircompare.benchmark.settings.RunSettings`) and the workers' options check their
-#: fields against it (:func:`check_settings`), so a setting has one rule and one message.
+#: Every setting of a study that is a number, a flag, a folder or a string, declared once: its
+#: kind and range. The one settings object (:class:`~faircompare.config.BenchmarkConfig`) checks
+#: its fields against it (:func:`check_settings`), so a setting has one rule and one message.
 SETTINGS: Mapping[str, Setting] = {
     "jobs": Setting("whole", low=1, optional=True),
     "splits": Setting("whole", low=1),
@@ -230,6 +239,8 @@ SETTINGS: Mapping[str, Setting] = {
         flag: Setting("flag")
         for flag in ("grid", "tune", "audits", "audit_frontier", "force", "retry_failed")
     },
+    **{folder: Setting("folder", optional=True) for folder in ("plugins", "mirror", "cache")},
+    "scheduler": Setting("text", optional=True, note="an address or a scheduler file"),
 }
 
 

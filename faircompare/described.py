@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import faircompare
+from faircompare.choices import ALGORITHM_ENTRY_POINTS, AUDIT_ENTRY_POINTS
 from faircompare.datasets.fetch import cache_dir
-from faircompare.names import ALGORITHM_ENTRY_POINTS, AUDIT_ENTRY_POINTS
 from faircompare.safe_write import WriteError, make_folder, write_text
 
 __all__ = [
@@ -159,16 +159,21 @@ def measure_listing() -> Listing:
 
 
 def profile_listing() -> dict[str, dict[str, Any]]:
-    """Describe every ready-made study (``--profile``): each field of its configuration.
+    """Describe every ready-made study (``--profile``): each field of what it runs.
 
     Returns
     -------
     dict
-        ``{profile: {field: value}}``.
+        ``{profile: {field: value}}``; the settings of how a plan runs and where its data is,
+        which a profile leaves to the user (``jobs``, ``mirror``, ...), are not shown.
     """
+    from faircompare.benchmark.settings import RUN_FIELDS
     from faircompare.config import PROFILES
 
-    return {name: dataclasses.asdict(config) for name, config in PROFILES.items()}
+    return {
+        name: {k: v for k, v in dataclasses.asdict(config).items() if k not in RUN_FIELDS}
+        for name, config in PROFILES.items()
+    }
 
 
 def profile_rows(listing: dict[str, dict[str, Any]]) -> Listing:

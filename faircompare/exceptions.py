@@ -3,6 +3,7 @@
 __all__ = [
     "BadNameError",
     "ChoiceError",
+    "ConfigError",
     "DataFetchError",
     "DegeneratePredictionsWarning",
     "FaircompareError",
@@ -25,7 +26,11 @@ class BadNameError(FaircompareError, ValueError):
 
 
 class SettingsError(FaircompareError, ValueError):
-    """A run setting (workers, backend, scheduler) of the wrong kind, out of range or unusable."""
+    """A setting (of a study, a report, a command) of the wrong kind, out of range or unusable."""
+
+
+class ConfigError(SettingsError):
+    """A study's settings with unknown keys, unknown names or values of the wrong kind."""
 
 
 class SpecError(FaircompareError, ValueError):

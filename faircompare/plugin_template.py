@@ -15,10 +15,10 @@ from string import Template
 from faircompare.exceptions import FaircompareError
 from faircompare.safe_write import write_text
 
-__all__ = ["KINDS", "write_plugin"]
+__all__ = ["PLUGIN_KINDS", "write_plugin"]
 
 #: The kinds of template, by where the method acts: each is the family the plugin declares.
-KINDS = ("pre-processing", "in-processing", "post-processing")
+PLUGIN_KINDS = ("pre-processing", "in-processing", "post-processing")
 
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
@@ -35,7 +35,7 @@ def write_plugin(
         file is the name with underscores (``my_method.py``), the class its words capitalised
         (``MyMethod``).
     kind
-        One of :data:`KINDS`.
+        One of :data:`PLUGIN_KINDS`.
     folder
         The plugin folder (``--plugins``): the plugin goes in it, its test in ``tests/`` under
         it (a folder the registry does not search).
@@ -56,8 +56,10 @@ def write_plugin(
         raise FaircompareError(
             f"plugin name {name!r} must be lower-case words joined by hyphens, like 'my-method'"
         )
-    if kind not in KINDS:
-        raise FaircompareError(f"unknown plugin kind {kind!r}; valid choices: {', '.join(KINDS)}")
+    if kind not in PLUGIN_KINDS:
+        raise FaircompareError(
+            f"unknown plugin kind {kind!r}; valid choices: {', '.join(PLUGIN_KINDS)}"
+        )
     folder = Path(folder)
     module = name.replace("-", "_")
     values = {

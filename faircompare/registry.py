@@ -37,9 +37,9 @@ from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
 from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.bibliography import Reference, as_record, unique
+from faircompare.choices import ALGORITHM_ENTRY_POINTS, FAMILIES
 from faircompare.exceptions import BadNameError, FaircompareError
 from faircompare.file_names import slug
-from faircompare.names import ALGORITHM_ENTRY_POINTS, FAMILIES
 from faircompare.plugin_source import folder_fingerprint, source_fingerprint
 
 __all__ = [

@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 
 from faircompare.benchmark import Summary, plan_study, run_benchmark
-from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.records import RunRecord
 from faircompare.results import ResultStore
@@ -72,7 +71,7 @@ def main() -> None:
                       flush=True)  # fmt: skip
 
     summary = run_benchmark(
-        config, args.results, RunSettings(jobs=args.jobs, progress=progress), report=False
+        config.overridden(jobs=args.jobs), args.results, progress=progress, report=False
     )
     wall = time.monotonic() - start
     where = f"{args.profile} {' '.join(args.dataset or [])}".strip()

@@ -15,8 +15,7 @@ import time
 
 import pandas as pd
 
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -25,7 +24,7 @@ def timed_run(specs, backend: str, jobs: int) -> tuple[float, pd.DataFrame]:
     """Wall seconds of the plan on one backend, and its stored test measures."""
     with ResultStore(tempfile.mkdtemp(prefix=f"faircompare-{backend}-{jobs}-")) as store:
         start = time.perf_counter()
-        summary = run_plan(specs, store, Options(), RunSettings(jobs=jobs, backend=backend))
+        summary = run_plan(specs, store, BenchmarkConfig(jobs=jobs, backend=backend))
         wall = time.perf_counter() - start
         assert summary.failed == 0, f"{summary.failed} runs failed on {backend}"
         measures = store.measures().sort_values(["key", "measure", "group"], ignore_index=True)

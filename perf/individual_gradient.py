@@ -37,7 +37,7 @@ from threadpoolctl import threadpool_limits
 from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.audits import AuditedRun
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit, audit_oracle
-from faircompare.benchmark import Options, RunSpec, execute, make_plan
+from faircompare.benchmark import BenchmarkConfig, RunSpec, execute, make_plan
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
@@ -82,7 +82,7 @@ def audited(spec: RunSpec) -> AuditedRun:
     """The run's split and fitted model, as a benchmark worker has them."""
     prepared = prepare(load_dataset(spec.dataset), spec.variant, spec.sensitive_attribute)
     split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
-    model, _ = execute._fit(spec, Options(), split, {})
+    model, _ = execute._fit(spec, BenchmarkConfig(), split, {})
     y_pred, scores = execute._predict(spec.algorithm, model, split)
     return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
 

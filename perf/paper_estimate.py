@@ -37,7 +37,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
-from faircompare.benchmark import Options, RunSpec, execute, make_plan
+from faircompare.benchmark import BenchmarkConfig, RunSpec, execute, make_plan
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import (
     CALIBRATION,
@@ -53,7 +53,7 @@ from faircompare.config import PROFILES
 from faircompare.datasets import cache_dir, load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
 
-OPTIONS = Options()  # built-in algorithms, default data locations
+SETTINGS = BenchmarkConfig()  # built-in algorithms, default data locations
 
 
 @cache
@@ -96,12 +96,12 @@ def time_parts(
         base_seed=spec.base_seed,
     )
     # the harness's own fit, predict and measures, so the estimate times what a run does
-    (model, _), parts["fits"] = cpu(execute._fit, spec, OPTIONS, split, {})
+    (model, _), parts["fits"] = cpu(execute._fit, spec, SETTINGS, split, {})
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
     parts["measures"] += cpu(execute._measure_rows, split, y_pred, scores)[1]
     if spec.tune:
         tuning = validation_split(split)
-        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, OPTIONS, tuning, {})
+        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, SETTINGS, tuning, {})
         predicted, parts["tuning predictions"] = cpu(
             execute._predict, spec.algorithm, tuned, tuning
         )

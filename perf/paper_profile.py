@@ -14,7 +14,7 @@ import time
 
 from joblib.externals.loky import get_reusable_executor
 
-from faircompare.benchmark import Options, RunSettings, make_plan, run_plan
+from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -28,7 +28,7 @@ def main() -> None:
     folder = args.results or tempfile.mkdtemp(prefix="faircompare-perf-")
     wall, cpu = time.perf_counter(), _cpu_seconds()
     with ResultStore(folder) as store:
-        summary = run_plan(plan.runs, store, Options(), RunSettings(jobs=args.jobs, force=True))
+        summary = run_plan(plan.runs, store, BenchmarkConfig(jobs=args.jobs, force=True))
     get_reusable_executor().shutdown(wait=True)  # reap the workers, so their usage is counted
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     peak = max(

@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import registered_audits
 from faircompare.audits.cache import SharedSetupAudit
-from faircompare.benchmark import Options, make_plan
+from faircompare.benchmark import BenchmarkConfig, make_plan
 from faircompare.benchmark.execute import execute_runs
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
@@ -35,7 +35,7 @@ ALGORITHMS = ("feldman-svm", "feldman-logistic-regression", "feldman-decision-tr
               "feldman-gaussian-nb")  # fmt: skip
 
 
-def cpu(runs: list[RunSpec], options: Options) -> tuple[list[RunRecord], float]:
+def cpu(runs: list[RunSpec], settings: BenchmarkConfig) -> tuple[list[RunRecord], float]:
     """The records of runs executed as one worker's group, and their CPU seconds.
 
     The audits' setups of a split are built anew (each pair pays for its own).
@@ -44,7 +44,7 @@ def cpu(runs: list[RunSpec], options: Options) -> tuple[list[RunRecord], float]:
         if isinstance(audit, SharedSetupAudit):
             audit.setups.clear()
     start = time.process_time()
-    records = execute_runs(runs, options)
+    records = execute_runs(runs, settings)
     return records, time.process_time() - start
 
 
@@ -64,15 +64,14 @@ def main() -> None:
         sensitive_attributes=("sex",),
     )  # fmt: skip
     plan = make_plan(config).with_repeats({name: load_dataset(name) for name in args.datasets})
-    options = Options(permutations=config.permutations)
     repeating = [r for r in plan.runs if r.repeats and r.parameters["repair_level"] in args.levels]
     twins = {r.key: r for r in plan.runs}
     before_total = now_total = 0.0
     print(f"{'cell (sex, one split)':52s} {'before':>8s} {'now':>8s} {'ratio':>6s}")
     for run in repeating:
         twin = twins[run.repeated_key]
-        before = cpu([twin], options)[1] + cpu([as_before(run)], options)[1]
-        (twin_record, record), now = cpu([twin, run], options)
+        before = cpu([twin], config)[1] + cpu([as_before(run)], config)[1]
+        (twin_record, record), now = cpu([twin, run], config)
         assert record.status == twin_record.status == "done"
         assert record.audits == twin_record.audits and (record.timings or {})["fit"] == 0.0
         assert {m.group for m in record.measures} - {""} == {"0", "1"}

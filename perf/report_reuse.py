@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from faircompare.analysis.report import write_report
-from faircompare.benchmark import RunSettings, run_benchmark
+from faircompare.benchmark import run_benchmark
 from faircompare.benchmark.settings import cpu_cores
 from faircompare.config import PROFILES
 from faircompare.results.store import DATABASE
@@ -73,7 +73,7 @@ def main() -> None:
         config = PROFILES[args.profile].overridden(algorithms=(args.algorithm,))
         if args.splits is not None:
             config = config.overridden(splits=args.splits)
-        summary = run_benchmark(config, results, RunSettings(force=True), report=False)
+        summary = run_benchmark(config.overridden(force=True), results, report=False)
         print(f"{args.algorithm} rerun: {summary.done} runs (load {load()})", flush=True)
         after, parts = timed_report(results, reuse=True, jobs=args.jobs)
         print(f"after the rerun: {after:.1f} s, {parts}; {after / first:.2f} of the first "

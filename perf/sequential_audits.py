@@ -35,7 +35,7 @@ from faircompare.analysis.tidy import permutation_verdicts
 from faircompare.audits import AuditedRun, AuditOptions, SharedSetupAudit, registered_audits
 from faircompare.audits import individual as individual_audit
 from faircompare.benchmark import execute, make_plan
-from faircompare.benchmark.settings import Options
+from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.config import PROFILES
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
@@ -57,7 +57,7 @@ def fitted(spec: RunSpec, datasets: dict) -> AuditedRun:
         datasets[spec.dataset] = load_dataset(spec.dataset)
     prepared = prepare(datasets[spec.dataset], spec.variant, spec.sensitive_attribute)
     split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
-    model, _ = execute._fit(spec, Options(), split, {})
+    model, _ = execute._fit(spec, BenchmarkConfig(), split, {})
     y_pred, scores = execute._predict(spec.algorithm, model, split)
     return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
 

@@ -21,7 +21,7 @@ import pytest
 
 import faircompare
 from faircompare.cli import cli
-from faircompare.plugin_template import KINDS
+from faircompare.plugin_template import PLUGIN_KINDS
 
 pytestmark = pytest.mark.cli
 
@@ -257,7 +257,7 @@ def test_run_dry_run_says_what_it_audits_and_prices_a_small_study_in_seconds(tmp
 
 @pytest.mark.data
 def test_a_new_plugin_of_each_kind_passes_its_checks_and_its_tests_and_runs_in_a_study(tmp_path):
-    for kind in KINDS:
+    for kind in PLUGIN_KINDS:
         said = ok(faircompare_("new-plugin", f"my-{kind}", "--kind", kind, cwd=tmp_path))
         module = f"my_{kind.replace('-', '_')}"
         assert said.startswith(f"wrote plugins/{module}.py and plugins/tests/test_{module}.py")
@@ -281,7 +281,7 @@ def test_a_new_plugin_of_each_kind_passes_its_checks_and_its_tests_and_runs_in_a
             "--no-report",
             "--plugins",
             "plugins",
-            *(f"--algorithm=my-{kind}" for kind in KINDS),
+            *(f"--algorithm=my-{kind}" for kind in PLUGIN_KINDS),
             cwd=tmp_path,
         )  # fmt: skip
     )
@@ -325,7 +325,7 @@ def test_no_example_gallery_script_template_or_algorithm_imports_a_private_name(
             *(ROOT / "faircompare" / "algorithms").glob("*.py"),
         ]
     }
-    for kind in KINDS:  # the templates as new-plugin writes them
+    for kind in PLUGIN_KINDS:  # the templates as new-plugin writes them
         path = ROOT / "faircompare" / "plugin_templates" / f"{kind}.tmpl"
         sources[path] = Template(path.read_text()).substitute(cls="Mine", name="mine", kind=kind)
     private = {

@@ -24,7 +24,8 @@ from faircompare._deprecations import (
     REMOVED_IN,
     message,
 )
-from faircompare.benchmark import RunSettings
+from faircompare.benchmark import BenchmarkConfig, RunSettings
+from faircompare.exceptions import ChoiceError
 from faircompare.stats import fliptest, transport
 
 CHANGELOG = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
@@ -110,21 +111,72 @@ def test_a_renamed_keyword_is_passed_under_its_new_name_with_a_warning(
     (where, old, field) for where, names in FOLDED.items() for old, field in names.items()
 ])  # fmt: skip
 def test_a_folded_keyword_becomes_the_field_of_the_settings_with_a_warning(
-    where, old, field, monkeypatch
+    where, old, field, monkeypatch, tmp_path
 ):
     wrapper = layer(resolve(where), "folded")
+    into = wrapper.folded_into  # the argument that takes the settings
+    signature = inspect.signature(inspect.unwrap(wrapper))
     calls = []
-    monkeypatch.setattr(wrapper, "__wrapped__", lambda *args, **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(
+        wrapper,
+        "__wrapped__",
+        lambda *a, **k: calls.append(signature.bind_partial(*a, **k).arguments),
+    )
     value = {"jobs": 3, "backend": "inline", "scheduler": None}.get(field, True)
+    value = str(tmp_path) if field in ("mirror", "cache") else value
+    base = BenchmarkConfig(jobs=2)  # the settings given: the former keyword changes its field
     with pytest.warns(
-        DeprecationWarning, match=rf"\({old}=\) is deprecated.*RunSettings\({field}="
+        DeprecationWarning, match=rf"\({old}=\) is deprecated.*BenchmarkConfig\({field}="
     ):
-        wrapper(**{old: value})
-    assert getattr(calls[0]["settings"], field) == value
-    base = RunSettings(jobs=2)  # settings given too: the former keyword changes its field only
-    with pytest.warns(DeprecationWarning):
-        wrapper(settings=base, **{old: value})
-    assert calls[1]["settings"].jobs == (value if field == "jobs" else 2)
+        wrapper(**{into: base, old: value})
+    assert getattr(calls[0][into], field) == value
+    assert calls[0][into].jobs == (value if field == "jobs" else 2)
+
+
+def test_the_former_settings_objects_still_run_a_study_with_a_warning(tmp_path):
+    # 0.3 folded RunSettings and Options into BenchmarkConfig: each former form runs until 0.4.0
+    from faircompare.benchmark import Options, make_plan, run_benchmark, run_plan
+    from faircompare.results import ResultStore
+
+    config = BenchmarkConfig(datasets=("ricci",), algorithms=("gaussian-nb",), splits=1)
+    with pytest.warns(DeprecationWarning, match=said("Options(...)", "BenchmarkConfig(")):
+        options = Options(30.0, audits=False)  # positionally, in 0.2's order
+    assert (options.timeout, options.audits) == (30.0, False)
+    with pytest.warns(DeprecationWarning, match=said("Options.from_config(config)", "config.")):
+        assert Options.from_config(config, cache=tmp_path).cache == str(tmp_path)
+    seen = []
+    with pytest.warns(DeprecationWarning, match=said("RunSettings(...)", "BenchmarkConfig(")):
+        former = RunSettings(jobs=1, backend="inline", progress=lambda *_: seen.append(1))
+    with ResultStore(tmp_path / "a") as store:
+        summary = run_plan(make_plan(config).runs, store, options, former)
+    assert summary.done == 1 and seen == [1]  # the former settings ran the plan, with progress
+    with pytest.warns(DeprecationWarning, match=said("run_plan(runs, ..., costs=, cleaning=)",
+                                                     "run_plan(study, ...)")):  # fmt: skip
+        with ResultStore(tmp_path / "b") as store:
+            run_plan(make_plan(config).runs, store, options, costs={}, cleaning={"ricci": {}})
+    summary = run_benchmark(config, tmp_path / "c", settings=former, report=False)
+    assert summary.done == 1 and seen == [1, 1]
+    with pytest.warns(DeprecationWarning), pytest.raises(ChoiceError, match="'procesess'"):
+        RunSettings(backend="procesess")  # checked as the settings are
+
+
+def test_a_warning_names_the_users_line_through_the_decorators_of_former_forms(tmp_path):
+    from faircompare.benchmark import make_plan, run_plan
+    from faircompare.results import ResultStore
+
+    config = BenchmarkConfig(datasets=("ricci",), algorithms=("gaussian-nb",), splits=1)
+    with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning) as caught:
+        run_plan(make_plan(config).runs, store, config, force=True, report=None)
+    assert {Path(w.filename).name for w in caught} == {Path(__file__).name}
+    assert len(caught) == 2  # force= folded, report= renamed: each through its own decorator
+
+
+def test_a_studys_former_options_read_its_settings_with_a_warning():
+    from faircompare.benchmark import Study
+
+    study = Study((), {}, {}, BenchmarkConfig(audits=False))
+    with pytest.warns(DeprecationWarning, match=said("Study.options", "Study.config")):
+        assert study.options is study.config
 
 
 @pytest.mark.parametrize(("where", "old", "new"), [
@@ -220,13 +272,12 @@ def test_a_name_deprecated_in_0_2_is_gone_and_the_changelog_says_what_replaces_i
 
 def test_the_keywords_and_values_deprecated_in_0_2_are_refused_as_unknown(tmp_path):
     from faircompare.config import load_config
-    from faircompare.exceptions import ChoiceError
     from faircompare.stats import permutation_test
 
     with pytest.raises(TypeError, match="groups"):
         permutation_test([0, 1], [0, 1], groups=["a", "b"], group_a="a")
     with pytest.raises(ChoiceError, match="'loky'"):
-        RunSettings(backend="loky")
+        BenchmarkConfig(backend="loky")
     path = tmp_path / "bench.toml"
     path.write_text('sensitive = "all"\n')
     with pytest.raises(ChoiceError, match="'sensitive' \\(did you mean 'sensitive_attributes'"):

@@ -144,11 +144,11 @@ def test_a_lazy_packages_names_for_type_checkers_are_its_names_at_run_time(packa
 def test_a_worker_that_ran_an_audited_run_holds_none_of_the_coordinators_modules():
     # a worker imports benchmark.workers (its _WORKER_CODE), then runs: data, fit, measures,
     # the three audits; the plan, the configuration and the store stay with the coordinator
-    from faircompare.benchmark import Options, make_plan
+    from faircompare.benchmark import make_plan
     from faircompare.config import BenchmarkConfig
 
     config = BenchmarkConfig(datasets=("ricci",), algorithms=("logistic-regression",), splits=1)
-    work = pickle.dumps((make_plan(config).runs[:1], Options(permutations=20)))
+    work = pickle.dumps((make_plan(config).runs[:1], BenchmarkConfig(permutations=20)))
     code = (
         "import pickle, sys\n"
         "from faircompare.benchmark.workers import serve\n"

@@ -64,7 +64,7 @@ def test_the_schema_pages_recipes_run_and_agree_with_each_other(tmp_path, monkey
     import re
     import sqlite3
 
-    from faircompare.benchmark import Options, RunSettings, make_plan, run_plan
+    from faircompare.benchmark import make_plan, run_plan
     from faircompare.config import BenchmarkConfig
     from faircompare.results import ResultStore
 
@@ -74,7 +74,7 @@ def test_the_schema_pages_recipes_run_and_agree_with_each_other(tmp_path, monkey
         audits=False,
     )  # fmt: skip
     with ResultStore("results") as store:
-        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+        run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=1))
     page = schema_page()
     scope: dict = {}
     for block in re.findall(r"```python\n(.*?)```", page, re.S):

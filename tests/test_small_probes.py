@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from faircompare.algorithms.outputs import BadPredictionsError, checked_predictions
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.benchmark.workers import _death
 from faircompare.config import BenchmarkConfig, ConfigError, load_config
 from faircompare.datasets import load_dataset, read_spec
@@ -163,8 +162,8 @@ def test_junk_on_a_worker_s_pipe_fails_its_run_not_the_study(tmp_path):
         plugins=str(tmp_path / "plugins"),
     )  # fmt: skip
     with ResultStore(tmp_path / "results") as store:
-        options = Options(plugins=str(tmp_path / "plugins"), audits=False)
-        summary = run_plan(make_plan(config).runs, store, options, RunSettings(jobs=1))
+        options = BenchmarkConfig(plugins=str(tmp_path / "plugins"), audits=False)
+        summary = run_plan(make_plan(config).runs, store, options.overridden(jobs=1))
         runs = store.runs().set_index("algorithm")
     assert (runs.loc["decision-tree", "status"] == "done").all()
     junk = runs.loc["writes-junk"]

@@ -1,5 +1,3 @@
-from dataclasses import fields
-
 import pytest
 
 from faircompare._validation import check_choice
@@ -39,15 +37,13 @@ def test_choice_error_is_a_value_error():
         ("audits", "yes", "audits must be true or false, got 'yes'"),
     ],
 )
-def test_workers_options_are_checked_as_the_configuration_is(field, value, message):
-    # issue #68: Options(timeout=-5, permutations=0) was made without a word; the
-    # configuration refused the same values, in the same message
-    from faircompare.benchmark import Options
+def test_every_way_to_make_the_settings_checks_them_in_one_message(field, value, message):
+    # issue #68: Options(timeout=-5, permutations=0) was made without a word while the
+    # configuration refused the same values; the one settings object checks them however made
+    from faircompare.benchmark import BenchmarkConfig
     from faircompare.config import PROFILES, ConfigError
-    from faircompare.exceptions import SettingsError
 
-    if field in {f.name for f in fields(Options)}:
-        with pytest.raises(SettingsError, match=message):
-            Options(**{field: value})
+    with pytest.raises(ConfigError, match=message):
+        BenchmarkConfig(**{field: value})
     with pytest.raises(ConfigError, match=message):
         PROFILES["quick"].overridden(**{field: value})

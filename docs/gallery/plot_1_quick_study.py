@@ -16,11 +16,11 @@ model audited.
 # that is already stored (the last example of this gallery relies on it).
 from pathlib import Path
 
-from faircompare.benchmark import RunSettings, run_benchmark
+from faircompare.benchmark import run_benchmark
 from faircompare.config import PROFILES
 
 results = Path("quick-study")
-summary = run_benchmark(PROFILES["quick"], results, RunSettings(jobs=2))
+summary = run_benchmark(PROFILES["quick"].overridden(jobs=2), results)
 print(f"{summary.done} runs done, {len(summary.failures)} failed; report: {summary.report}")
 
 # %%

@@ -113,7 +113,7 @@ for model in (get_algorithm("logistic-regression").create(), ReweighedLogisticRe
 import tempfile
 from dataclasses import replace
 
-from faircompare.benchmark import RunSettings, run_benchmark
+from faircompare.benchmark import run_benchmark
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -125,7 +125,7 @@ config = replace(
     audits=False,
 )
 with tempfile.TemporaryDirectory() as folder:
-    run_benchmark(config, folder, RunSettings(jobs=2), report=False)
+    run_benchmark(config.overridden(jobs=2), folder, report=False)
     with ResultStore(folder) as store:
         measures = store.measures()
 chosen = measures[measures["measure"].isin(["accuracy", "DIbinary"]) & (measures["group"] == "")]

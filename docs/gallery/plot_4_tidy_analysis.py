@@ -16,12 +16,12 @@ notebooks. This example reads the store of the gallery's first example: the call
 from pathlib import Path
 
 from faircompare.analysis import tidy
-from faircompare.benchmark import RunSettings, run_benchmark
+from faircompare.benchmark import run_benchmark
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
 results = Path("quick-study")
-summary = run_benchmark(PROFILES["quick"], results, RunSettings(jobs=2), report=False)
+summary = run_benchmark(PROFILES["quick"].overridden(jobs=2), results, report=False)
 print(f"{summary.planned} runs planned, {summary.skipped} already stored, {summary.done} run now")
 with ResultStore(results) as store:
     measures, audits = store.measures(), store.audits()

@@ -19,18 +19,18 @@ command line.
 from dataclasses import replace
 from pathlib import Path
 
-from faircompare.benchmark import RunSettings, run_benchmark
+from faircompare.benchmark import run_benchmark
 from faircompare.config import PROFILES
 
 results = Path("quick-study")
-run_benchmark(PROFILES["quick"], results, RunSettings(jobs=2), report=False)
+run_benchmark(PROFILES["quick"].overridden(jobs=2), results, report=False)
 plugin = replace(
     PROFILES["quick"],
     datasets=("german",),
     algorithms=("group-quantile-threshold",),
     plugins="../../examples/plugins",
 )
-summary = run_benchmark(plugin, results, RunSettings(jobs=2), report=False)
+summary = run_benchmark(plugin.overridden(jobs=2), results, report=False)
 print(f"{summary.done} runs of the plugin stored")
 
 # %%

@@ -27,7 +27,7 @@ from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
 from faircompare.stats.rates import binary_labels as checked_labels
 
-__getattr__ = moved_names(__name__)  # FAMILIES moved to faircompare.names
+__getattr__ = moved_names(__name__)  # FAMILIES moved to faircompare.choices
 
 
 class AlgorithmInputError(FaircompareError, ValueError):
@@ -55,7 +55,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
     family
         Where the intervention acts: ``baseline`` (none), ``pre-processing`` (the training
         data), ``in-processing`` (the learning) or ``post-processing`` (the predictions); one of
-        :data:`~faircompare.names.FAMILIES`, ``unspecified`` for a plugin that does not say.
+        :data:`~faircompare.choices.FAMILIES`, ``unspecified`` for a plugin that does not say.
     library
         The library whose implementation runs (``faircompare``, ``aif360``, ``fairlearn``, ...).
     references : tuple of Reference

@@ -29,8 +29,8 @@ from faircompare.algorithms.loss_oracle import (
     gradient_kind,
 )
 from faircompare.algorithms.outputs import checked_predictions, checked_scores, row_index
+from faircompare.choices import FAMILIES
 from faircompare.exceptions import FaircompareError
-from faircompare.names import FAMILIES
 from faircompare.preprocessing import VARIANTS
 
 __all__ = [

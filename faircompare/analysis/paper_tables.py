@@ -25,8 +25,8 @@ from faircompare.analysis import compare, equal_fairness, tables, tidy
 from faircompare.analysis.kinds.intervals import intervals_of
 from faircompare.analysis.paper import opened, shown_runs
 from faircompare.analysis.selection import Selection, algorithm_of
+from faircompare.choices import TABLE_KINDS
 from faircompare.measures import MEASURES
-from faircompare.names import TABLE_KINDS
 from faircompare.results import ResultStore
 
 __all__ = ["PaperTable", "table"]
@@ -217,7 +217,7 @@ def table(
     Parameters
     ----------
     kind
-        A name of :data:`faircompare.names.TABLE_KINDS`.
+        A name of :data:`faircompare.choices.TABLE_KINDS`.
     results
         A results folder, or its open store.
     datasets, attributes, variants, algorithms, splits, labels

@@ -39,12 +39,12 @@ from faircompare.analysis.audit_figures import (
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
-from faircompare.analysis.selection import Selection, StudyFrames, families
+from faircompare.analysis.selection import Selection, StudyFrames, recorded_families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
+from faircompare.choices import FAMILIES
 from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
-from faircompare.names import FAMILIES
 from faircompare.results import ResultStore
 from faircompare.safe_write import refuse_links, replaced, write_text
 from faircompare.stats.individual import MONTE_CARLO_Z
@@ -172,7 +172,7 @@ class _Study:
     def read(cls, store: ResultStore, adjustment: str = "family") -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
         validation = store.measures("validation")
-        family = families(store, runs["algorithm"].unique())
+        family = recorded_families(store, runs["algorithm"].unique())
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)

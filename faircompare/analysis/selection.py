@@ -22,7 +22,7 @@ from faircompare.analysis.style import Style, study_styles
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 
-__all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "families"]
+__all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "recorded_families"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,7 +71,7 @@ class StudyFrames:
         measures = store.measures()
         names = measures["algorithm"].unique()
         return cls(measures, store.measures("validation"), store.audits(),
-                   families=families(store, names))  # fmt: skip
+                   families=recorded_families(store, names))  # fmt: skip
 
     @cached_property
     def styles(self) -> dict[str, Style]:
@@ -276,7 +276,7 @@ class Selection:
         return tidy.label(name, setting)
 
 
-def families(store: ResultStore, names: Iterable[str]) -> dict[str, str]:
+def recorded_families(store: ResultStore, names: Iterable[str]) -> dict[str, str]:
     """Return each algorithm's family as the store recorded it, else as the registry knows it.
 
     The store keeps what each algorithm was when it ran (:meth:`~faircompare.results.

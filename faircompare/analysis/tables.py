@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from faircompare.analysis.tidy import CONFIGURATION, labelled
+from faircompare.choices import FAMILIES
 from faircompare.measures import MEASURES
-from faircompare.names import FAMILIES
 from faircompare.safe_write import replaced, write_text
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from faircompare.names import DEFAULT_PERMUTATIONS
+from faircompare.choices import DEFAULT_PERMUTATIONS
 from faircompare.preprocessing import Split, is_sparse_frame, sparse_matrix
 from faircompare.records import AuditRow
 from faircompare.stats.sequential import SequentialPlan

@@ -20,8 +20,8 @@ from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
 from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.choices import AUDIT_ENTRY_POINTS
 from faircompare.exceptions import cut_message
-from faircompare.names import AUDIT_ENTRY_POINTS
 from faircompare.plugin_source import source_fingerprint
 from faircompare.records import AuditRow
 

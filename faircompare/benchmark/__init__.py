@@ -11,6 +11,7 @@ from faircompare._lazy import lazy_names
 
 _HOMES = {
     "BACKENDS": "faircompare.benchmark.settings",
+    "BenchmarkConfig": "faircompare.benchmark.settings",
     "Options": "faircompare.benchmark.settings",
     "RunSettings": "faircompare.benchmark.settings",
     "cpu_cores": "faircompare.benchmark.settings",
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # the same names for type checkers; tests/test_layers.py chec
     from faircompare.benchmark.schedule import StaleResultsError as StaleResultsError
     from faircompare.benchmark.schedule import run_plan as run_plan
     from faircompare.benchmark.settings import BACKENDS as BACKENDS
+    from faircompare.benchmark.settings import BenchmarkConfig as BenchmarkConfig
     from faircompare.benchmark.settings import Options as Options
     from faircompare.benchmark.settings import RunSettings as RunSettings
     from faircompare.benchmark.settings import cpu_cores as cpu_cores

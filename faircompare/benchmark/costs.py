@@ -46,7 +46,7 @@ from statistics import median
 import pandas as pd
 
 from faircompare.audits import registered_audits
-from faircompare.benchmark.settings import Options
+from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")
@@ -103,21 +103,21 @@ class Pricing:
     permutations: int = MEASURED_PERMUTATIONS
 
     @classmethod
-    def of(cls, options: Options) -> Pricing:
-        """Return the pricing of runs executed with ``options``.
+    def of(cls, settings: BenchmarkConfig) -> Pricing:
+        """Return the pricing of runs executed with ``settings``.
 
         Parameters
         ----------
-        options
-            The workers' options: audited or not (``--no-audits``), and the permutations.
+        settings
+            The workers' settings: audited or not (``--no-audits``), and the permutations.
 
         Returns
         -------
         Pricing
             The registered audits (none without audits) and the permutations.
         """
-        audits = tuple(registered_audits()) if options.audits else ()
-        return cls(audits, options.permutations)
+        audits = tuple(registered_audits()) if settings.audits else ()
+        return cls(audits, settings.permutations)
 
     def weight(self, part: str) -> float:
         """Return how many times a part's measured seconds a run spends on it."""

@@ -44,7 +44,7 @@ from faircompare.algorithms.outputs import (
     row_index,
 )
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
-from faircompare.benchmark.settings import Options
+from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import LONGEST_TRACEBACK, DegeneratePredictionsWarning, cut_message
 from faircompare.measures import measure_rows
@@ -61,7 +61,7 @@ Predicted = tuple[np.ndarray, np.ndarray | None]  # predictions and scores
 Scored = dict[str, dict[str, Predicted]]  # run key -> holdout -> what the run predicted
 
 
-def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
+def execute_runs(runs: Sequence[RunSpec], settings: BenchmarkConfig) -> list[RunRecord]:
     """Execute runs that share one fit (:attr:`RunSpec.fit_key`), fitting it once.
 
     A baseline never reads the sensitive attribute, so on one split its model is the same for
@@ -74,8 +74,8 @@ def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
     ----------
     runs
         Runs with one fit key.
-    options
-        How to run them.
+    settings
+        The study's settings: the time limit, plugins, data locations and audits are read.
 
     Returns
     -------
@@ -83,7 +83,7 @@ def execute_runs(runs: Sequence[RunSpec], options: Options) -> list[RunRecord]:
         One per run, in order.
     """
     work = GroupWork()
-    return [work.execute(spec, options) for spec in runs]
+    return [work.execute(spec, settings) for spec in runs]
 
 
 @dataclass
@@ -110,15 +110,15 @@ class GroupWork:
     scored: Scored = field(default_factory=dict)
     done: dict[str, RunRecord] = field(default_factory=dict)
 
-    def execute(self, spec: RunSpec, options: Options) -> RunRecord:
+    def execute(self, spec: RunSpec, settings: BenchmarkConfig) -> RunRecord:
         """Execute one run of the group, or measure the run it repeats, once done.
 
         Parameters
         ----------
         spec
             The group's next run (a repeating run comes after its twin, as planned).
-        options
-            The workers' options.
+        settings
+            The study's settings.
 
         Returns
         -------
@@ -127,17 +127,17 @@ class GroupWork:
         """
         twin = self.done.get(spec.repeated_key) if spec.repeats else None
         if twin is None:
-            record = execute_run(spec, options, self.fits, self.scored)
+            record = execute_run(spec, settings, self.fits, self.scored)
         else:
             predicted = self.scored[twin.spec.key]
-            record = _recorded(spec, options, lambda: _repeated(spec, twin, predicted, options))
+            record = _recorded(spec, settings, lambda: _repeated(spec, twin, predicted, settings))
         if record.status == "done":
             self.done[spec.key] = record
         return record
 
 
 def execute_run(
-    spec: RunSpec, options: Options, fits: Fits | None = None, scored: Scored | None = None
+    spec: RunSpec, settings: BenchmarkConfig, fits: Fits | None = None, scored: Scored | None = None
 ) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
@@ -145,8 +145,8 @@ def execute_run(
     ----------
     spec
         The run.
-    options
-        How to run it.
+    settings
+        The study's settings: the time limit, plugins, data locations and audits are read.
     fits
         Models fitted by earlier runs of the same fit key, reused (see :func:`execute_runs`);
         this run's fits are added.
@@ -161,10 +161,12 @@ def execute_run(
     """
     fits = {} if fits is None else fits
     kept = {} if scored is None else scored.setdefault(spec.key, {})
-    return _recorded(spec, options, lambda: _fit_and_score(spec, options, fits, kept))
+    return _recorded(spec, settings, lambda: _fit_and_score(spec, settings, fits, kept))
 
 
-def _recorded(spec: RunSpec, options: Options, compute: Callable[[], RunRecord]) -> RunRecord:
+def _recorded(
+    spec: RunSpec, settings: BenchmarkConfig, compute: Callable[[], RunRecord]
+) -> RunRecord:
     """Compute a run's record in a kept process state, within its time limit and one thread.
 
     An exception becomes a failed run; the warnings raised are added to the record.
@@ -178,7 +180,7 @@ def _recorded(spec: RunSpec, options: Options, compute: Callable[[], RunRecord])
             _process_state_kept(),
             _run_folder(),
             threadpool_limits(limits=1),
-            time_limit(options.timeout),
+            time_limit(settings.timeout),
             warnings.catch_warnings(record=True) as caught,
         ):
             warnings.simplefilter("always")
@@ -324,15 +326,15 @@ def _resource_limits() -> dict[int, tuple[int, int]]:
 
 
 def _fit_and_score(
-    spec: RunSpec, options: Options, fits: Fits, kept: dict[str, Predicted]
+    spec: RunSpec, settings: BenchmarkConfig, fits: Fits, kept: dict[str, Predicted]
 ) -> RunRecord:
     """One run, straight: split, fit, predict, measure, audit (and score a tuning fit).
 
     What the run predicts is left in ``kept``, by holdout.
     """
     start = time.perf_counter()
-    dataset, split = _split(spec, options)
-    model, fit_seconds = _fit(spec, options, split, fits)
+    dataset, split = _split(spec, settings)
+    model, fit_seconds = _fit(spec, settings, split, fits)
     predict_start = time.perf_counter()
     y_pred, scores = kept[split.holdout] = _predict(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
@@ -340,12 +342,12 @@ def _fit_and_score(
         warnings.warn(constant, DegeneratePredictionsWarning, stacklevel=1)
     measures = _measure_rows(split, y_pred, scores)
     audits = AuditOutcome((), {})
-    if options.audits and spec.audited:
+    if settings.audits and spec.audited:
         run = AuditedRun(split, model, y_pred, scores, seed=spec.seed, data=dataset.fingerprint)
-        audits = audit_run(run, AuditOptions(permutations=options.permutations))
+        audits = audit_run(run, AuditOptions(permutations=settings.permutations))
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
-        tuned_model, _ = _fit(spec, options, tuning, fits)
+        tuned_model, _ = _fit(spec, settings, tuning, fits)
         kept[tuning.holdout] = _predict(spec.algorithm, tuned_model, tuning)
         measures += _measure_rows(tuning, *kept[tuning.holdout])
     return RunRecord(
@@ -406,11 +408,11 @@ def _predictions(split: Split, y_pred: np.ndarray, scores: np.ndarray | None) ->
 
 
 def _repeated(
-    spec: RunSpec, twin: RunRecord, predicted: dict[str, Predicted], options: Options
+    spec: RunSpec, twin: RunRecord, predicted: dict[str, Predicted], settings: BenchmarkConfig
 ) -> RunRecord:
     """Return the record of a run that repeats ``twin``: its predictions, measured anew."""
     start = time.perf_counter()
-    _, split = _split(spec, options)
+    _, split = _split(spec, settings)
     y_pred, scores = predicted[split.holdout]
     measures = _measure_rows(split, y_pred, scores)
     if spec.tune:
@@ -425,14 +427,16 @@ def _repeated(
     )
 
 
-def _split(spec: RunSpec, options: Options) -> tuple[Dataset, Split]:
+def _split(spec: RunSpec, settings: BenchmarkConfig) -> tuple[Dataset, Split]:
     """Return the run's dataset (loaded once per worker) and its split."""
-    dataset = _dataset(spec.dataset, spec.dataset_file, options.cache, options.mirror, _data(spec))
+    dataset = _dataset(
+        spec.dataset, spec.dataset_file, settings.cache, settings.mirror, _data(spec)
+    )
     prepared = _prepared(dataset, spec.variant, spec.sensitive_attribute)
     return dataset, make_split(prepared, spec.split_id, base_seed=spec.base_seed)
 
 
-def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any, float]:
+def _fit(spec: RunSpec, settings: BenchmarkConfig, split: Split, fits: Fits) -> tuple[Any, float]:
     """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted.
 
     A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
@@ -452,7 +456,7 @@ def _fit(spec: RunSpec, options: Options, split: Split, fits: Fits) -> tuple[Any
     name, params = spec.algorithm, spec.parameters
     if spec.fit_as is not None:
         name, params = spec.fit_as.algorithm, dict(spec.fit_as.params)
-    model = _algorithm(name, options.plugins).create(**params)
+    model = _algorithm(name, settings.plugins).create(**params)
     if "random_state" in model.get_params() and "random_state" not in params:
         model.set_params(random_state=spec.fit_seed % 2**31)
     X, y, s = _handed(model, split.X_train, split.y_train, split.sensitive_features_train)

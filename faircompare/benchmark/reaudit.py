@@ -42,7 +42,7 @@ from faircompare.benchmark.execute import (
     _split,
 )
 from faircompare.benchmark.plan import stored_spec
-from faircompare.benchmark.settings import Options
+from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.config import MAX_PERMUTATIONS
 from faircompare.datasets import read_spec
 from faircompare.exceptions import FaircompareError, cut_message
@@ -106,7 +106,7 @@ def audit_study(
     cache: str | Path | None = None,
     plugins: str | Path | None = None,
     specs: Sequence[str | Path] = (),
-    timeout: float = 600.0,
+    timeout: float | None = None,
     say: Say | None = None,
 ) -> AuditSummary:
     """Audit the runs of a results folder again: those with stale audits, or undecided verdicts.
@@ -139,7 +139,8 @@ def audit_study(
     specs
         The TOML specifications of the study's own datasets, found by their names.
     timeout
-        Seconds per run (a run past it is reported and left as it was).
+        Seconds per run (a run past it is reported and left as it was); None for a study's
+        default (:attr:`BenchmarkConfig.timeout <faircompare.config.BenchmarkConfig.timeout>`).
     say
         Called with a line for each note: the runs to audit, progress every 5 %.
 
@@ -159,11 +160,9 @@ def audit_study(
         check_choice(name, registered, what="audit") for name in (audits or registered)
     )
     files = {read_spec(path).name: str(Path(path).resolve()) for path in specs}
-    options = Options(
-        timeout=timeout,
-        plugins=None if plugins is None else str(plugins),
-        cache=None if cache is None else str(cache),
-        mirror=None if mirror is None else str(mirror),
+    # what a run's audit reads of a study's settings (the plan's fields are the store's)
+    settings = BenchmarkConfig().overridden(
+        timeout=timeout, plugins=plugins, cache=cache, mirror=mirror
     )
     with ResultStore(results, readonly=True) as probe:  # a folder without a study: not made
         probe.require_runs()
@@ -181,7 +180,7 @@ def audit_study(
             if (item := _work(run, chosen, current, _cap(run, permutations, undecided, drawn_on)))
         ]
         say(f"{len(work):,} of {len(runs):,} audited runs to audit again; results in {store.path}")
-        summary = _audit_all(store, work, options, files, say)
+        summary = _audit_all(store, work, settings, files, say)
         return replace(summary, current=len(runs) - len(work), not_audited=not_audited)
 
 
@@ -257,7 +256,11 @@ def _work(
 
 
 def _audit_all(
-    store: ResultStore, work: list[_Work], options: Options, files: Mapping[str, str], say: Say
+    store: ResultStore,
+    work: list[_Work],
+    settings: BenchmarkConfig,
+    files: Mapping[str, str],
+    say: Say,
 ) -> AuditSummary:
     """Audit each run of ``work`` in turn (grouped by split), storing each as it is done."""
     work.sort(key=lambda w: [w.run[column] for column in _ORDER])  # a split's runs together
@@ -270,8 +273,8 @@ def _audit_all(
         if split != (split := (run["dataset"], run["split_id"])):
             fits.clear()
         try:
-            spec = stored_spec(run, options.plugins, files.get(run["dataset"]))
-            outcome, fitted = _audit_one(spec, store.predictions(spec.key), item, options, fits)
+            spec = stored_spec(run, settings.plugins, files.get(run["dataset"]))
+            outcome, fitted = _audit_one(spec, store.predictions(spec.key), item, settings, fits)
         except Exception as error:  # a run that cannot be audited again is left as it was
             failed.append((_where(run), cut_message(f"{type(error).__name__}: {error}")))
         else:
@@ -289,7 +292,7 @@ def _audit_all(
 
 
 def _audit_one(
-    spec: RunSpec, stored: Predictions, work: _Work, options: Options, fits: Fits
+    spec: RunSpec, stored: Predictions, work: _Work, settings: BenchmarkConfig, fits: Fits
 ) -> tuple[AuditOutcome, bool]:
     """Audit one run again; return its outcome and whether its model was fitted again."""
     registered = registered_audits()
@@ -297,11 +300,11 @@ def _audit_one(
         _process_state_kept(),
         _run_folder(),
         threadpool_limits(limits=1),
-        time_limit(options.timeout),
+        time_limit(settings.timeout),
         warnings.catch_warnings(),  # a fit's warnings were the run's, stored with it
     ):
         warnings.simplefilter("ignore")
-        dataset, split = _split(spec, options)
+        dataset, split = _split(spec, settings)
         if dataset.fingerprint != dict(spec.inputs).get("data"):
             raise ReauditError(
                 f"the {spec.dataset} data changed since the run (fingerprint "
@@ -312,7 +315,7 @@ def _audit_one(
         model = None
         needs_model = [a for a in sorted(work.audits) if getattr(registered[a], "uses_model", True)]
         if needs_model:
-            model, _ = _fit(spec, options, split, fits)
+            model, _ = _fit(spec, settings, split, fits)
             y_pred, _ = _predict(spec.algorithm, model, split)
             if (differ := int((y_pred != stored.y_pred).sum())) > 0:
                 raise ReauditError(

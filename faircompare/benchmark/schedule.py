@@ -15,58 +15,67 @@ import contextlib
 import signal
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from faircompare import registry
-from faircompare._deprecations import folded_keywords
+from faircompare._deprecations import deprecated, folded_keywords, renamed_arguments
 from faircompare.audits.registry import read_audits_input
-from faircompare.benchmark.settings import Options, RunSettings
+from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
 from faircompare.benchmark.summary import Summary
 from faircompare.benchmark.workers import run_groups
 from faircompare.exceptions import FaircompareError
-from faircompare.records import RunSpec
+from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import ResultStore
+
+if TYPE_CHECKING:
+    from faircompare.benchmark.study import Study
+
+Progress = Callable[[RunRecord, Summary], None]
 
 
 class StaleResultsError(FaircompareError):
     """Stored runs that were computed from other inputs than the planned ones."""
 
 
-@folded_keywords(RunSettings)
+@renamed_arguments
+@accepts_run_settings("settings")
+@folded_keywords("settings")
 def run_plan(
-    runs: tuple[RunSpec, ...],
+    study: Study | Sequence[RunSpec],
     store: ResultStore,
-    options: Options,
-    settings: RunSettings | None = None,
+    settings: BenchmarkConfig,
     *,
+    progress: Progress | None = None,
     costs: Mapping[str, float] | None = None,
     cleaning: Mapping[str, dict[str, int]] | None = None,
 ) -> Summary:
-    """Execute the planned runs not yet stored (all with ``force``), storing each as it ends.
+    """Execute a study's runs not yet stored (all with ``force``), storing each as it ends.
 
     Parameters
     ----------
-    runs
-        The planned runs.
+    study
+        The planned study (:func:`~faircompare.benchmark.plan_study`): its runs, their costs
+        (the longest start first, so the last minutes do not run on one worker while the
+        others wait, and the time left is weighed by cost) and the rows each dataset's cleaning
+        removed (recorded in the store once the plan is accepted: a refused, stale, plan
+        changes nothing in the store). Or the runs alone (:attr:`Plan.runs
+        <faircompare.benchmark.plan.Plan.runs>`), in the plan's order.
     store
         Where results go; runs already stored as done (and, unless ``retry_failed``, as failed)
         are skipped, provided they were computed from the same inputs.
-    options
-        Worker options.
     settings
-        How to run them: workers, backend, what to redo, the progress display (the defaults
-        when None). ``jobs=``, ``backend=``, ``scheduler=``, ``force=``, ``retry_failed=`` and
-        ``progress=`` (or ``report=``), which this function took until 0.2.0, still work as
-        the fields of ``settings``, with a :class:`DeprecationWarning`.
-    costs
-        Each run's expected CPU seconds by key (:func:`faircompare.benchmark.costs.cost_model`):
-        the longest runs start first, so the last minutes do not run on one worker while the
-        others wait, and the time left is weighed by cost. None: the plan's order, one each.
-    cleaning
-        The rows each dataset's cleaning steps removed (:attr:`faircompare.datasets.Dataset.
-        removed`), recorded in the store once the plan is accepted: a refused (stale) plan
-        changes nothing in the store.
+        The study's settings, whole: the workers read how to run each run (time limit, plugins,
+        data locations, audits), this process how to run the plan (workers, backend, what to
+        redo). ``jobs=``, ``backend=``, ``scheduler=``, ``force=`` and ``retry_failed=``, and a
+        :class:`~faircompare.benchmark.settings.RunSettings` in fourth place, still work as its
+        fields, with a :class:`DeprecationWarning`.
+    progress
+        Called after each stored run with its record and the counts so far (a progress bar);
+        formerly ``report=``, which still works with a :class:`DeprecationWarning`.
+    costs, cleaning
+        Deprecated (until 0.4.0): a study's costs and cleaning, given with its runs alone; pass
+        the :class:`~faircompare.benchmark.study.Study`.
 
     Returns
     -------
@@ -83,33 +92,32 @@ def run_plan(
     StoreError
         If another process is writing to the same results folder.
     """
-    settings = settings or RunSettings()
+    if costs is not None or cleaning is not None:
+        deprecated("run_plan(runs, ..., costs=, cleaning=)", "run_plan(study, ...)")
+    if isinstance(study, Sequence):
+        runs, costs, cleaning = tuple(study), costs or {}, cleaning or {}
+    else:
+        runs, costs, cleaning = study.runs, study.costs, study.cleaning
     with store.claim():
         if not settings.force:
             _refuse_stale(runs, store)
         store.record_plan(runs)
-        store.record_algorithms(_described({s.algorithm for s in runs}, options.plugins))
+        store.record_algorithms(_described({s.algorithm for s in runs}, settings.plugins))
         if cleaning:
             store.record_cleaning(dict(cleaning))
         stored = store.statuses()
         redo = settings.redone()
         todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
-        cost = {s.key: (costs or {}).get(s.key, 1.0) for s in todo}
+        cost = {s.key: costs.get(s.key, 1.0) for s in todo}
         groups = longest_first(shared_fits(todo), cost)
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
         try:
             with _sigterm_interrupts():
-                for record in run_groups(
-                    groups,
-                    options,
-                    backend=settings.backend,
-                    workers=settings.workers(len(groups)),
-                    scheduler=settings.scheduler,
-                ):
+                for record in run_groups(groups, settings, settings.workers(len(groups))):
                     store.write(record)
                     summary.add(record, cost[record.key])
-                    if settings.progress:
-                        settings.progress(record, summary)
+                    if progress:
+                        progress(record, summary)
         except KeyboardInterrupt:
             summary.interrupted = True
     return summary
@@ -151,29 +159,6 @@ def longest_first(groups: list[list[RunSpec]], cost: Mapping[str, float]) -> lis
         The groups, longest first.
     """
     return sorted(groups, key=lambda group: -sum(cost[run.key] for run in group))
-
-
-def worker_count(
-    jobs: int, runs: int, backend: str = "processes", scheduler: str | None = None
-) -> int:
-    """Return how many workers to start: never more than runs, nor than this machine's cores.
-
-    Parameters
-    ----------
-    jobs
-        The workers asked for (``--jobs``).
-    runs
-        The runs to execute.
-    backend, scheduler
-        A Dask cluster given by its scheduler is sized by the cluster, so only the run count
-        bounds it; worker processes and a local Dask cluster run on this machine.
-
-    Returns
-    -------
-    int
-        At least 1 (:meth:`RunSettings.workers`).
-    """
-    return RunSettings(jobs=jobs, backend=backend, scheduler=scheduler).workers(runs)
 
 
 def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:

@@ -13,9 +13,9 @@ documentation's gallery; the command line only parses its options and prints. Th
 4. run the rest (:func:`~faircompare.benchmark.run_plan`), storing each record as it arrives;
 5. write the report of the results folder.
 
->>> from faircompare.benchmark import RunSettings, run_benchmark
+>>> from faircompare.benchmark import run_benchmark
 >>> from faircompare.config import PROFILES
->>> summary = run_benchmark(PROFILES["quick"], "results", RunSettings(jobs=2))  # doctest: +SKIP
+>>> summary = run_benchmark(PROFILES["quick"].overridden(jobs=2), "results")  # doctest: +SKIP
 >>> summary.report  # doctest: +SKIP
 PosixPath('results/report/report.html')
 """
@@ -28,14 +28,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from faircompare._deprecations import folded_keywords, renamed_arguments
+from faircompare._deprecations import RenamedAttribute, folded_keywords
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan, side_by_side
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import run_plan
-from faircompare.benchmark.settings import Options, RunSettings
+from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
 from faircompare.benchmark.summary import Summary
-from faircompare.config import BenchmarkConfig
 from faircompare.datasets import (
     DatasetSpec,
     cache_dir,
@@ -44,10 +43,11 @@ from faircompare.datasets import (
     read_spec,
     removed_text,
 )
-from faircompare.records import RunSpec
+from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import DATABASE, ResultStore
 
 Say = Callable[[str], None]
+Progress = Callable[[RunRecord, Summary], None]
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,9 @@ class Study:
         the permutations): the dry run's total and the progress line's time left.
     cleaning
         For each dataset loaded, the rows each cleaning step removed.
-    options
-        How the workers run (time limit, plugins, data locations, audits).
+    config
+        The settings it was planned and priced with (formerly ``options``, which still reads
+        it, with a :class:`DeprecationWarning`).
     speed
         How many times the cost table's seconds a run takes on this machine
         (:attr:`~faircompare.benchmark.costs.CostModel.speed`).
@@ -73,8 +74,10 @@ class Study:
     runs: tuple[RunSpec, ...]
     costs: dict[str, float]
     cleaning: dict[str, dict[str, int]]
-    options: Options
+    config: BenchmarkConfig
     speed: float = 1.0
+
+    options = RenamedAttribute()
 
     def expected_seconds(self, workers: int) -> float:
         """Return the run time the plan is expected to take on ``workers`` workers, all runs summed.
@@ -106,29 +109,20 @@ class Study:
             What the plan runs (splits, settings, tuning, audits), its runs and expected CPU
             time per dataset and algorithm, and in all (:func:`~.costs.describe_plan`).
         """
-        pricing = Pricing.of(self.options)
+        pricing = Pricing.of(self.config)
         return describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed)
 
 
-@renamed_arguments
-def plan_study(
-    config: BenchmarkConfig,
-    *,
-    mirror: str | Path | None = None,
-    cache: str | Path | None = None,
-    fetch: bool = True,
-    say: Say | None = None,
-) -> Study:
-    """Plan a configuration's runs, fetch and clean their data, and price them.
+@folded_keywords("config")
+def plan_study(config: BenchmarkConfig, *, fetch: bool = True, say: Say | None = None) -> Study:
+    """Plan a study's runs, fetch and clean their data, and price them.
 
     Parameters
     ----------
     config
-        What to run.
-    mirror, cache
-        The local mirror of the raw files and the cache of verified ones (None: the defaults,
-        ``$FAIRCOMPARE_MIRROR`` and ``$FAIRCOMPARE_CACHE``); formerly ``data_dir=`` and
-        ``cache_dir=``, which still work with a :class:`DeprecationWarning`.
+        The study's settings: what to run, and where its data is (``mirror``, ``cache``;
+        ``mirror=`` and ``cache=``, and their former names ``data_dir=`` and ``cache_dir=``,
+        still work as these fields, with a :class:`DeprecationWarning`).
     fetch
         Fetch every planned dataset; with False, as a dry run does, read only those at hand
         (cached, or local files), which tell the runs that repeat another
@@ -142,14 +136,13 @@ def plan_study(
     -------
     Study
         The runs, their costs at this machine's speed (:meth:`CostModel.on_machine`), the
-        cleaning record and the workers' options.
+        cleaning record and the settings.
     """
     say = say or _silent
     plan = make_plan(config)
     for algorithm in plan.unavailable:
         say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
-    options = Options.from_config(config, cache=cache, mirror=mirror)
-    model = cost_model().on_machine(calibration_seconds(cache_dir(options.cache), say=say))
+    model = cost_model().on_machine(calibration_seconds(cache_dir(config.cache), say=say))
     specs = {
         (name, path): read_spec(path) if path else get_spec(name)
         for name, path in {(s.dataset, s.dataset_file) for s in plan.runs}
@@ -158,11 +151,11 @@ def plan_study(
         specs = {
             where: spec
             for where, spec in specs.items()
-            if spec.name not in model.rows or _at_hand(spec, options.cache)
+            if spec.name not in model.rows or _at_hand(spec, config.cache)
         }
     cleaning, rows, loaded = {}, {}, {}
     for _, spec in sorted(specs.items(), key=lambda item: str(item[0])):
-        dataset = load_dataset(spec, cache=options.cache, mirror=options.mirror, say=say)
+        dataset = load_dataset(spec, cache=config.cache, mirror=config.mirror, say=say)
         cleaning[dataset.name], rows[dataset.name] = dict(dataset.removed), len(dataset.frame)
         loaded[dataset.name] = dataset
         if dataset.removed:
@@ -170,23 +163,21 @@ def plan_study(
     plan = plan.within_row_limits({**model.rows, **rows}).with_repeats(loaded)
     for reason in plan.too_large:
         say(f"skipping {reason}")
-    costs = model.plan_seconds(plan.runs, rows, Pricing.of(options))
-    return Study(plan.runs, costs, cleaning, options, model.speed)
+    costs = model.plan_seconds(plan.runs, rows, Pricing.of(config))
+    return Study(plan.runs, costs, cleaning, config, model.speed)
 
 
-@renamed_arguments
-@folded_keywords(RunSettings)
+@accepts_run_settings("config")
+@folded_keywords("config")
 def run_benchmark(
     config: BenchmarkConfig,
     results: str | Path,
-    settings: RunSettings | None = None,
     *,
+    progress: Progress | None = None,
     report: bool = True,
-    mirror: str | Path | None = None,
-    cache: str | Path | None = None,
     say: Say | None = None,
 ) -> Summary:
-    """Run a benchmark into a results folder, as ``faircompare run`` does, and report it.
+    """Run a study into a results folder, as ``faircompare run`` does, and report it.
 
     A rerun skips the runs already stored, so an interrupted benchmark resumes where it
     stopped; stored runs computed from other inputs are refused, not reused.
@@ -194,22 +185,19 @@ def run_benchmark(
     Parameters
     ----------
     config
-        What to run (a profile of :data:`faircompare.config.PROFILES`, a file read by
-        :func:`faircompare.config.load_config`, or one built by hand).
+        The study's settings, whole: what to run, how, with how many workers, and where the
+        data is (a profile of :data:`faircompare.config.PROFILES`, a file read by
+        :func:`faircompare.config.load_config`, or one built by hand). ``jobs=``,
+        ``backend=``, ``scheduler=``, ``force=``, ``retry_failed=``, ``mirror=`` and
+        ``cache=`` (and their former names), and a
+        :class:`~faircompare.benchmark.settings.RunSettings` in third place, still work as
+        its fields, with a :class:`DeprecationWarning`.
     results
         The results folder (created when missing).
-    settings
-        How to run it: workers (every core by default), backend, Dask scheduler, what to redo
-        and the progress display (:class:`~faircompare.benchmark.settings.RunSettings`; the
-        defaults when None). ``jobs=``, ``backend=``, ``scheduler=``, ``force=``,
-        ``retry_failed=`` and ``progress=``, which this function took until 0.2.0, still work
-        as the fields of ``settings``, with a :class:`DeprecationWarning`.
+    progress
+        Called after each stored run with its record and the counts so far (a progress bar).
     report
         Write the report of the results folder at the end (not when interrupted).
-    mirror, cache
-        The local mirror of the raw files and the cache of verified ones (None: the defaults);
-        formerly ``data_dir=`` and ``cache_dir=``, which still work with a
-        :class:`DeprecationWarning`.
     say
         Called with a line for each note on the way: algorithms and runs left out, cleaning,
         downloads, the runs planned and pending, the report's sections.
@@ -228,30 +216,22 @@ def run_benchmark(
         If the results folder is held by another run, or cannot be written.
     """
     say = say or _silent
-    settings = settings or RunSettings()
     with contextlib.ExitStack() as stack:
         # a store already there is checked before any work; a new one is made once the plan holds
         there = os.path.exists(Path(results) / DATABASE)  # False for a name too long, too
         opened = stack.enter_context(ResultStore(results)) if there else None
-        study = plan_study(config, mirror=mirror, cache=cache, say=say)
+        study = plan_study(config, say=say)
         store = opened or stack.enter_context(ResultStore(results))
-        say(f"{_to_run(study.runs, store.statuses(), settings)}; results in {store.path}")
-        if note := settings.capped():
+        say(f"{_to_run(study.runs, store.statuses(), config)}; results in {store.path}")
+        if note := config.capped():
             say(note)
-        summary = run_plan(
-            study.runs,
-            store,
-            study.options,
-            settings,
-            costs=study.costs,
-            cleaning=study.cleaning,
-        )
+        summary = run_plan(study, store, config, progress=progress)
         summary = replace(summary, failures=_failures(store, study.runs))
     if report and not summary.interrupted:
         # imported here: the report's stack (matplotlib, the analysis) is the last step's
         from faircompare.analysis.report import write_report
 
-        jobs = settings.local_workers()
+        jobs = config.local_workers()
         summary = replace(summary, report=write_report(results, say=say, jobs=jobs))
     return summary
 
@@ -261,7 +241,7 @@ def _at_hand(spec: DatasetSpec, cache: str | None) -> bool:
     return spec.url is None or (cache_dir(cache) / spec.file).is_file()
 
 
-def _to_run(runs: Sequence[RunSpec], stored: dict[str, str], settings: RunSettings) -> str:
+def _to_run(runs: Sequence[RunSpec], stored: dict[str, str], settings: BenchmarkConfig) -> str:
     """Say how many planned runs will run: those not yet stored, and those redone."""
     pending = sum(run.key not in stored for run in runs)
     text = f"{len(runs):,} runs planned, {pending:,} not yet stored"

@@ -47,7 +47,7 @@ from pathlib import Path
 
 from faircompare._deprecations import moved_names
 from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run, remove_folder
-from faircompare.benchmark.settings import Options
+from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
 
@@ -69,7 +69,7 @@ def hard_limit(timeout: float) -> float:
     Parameters
     ----------
     timeout
-        The run's time limit (:attr:`Options.timeout`).
+        The run's time limit (:attr:`BenchmarkConfig.timeout`).
 
     Returns
     -------
@@ -82,41 +82,34 @@ def hard_limit(timeout: float) -> float:
 
 
 def run_groups(
-    groups: Iterable[Sequence[RunSpec]],
-    options: Options,
-    *,
-    backend: str = "processes",
-    workers: int = 1,
-    scheduler: str | None = None,
+    groups: Iterable[Sequence[RunSpec]], settings: BenchmarkConfig, workers: int = 1
 ) -> Iterator[RunRecord]:
-    """Execute groups of runs on a backend, yielding each run's record as it finishes.
+    """Execute groups of runs on the settings' backend, yielding each record as it finishes.
 
     Parameters
     ----------
     groups
         Runs grouped by shared fit, in the order to start them.
-    options
-        How to run them.
-    backend
-        One of :data:`~faircompare.benchmark.settings.BACKENDS`.
+    settings
+        The study's settings: each worker reads how to run a run (time limit, plugins, data
+        locations, audits), and this function the backend (one of
+        :data:`~faircompare.benchmark.settings.BACKENDS`) and the Dask scheduler (its
+        address or scheduler file; a local cluster is started when None).
     workers
         Worker processes (``processes``), or a local Dask cluster's workers.
-    scheduler
-        Address of a running Dask scheduler (``dask``), or the scheduler file it writes
-        (``dask scheduler --scheduler-file``); a local cluster is started when None.
 
     Yields
     ------
     RunRecord
         One per run, done or failed, in the order they finish.
     """
-    if backend == "inline":
+    if settings.backend == "inline":
         for group in groups:
-            yield from execute_runs(group, options)
-    elif backend == "dask":
-        yield from _dask_groups(groups, options, workers, scheduler)
+            yield from execute_runs(group, settings)
+    elif settings.backend == "dask":
+        yield from _dask_groups(groups, settings, workers)
     else:
-        with WorkerPool(workers, options) as pool:
+        with WorkerPool(workers, settings) as pool:
             yield from pool.run(groups)
 
 
@@ -139,19 +132,19 @@ class WorkerPool:
     Each worker is a fresh Python process (``python -c``, so no script of the user's is
     imported again), in a session and process group of its own, talking over a pipe of its
     own: runs in; a "started" message and each run's record out. Only names travel (the runs,
-    the options): a plugin is loaded by the worker from its folder or entry point.
+    the settings): a plugin is loaded by the worker from its folder or entry point.
 
     Parameters
     ----------
     size
         The number of workers (started as runs need them).
-    options
-        How the workers run (its ``timeout`` is enforced from here).
+    settings
+        The study's settings, sent to each worker (its ``timeout`` is enforced from here).
     """
 
-    def __init__(self, size: int, options: Options) -> None:
+    def __init__(self, size: int, settings: BenchmarkConfig) -> None:
         self.size = size
-        self.options = options
+        self.settings = settings
         self._workers: list[_Worker] = []
 
     def __enter__(self) -> WorkerPool:
@@ -205,7 +198,7 @@ class WorkerPool:
             if idle is None:
                 return
             idle.runs = queue.popleft()
-            idle.deadline = time.monotonic() + _STARTUP + hard_limit(self.options.timeout)
+            idle.deadline = time.monotonic() + _STARTUP + hard_limit(self.settings.timeout)
             try:
                 idle.connection.send(list(idle.runs))
             except OSError:  # it died just now: the group waits for another
@@ -229,7 +222,7 @@ class WorkerPool:
             env=_worker_environment() | {"TMPDIR": str(scratch)},
         )
         theirs.close()
-        ours.send(self.options)
+        ours.send(self.settings)
         worker = _Worker(process, ours, scratch)
         self._workers.append(worker)
         return worker
@@ -243,7 +236,7 @@ class WorkerPool:
                 kind, record = worker.connection.recv()
                 if kind == "started":
                     worker.started = time.time()
-                    worker.deadline = time.monotonic() + hard_limit(self.options.timeout)
+                    worker.deadline = time.monotonic() + hard_limit(self.settings.timeout)
                 else:
                     worker.runs.popleft()
                     yield record
@@ -275,7 +268,7 @@ class WorkerPool:
 
     def _overran(self) -> str:
         return (
-            f"RunTimeoutError: stopped at the time limit of {self.options.timeout:g} s (the run "
+            f"RunTimeoutError: stopped at the time limit of {self.settings.timeout:g} s (the run "
             "did not stop itself: its worker process, and every process it started, were ended)"
         )
 
@@ -370,18 +363,18 @@ def serve(fd: int) -> None:
     Parameters
     ----------
     fd
-        The worker's end of the pipe to the coordinator: the options, then groups of runs in
+        The worker's end of the pipe to the coordinator: the settings, then groups of runs in
         (None to stop); ``("started", None)`` and ``("record", record)`` out.
     """
     connection = Connection(fd)
     _adopt_orphans()
     _end_with_coordinator()
-    options = connection.recv()
+    settings = connection.recv()
     while (group := _received(connection)) is not None:
         work = GroupWork()
         for spec in group:
             connection.send(("started", None))
-            record = work.execute(spec, options)
+            record = work.execute(spec, settings)
             end_strays()
             connection.send(("record", record))
 
@@ -485,7 +478,7 @@ def _process_stats() -> dict[int, tuple[int, int, str]]:
 
 
 def _dask_groups(
-    groups: Iterable[Sequence[RunSpec]], options: Options, workers: int, scheduler: str | None
+    groups: Iterable[Sequence[RunSpec]], settings: BenchmarkConfig, workers: int
 ) -> Iterator[RunRecord]:
     """Execute each group as one Dask task, in the Dask worker's own watched worker process.
 
@@ -497,6 +490,7 @@ def _dask_groups(
     """
     from dask.distributed import Client, LocalCluster, as_completed
 
+    scheduler = settings.scheduler
     with contextlib.ExitStack() as stack:
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
@@ -507,7 +501,7 @@ def _dask_groups(
             client = Client(scheduler)
         stack.enter_context(client)
         submitted = {
-            client.submit(watched, list(group), options, pure=False): list(group)
+            client.submit(watched, list(group), settings, pure=False): list(group)
             for group in groups
         }
         for future in as_completed(submitted):
@@ -521,27 +515,27 @@ def _dask_groups(
                 future.release()
 
 
-_POOLS: dict[tuple[Options, int], WorkerPool] = {}  # a Dask worker's pools, one per thread
+_POOLS: dict[tuple[BenchmarkConfig, int], WorkerPool] = {}  # a Dask worker's pools, one per thread
 
 
-def watched(group: Sequence[RunSpec], options: Options) -> list[RunRecord]:
+def watched(group: Sequence[RunSpec], settings: BenchmarkConfig) -> list[RunRecord]:
     """Execute a group of runs in this process's watched worker process (started once).
 
     Parameters
     ----------
     group
         Runs that share one fit.
-    options
-        How to run them.
+    settings
+        The study's settings.
 
     Returns
     -------
     list of RunRecord
         One per run; a run whose worker process died or overran is a failed record.
     """
-    key = options, threading.get_ident()
+    key = settings, threading.get_ident()
     if key not in _POOLS:
-        _POOLS[key] = WorkerPool(1, options)
+        _POOLS[key] = WorkerPool(1, settings)
     return list(_POOLS[key].run([group]))
 
 

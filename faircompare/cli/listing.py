@@ -11,9 +11,9 @@ from typing import Any
 
 import click
 
+from faircompare.choices import FAMILIES
 from faircompare.cli.options import PLUGINS, SPECS, data_locations, say, selected_specs
 from faircompare.datasets.builtin import BUILTIN
-from faircompare.names import FAMILIES
 
 
 def _table(rows: list[dict[str, Any]]) -> str:

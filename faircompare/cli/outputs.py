@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.choices import FIGURE_KINDS, FORMATS, TABLE_KINDS
 from faircompare.cli.options import (
     FOLDER,
     PLUGINS,
@@ -16,7 +17,6 @@ from faircompare.cli.options import (
     output_folder,
     say,
 )
-from faircompare.names import FIGURE_KINDS, FORMATS, TABLE_KINDS
 
 
 @click.command(name="report")
@@ -55,7 +55,7 @@ def report_command(
     with ResultStore(results, readonly=True) as store:  # a store it cannot read: no folder made
         store.require_runs()
     out = output_folder(out, results, "report")
-    workers = RunSettings(jobs=jobs).local_workers()
+    workers = BenchmarkConfig(jobs=jobs).local_workers()  # checked as a study's jobs
     click.echo(write_report(results, out, say=say, reuse=not redraw, jobs=workers,
                             adjustment=adjustment))  # fmt: skip
 

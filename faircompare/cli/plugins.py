@@ -10,7 +10,7 @@ import click
 from faircompare.cli.options import (
     PLUGINS,
 )
-from faircompare.plugin_template import KINDS, write_plugin
+from faircompare.plugin_template import PLUGIN_KINDS, write_plugin
 
 
 @click.command(name="check-plugin")
@@ -50,7 +50,7 @@ def check_plugin(target: str, plugins: Path | None, timeout: float) -> None:
 @click.argument("name")
 @click.option(
     "--kind",
-    type=click.Choice(KINDS),
+    type=click.Choice(PLUGIN_KINDS),
     default="in-processing",
     show_default=True,
     help="Where the method acts; the template is a small working method of that kind.",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from faircompare.benchmark.settings import BACKENDS, RunSettings
+from faircompare.benchmark.settings import BACKENDS
 from faircompare.cli.options import (
     DATASETS,
     INTERRUPTED,
@@ -42,7 +42,8 @@ def _configuration(
 
     The options are named as :class:`BenchmarkConfig`'s fields; one not given (None, or an
     empty repeatable option) keeps the file's value. ``--spec`` without ``--dataset`` runs the
-    user's data only, and ``--grid`` sets ``tune`` as well (as its help says).
+    user's data only, and ``--grid`` sets ``tune`` as well (as its help says). The settings are
+    checked once, as they are made.
     """
     given = {
         field: (tuple(map(str, value)) or None) if field in _REPEATED else value
@@ -52,8 +53,6 @@ def _configuration(
     if given["dataset_specs"] and not given["datasets"]:
         given["datasets"] = ()
     given["tune"] = given["grid"]
-    if given["plugins"] is not None:
-        given["plugins"] = str(given["plugins"])
     return load_config(config_path, profile).overridden(**given)
 
 
@@ -74,9 +73,21 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
 
 def _profile_default(field: str) -> str:
     """Return the help's note on an option whose default is the profile's (the file's) value."""
-    value = getattr(PROFILES["default"], field)
-    shown = ("on" if value else "off") if isinstance(value, bool) else f"{value:,}"
-    return f"[default: the profile's; {shown} in 'default']"
+    return f"[default: the profile's; {_shown(getattr(PROFILES['default'], field))} in 'default']"
+
+
+def _settings_default(field: str) -> str:
+    """Return the help's note on an option whose default is the settings' own."""
+    return f"[default: {_shown(getattr(BenchmarkConfig(), field))}]"
+
+
+def _shown(value: Any) -> str:
+    """Return a default as the help shows it: on/off, 1,000, processes."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:,g}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 @click.command()
@@ -150,11 +161,9 @@ def _profile_default(field: str) -> str:
 @click.option(
     "--backend",
     type=click.Choice(BACKENDS),
-    default="processes",
-    show_default=True,
     help="processes: worker processes this machine starts and watches (a worker that dies or "
     "overruns --timeout costs its run only); dask: a Dask cluster; inline: this process, one "
-    "run at a time (debugging).",
+    f"run at a time (debugging). {_settings_default('backend')}",
 )
 @click.option(
     "--scheduler",
@@ -162,8 +171,8 @@ def _profile_default(field: str) -> str:
     "--scheduler-file wrote (with --backend dask).",
 )
 @RESULTS
-@click.option("--force", is_flag=True, help="Redo runs already stored.")
-@click.option("--retry-failed", is_flag=True, help="Redo runs stored as failed.")
+@click.option("--force", is_flag=True, default=None, help="Redo runs already stored.")
+@click.option("--retry-failed", is_flag=True, default=None, help="Redo runs stored as failed.")
 @click.option(
     "--report/--no-report", default=True, show_default=True, help="Write RESULTS/report at the end."
 )
@@ -178,16 +187,9 @@ def _profile_default(field: str) -> str:
 def run(
     profile: str | None,
     config_path: Path | None,
-    jobs: int | None,
-    backend: str,
-    scheduler: str | None,
     results: Path,
-    force: bool,
-    retry_failed: bool,
     report: bool,
     dry_run: bool,
-    mirror: Path | None,
-    cache: Path | None,
     **overrides: Any,
 ) -> None:
     """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
@@ -199,22 +201,12 @@ def run(
     from faircompare.benchmark import plan_study, run_benchmark
     from faircompare.benchmark.progress import progress_printer
 
-    settings = RunSettings(
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        force=force,
-        retry_failed=retry_failed,
-        progress=None if dry_run else progress_printer(),
-    )
     config = _configuration(profile, config_path, overrides)
     if dry_run:
-        study = plan_study(config, mirror=mirror, cache=cache, fetch=False, say=say)
-        click.echo(study.describe(settings.workers(len(study.runs))))
+        study = plan_study(config, fetch=False, say=say)
+        click.echo(study.describe(config.workers(len(study.runs))))
         return
-    summary = run_benchmark(
-        config, results, settings, report=report, mirror=mirror, cache=cache, say=say
-    )
+    summary = run_benchmark(config, results, progress=progress_printer(), report=report, say=say)
     _print_summary(summary)
 
 
@@ -270,9 +262,7 @@ def _print_summary(summary: Summary) -> None:
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
-    default=600.0,
-    show_default=True,
-    help="Seconds per run (a run past it is left as it was).",
+    help=f"Seconds per run (a run past it is left as it was). {_settings_default('timeout')}",
 )
 @SPECS
 @PLUGINS
@@ -282,7 +272,7 @@ def audit_command(
     undecided: bool,
     permutations: int | None,
     audit_names: tuple[str, ...],
-    timeout: float,
+    timeout: float | None,
     specs: tuple[Path, ...],
     plugins: Path | None,
     mirror: Path | None,

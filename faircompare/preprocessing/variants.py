@@ -24,8 +24,8 @@ import pandas as pd
 from scipy import sparse
 
 from faircompare._validation import check_choice
+from faircompare.choices import VARIANTS
 from faircompare.datasets import Dataset
-from faircompare.names import VARIANTS
 
 SPARSE_ABOVE_BYTES = 2**28  # a one-hot matrix larger than this as dense floats is kept sparse
 SPARSE_BELOW_DENSITY = 0.1  # ... when fewer than this share of its values are not zero

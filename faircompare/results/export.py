@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from faircompare._validation import check_choice
+from faircompare.choices import FORMATS
 from faircompare.exceptions import FaircompareError
-from faircompare.names import FORMATS
 from faircompare.results.store import ResultStore
 from faircompare.safe_write import make_folder, replaced
 

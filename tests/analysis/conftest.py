@@ -3,8 +3,7 @@
 import pytest
 
 from faircompare.analysis.report import write_report
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -23,9 +22,7 @@ CONFIG = BenchmarkConfig(
 def results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results")
     with ResultStore(folder) as store:
-        summary = run_plan(
-            make_plan(CONFIG).runs, store, Options(permutations=200), RunSettings(jobs=2)
-        )
+        summary = run_plan(make_plan(CONFIG).runs, store, BenchmarkConfig(permutations=200, jobs=2))
     assert summary.failed == 0
     return folder
 

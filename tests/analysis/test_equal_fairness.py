@@ -14,7 +14,7 @@ from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.report import write_report
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.tidy import label
-from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
 from faircompare.records import DEFAULTS
 from faircompare.results import ResultStore
@@ -163,7 +163,7 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
         algorithms=("unprocessed-logistic-regression", "logistic-regression", "kamishima"),
     )  # fmt: skip
     with ResultStore(tmp_path) as store:
-        assert run_plan(make_plan(config).runs, store, Options(audits=False)).failed == 0
+        assert run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False)).failed == 0
         measures = store.measures()
     page = write_report(tmp_path).read_text()
     assert "At equal fairness (Cruz &amp; Hardt 2024)" in page

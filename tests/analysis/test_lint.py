@@ -6,7 +6,7 @@ import pytest
 
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.style import new_figure
-from faircompare.names import FAMILIES
+from faircompare.choices import FAMILIES
 from faircompare.registry import families
 
 

@@ -12,8 +12,7 @@ import pytest
 
 from faircompare.analysis import figures, report
 from faircompare.analysis.lint import lint_figure
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -25,9 +24,7 @@ def hard(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hard-cases")
     config = PROFILES["default"].overridden(datasets=("german",), splits=2, permutations=50)
     with ResultStore(folder) as store:
-        summary = run_plan(
-            make_plan(config).runs, store, Options(permutations=50), RunSettings(jobs=2)
-        )
+        summary = run_plan(make_plan(config).runs, store, BenchmarkConfig(permutations=50, jobs=2))
     assert summary.failed == 0
     return folder
 

@@ -14,10 +14,9 @@ from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.paper_tables import table
 from faircompare.analysis.tables import to_latex
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
+from faircompare.choices import FIGURE_KINDS, TABLE_KINDS
 from faircompare.config import BenchmarkConfig
-from faircompare.names import FIGURE_KINDS, TABLE_KINDS
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data
@@ -44,9 +43,7 @@ def study(tmp_path_factory):
         audits=False,
     )
     with ResultStore(folder) as store:
-        summary = run_plan(
-            make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=2)
-        )
+        summary = run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=2))
     assert summary.failed == 0
     return folder
 

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from faircompare.benchmark import run_benchmark
-from faircompare.benchmark.settings import RunSettings
 from faircompare.config import BenchmarkConfig
 
 
@@ -50,7 +49,7 @@ def test_the_report_is_written_with_every_section_that_can_be_computed(tmp_path,
         datasets=(), dataset_specs=(str(dataset(tmp_path)),), splits=2, permutations=50,
         algorithms=("logistic-regression", "decision-tree", "kamishima"), variants="supported",
     )  # fmt: skip
-    summary = run_benchmark(config, tmp_path / "results", RunSettings(jobs=1, backend="inline"))
+    summary = run_benchmark(config.overridden(jobs=1, backend="inline"), tmp_path / "results")
     assert summary.done == summary.planned and not summary.failures
     html = summary.report.read_text()
     assert "Parts of this report that failed" not in html

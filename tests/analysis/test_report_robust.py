@@ -5,8 +5,7 @@ import warnings
 import pytest
 
 from faircompare.analysis import figures, kinds, report
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -21,7 +20,7 @@ def one_split(tmp_path_factory):
         permutations=50,
     )  # fmt: skip
     with ResultStore(folder) as store:
-        assert run_plan(make_plan(config).runs, store, Options(permutations=50)).failed == 0
+        assert run_plan(make_plan(config).runs, store, BenchmarkConfig(permutations=50)).failed == 0
     return folder
 
 
@@ -59,9 +58,7 @@ def test_the_attributes_figure_shows_the_tuned_fairness_aware_algorithms(tmp_pat
     )  # fmt: skip
     with ResultStore(tmp_path / "results") as store:
         assert (
-            run_plan(
-                make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=2)
-            ).failed
+            run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=2)).failed
             == 0
         )
     drawn = {}
@@ -86,7 +83,7 @@ def test_a_report_of_one_run_draws_without_a_library_warning(tmp_path):
         datasets=("ricci",), algorithms=("logistic-regression",), splits=1, audits=False
     )
     with ResultStore(tmp_path / "results") as store:
-        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+        run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=1))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         page = report.write_report(tmp_path / "results", jobs=1).read_text()

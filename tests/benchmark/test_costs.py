@@ -9,7 +9,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from faircompare.benchmark import Options, make_plan, plan_study, run_plan
+from faircompare.benchmark import BenchmarkConfig, Study, make_plan, plan_study, run_plan
 from faircompare.benchmark.costs import (
     REPEAT_SECONDS,
     SEQUENTIAL,
@@ -27,8 +27,7 @@ from faircompare.benchmark.costs import (
 from faircompare.benchmark.execute import execute_run, execute_runs
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import Summary, longest_first, shared_fits
-from faircompare.benchmark.settings import RunSettings
-from faircompare.config import PROFILES, BenchmarkConfig
+from faircompare.config import PROFILES
 from faircompare.records import RunRecord, RunSpec, SharedFit
 from faircompare.results import ResultStore
 
@@ -192,8 +191,8 @@ def test_run_plan_starts_the_costliest_runs_first(tmp_path):
     ).runs
     costs = {run.key: float(i) for i, run in enumerate(runs)}  # the plan's last run costs most
     with ResultStore(tmp_path) as store:
-        one = RunSettings(jobs=1)  # one worker: the runs start in the order they are given
-        summary = run_plan(runs, store, Options(audits=False), one, costs=costs)
+        study = Study(runs, costs, {}, BenchmarkConfig(audits=False, jobs=1))
+        summary = run_plan(study, store, study.config)  # one worker: the runs start in order
         order = store.runs().sort_values("started_at")["key"].tolist()
     assert order == [run.key for run in reversed(runs)]
     assert summary.expected == summary.expected_finished == sum(costs.values())
@@ -270,10 +269,10 @@ def test_reused_fits_store_the_numbers_refitting_stores(tmp_path):
     for reuse in (True, False):
         with ResultStore(tmp_path / str(reuse)) as store:
             if reuse:
-                run_plan(runs, store, Options(permutations=50))
+                run_plan(runs, store, BenchmarkConfig(permutations=50))
             else:  # every run alone: its own fit
                 for run in runs:
-                    store.write(execute_run(run, Options(permutations=50)))
+                    store.write(execute_run(run, BenchmarkConfig(permutations=50)))
             measures, audits = store.measures(), store.audits()
             fitted = store.runs().set_index("key")["fit_seconds"]
         audits["details"] = audits["details"].map(json.dumps)
@@ -305,10 +304,10 @@ def test_refitted_frontier_runs_store_the_numbers_fitting_each_alone_stores(tmp_
     for reuse in (True, False):
         with ResultStore(tmp_path / str(reuse)) as store:
             if reuse:
-                run_plan(runs, store, Options(audits=False))
+                run_plan(runs, store, BenchmarkConfig(audits=False))
             else:
                 for run in runs:
-                    store.write(execute_run(run, Options(audits=False)))
+                    store.write(execute_run(run, BenchmarkConfig(audits=False)))
             frames.append(store.measures().sort_values(["key", "measure", "group"],
                                                        ignore_index=True))  # fmt: skip
     pd.testing.assert_frame_equal(*frames)
@@ -379,7 +378,7 @@ def test_a_repair_at_level_zero_stores_what_fitting_the_repair_stored():
         splits=1, audits=False, grid=True,
     )  # fmt: skip
     runs = [r for r in make_plan(config).runs if r.parameters.get("repair_level", 0) in (0, 0.5)]
-    options = Options(audits=False)
+    options = BenchmarkConfig(audits=False)
     together = {
         rec.spec.key: rec for group in shared_fits(runs) for rec in execute_runs(group, options)
     }

@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.benchmark.execute import execute_run
-from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.measures import evaluate
 from faircompare.preprocessing import make_split, prepare
@@ -75,7 +74,7 @@ def audited_plan(**changes):
 @pytest.mark.filterwarnings("ignore::faircompare.measures.UndefinedMeasureWarning")
 def test_a_run_stores_predictions_and_the_measures_they_give(load):
     spec = small_plan()[0]
-    result = execute_run(spec, Options())
+    result = execute_run(spec, BenchmarkConfig())
     assert result.status == "done", result.traceback
     split = make_split(
         prepare(load("ricci"), spec.variant, spec.sensitive_attribute), spec.split_id
@@ -104,9 +103,9 @@ def test_failures_and_hangs_are_recorded_while_other_runs_complete(tmp_path):
     specs = small_plan(algorithms=("decision-tree", "raises", "hangs"), plugins=str(plugins))
     # No audits, and a limit of 5 s: the decision tree's runs take milliseconds, far from the
     # limit on a loaded machine (audited, with a 2 s limit, they timed out at a load of 6).
-    options = Options(timeout=5, plugins=str(plugins), audits=False)
+    options = BenchmarkConfig(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, RunSettings(jobs=2))
+        summary = run_plan(specs, store, options.overridden(jobs=2))
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (2, 4)
     assert set(runs.loc["decision-tree", "status"]) == {"done"}
@@ -122,7 +121,7 @@ def test_predictions_that_are_not_labels_fail_the_run_with_their_count(tmp_path)
     (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
     specs = small_plan(algorithms=("not-a-number",), splits=1, plugins=str(plugins))
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(plugins=str(plugins)))
+        summary = run_plan(specs, store, BenchmarkConfig(plugins=str(plugins)))
         runs, measures = store.runs(), store.measures()
     assert (summary.done, summary.failed) == (0, 1) and measures.empty
     # Ricci's test part: 39 of its 118 rows; every third prediction is NaN: rows 0, 3, ..., 36.
@@ -138,7 +137,7 @@ def test_probabilities_outside_zero_and_one_fail_the_run(tmp_path):
     plugins.mkdir()
     (plugins / "failing.py").write_text(textwrap.dedent(FAILING))
     specs = small_plan(algorithms=("out-of-range",), splits=1, plugins=str(plugins))
-    result = execute_run(specs[0], Options(plugins=str(plugins)))
+    result = execute_run(specs[0], BenchmarkConfig(plugins=str(plugins)))
     # 39 test rows from -2 to 3 in steps of 5/38: 16 below 0 (-2 ... -0.03), 16 above 1 (1.03 ...)
     assert result.status == "failed"
     assert result.error.startswith(
@@ -150,11 +149,11 @@ def test_probabilities_outside_zero_and_one_fail_the_run(tmp_path):
 def test_a_rerun_skips_stored_runs_and_force_and_retry_redo_them(tmp_path):
     specs = small_plan()
     with ResultStore(tmp_path) as store:
-        first = run_plan(specs, store, Options())
-        again = run_plan(specs, store, Options())
+        first = run_plan(specs, store, BenchmarkConfig())
+        again = run_plan(specs, store, BenchmarkConfig())
         assert (first.done, again.done, again.skipped) == (len(specs), 0, len(specs))
-        assert run_plan(specs, store, Options(), RunSettings(force=True)).done == len(specs)
-        assert run_plan(specs, store, Options(), RunSettings(retry_failed=True)).done == 0
+        assert run_plan(specs, store, BenchmarkConfig(force=True)).done == len(specs)
+        assert run_plan(specs, store, BenchmarkConfig(retry_failed=True)).done == 0
         assert len(store.runs()) == len(specs)
 
 
@@ -163,9 +162,9 @@ def test_dask_local_cluster_stores_the_same_results_as_worker_processes(tmp_path
     tables = []
     for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
-            assert run_plan(
-                specs, store, Options(), RunSettings(jobs=2, backend=backend)
-            ).done == len(specs)
+            assert run_plan(specs, store, BenchmarkConfig(jobs=2, backend=backend)).done == len(
+                specs
+            )
             measures = store.measures().sort_values(["key", "measure", "group"])
             tables.append(measures.reset_index(drop=True))
     pd.testing.assert_frame_equal(tables[0], tables[1])
@@ -180,7 +179,7 @@ def test_paper_profile_ricci_part_on_two_dask_workers_stores_what_worker_process
     tables = []
     for backend in ("processes", "dask"):
         with ResultStore(tmp_path / backend) as store:
-            summary = run_plan(specs, store, Options(), RunSettings(jobs=2, backend=backend))
+            summary = run_plan(specs, store, BenchmarkConfig(jobs=2, backend=backend))
             assert (summary.done, summary.failed) == (len(specs), 0)
             tables.append(
                 store.measures().sort_values(["key", "measure", "group"], ignore_index=True)
@@ -193,7 +192,7 @@ def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
     from faircompare.results.export import export
 
     with ResultStore(tmp_path / "results") as store:
-        run_plan(small_plan(splits=1), store, Options())
+        run_plan(small_plan(splits=1), store, BenchmarkConfig())
         written = export(store, tmp_path / "csv")
         assert [p.name for p in written] == [
             "runs.csv",
@@ -219,7 +218,7 @@ def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
 def test_every_run_is_audited_with_studentized_permutation_tests(tmp_path):
     specs = audited_plan(algorithms=("decision-tree", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
-        run_plan(specs, store, Options(permutations=200))
+        run_plan(specs, store, BenchmarkConfig(permutations=200))
         audits = store.audits().query("audit == 'permutation'").reset_index(drop=True)
     # Decision trees and Zafar's model have scores, so AUC is tested too: 5 metrics per run.
     assert (
@@ -245,7 +244,7 @@ def test_fliptest_audits_every_run_with_one_map_per_split(tmp_path):
     specs = audited_plan(algorithms=("decision-tree", "calders", "zafar-fairness"), splits=1)
     with ResultStore(tmp_path) as store:
         # inline: the cache is visible here
-        run_plan(specs, store, Options(permutations=50), RunSettings(backend="inline"))
+        run_plan(specs, store, BenchmarkConfig(permutations=50, backend="inline"))
         flips = store.audits().query("audit == 'fliptest'")
     assert len(flips) == 2 * len(specs)  # F+ and F- for every run
     assert set(flips["metric"]) == {"F+", "F-"}
@@ -274,8 +273,8 @@ def test_a_run_failing_after_its_split_setups_leaves_them_to_the_next_run(monkey
 
     monkeypatch.setattr(execute, "audit_run", audit_then_fail_once)
     first, second = audited_plan(algorithms=("decision-tree", "zafar-fairness"), splits=1)
-    assert execute_run(first, Options(permutations=20)).status == "failed"
-    assert execute_run(second, Options(permutations=20)).status == "done"
+    assert execute_run(first, BenchmarkConfig(permutations=20)).status == "failed"
+    assert execute_run(second, BenchmarkConfig(permutations=20)).status == "done"
     for name in ("fliptest", "individual"):
         assert (audits[name].setups.misses, audits[name].setups.hits) == (1, 1)
 
@@ -290,7 +289,7 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
     )
     with ResultStore(tmp_path) as store:
         # inline: the cache is visible here
-        run_plan(specs, store, Options(permutations=50), RunSettings(backend="inline"))
+        run_plan(specs, store, BenchmarkConfig(permutations=50, backend="inline"))
         individual = store.audits().query("audit == 'individual'")
     assert len(individual) == 2 * len(specs)  # T_n and T~_n for every run
     by_algorithm = individual.set_index("algorithm")
@@ -311,7 +310,7 @@ def test_stored_predictions_give_back_the_measures(tmp_path, load):
     # the analysis can compute any measure again (the §6.3 balanced re-sample does).
     spec = small_plan()[0]
     with ResultStore(tmp_path / "results") as store:
-        store.write(execute_run(spec, Options()))
+        store.write(execute_run(spec, BenchmarkConfig()))
         stored = store.predictions(spec.key)
         measures = store.measures().query("key == @spec.key")
     again = evaluate(
@@ -354,7 +353,7 @@ def test_a_run_builds_its_split_once_with_its_audits_and_tuning(monkeypatch):
         for s in small_plan(algorithms=("feldman-decision-tree",), grid=True, tune=True, splits=1)
         if s.tune
     )
-    result = execute_run(spec, Options(permutations=20))
+    result = execute_run(spec, BenchmarkConfig(permutations=20))
     assert result.status == "done", result.traceback
     assert {row.audit for row in result.audits} == {"permutation", "fliptest", "individual"}
     assert {row.part for row in result.measures} == {"test", "validation"}
@@ -387,7 +386,7 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
     specs = small_plan(algorithms=("decision-tree",), splits=1)
     with ResultStore(tmp_path) as store:
         # inline: the registry is visible here
-        run_plan(specs, store, Options(permutations=20), RunSettings(backend="inline"))
+        run_plan(specs, store, BenchmarkConfig(permutations=20, backend="inline"))
         toy = store.audits().query("audit == 'toy'")
         predictions = store.predictions(specs[0].key)
     unprivileged = predictions.sensitive_features != predictions.privileged
@@ -397,45 +396,47 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
 
 def test_never_more_workers_than_runs_or_cores(monkeypatch):
     # on the main of issue #28, --jobs 1000 started over 460 workers for a one-run plan
-    from faircompare.benchmark import schedule, settings
+    from faircompare.benchmark import settings
 
     monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
-    assert schedule.worker_count(1000, 1) == 1
-    assert schedule.worker_count(1000, 50) == 2  # capped at the cores
-    assert schedule.worker_count(1, 50) == 1
-    assert schedule.worker_count(1000, 50, "dask") == 2  # a local cluster is on this machine
-    assert schedule.worker_count(64, 50, "dask", "tcp://cluster:8786") == 50  # the cluster's size
-    assert RunSettings().workers(50) == 2  # by default, every core
-    assert RunSettings(jobs=8, backend="inline").workers(50) == 1  # one run at a time
+    assert BenchmarkConfig(jobs=1000).workers(1) == 1
+    assert BenchmarkConfig(jobs=1000).workers(50) == 2  # capped at the cores
+    assert BenchmarkConfig(jobs=1).workers(50) == 1
+    assert BenchmarkConfig(jobs=1000, backend="dask").workers(50) == 2  # a local cluster is here
+    cluster = BenchmarkConfig(jobs=64, backend="dask", scheduler="tcp://cluster:8786")
+    assert cluster.workers(50) == 50  # the cluster's size
+    assert BenchmarkConfig().workers(50) == 2  # by default, every core
+    assert BenchmarkConfig(jobs=8, backend="inline").workers(50) == 1  # one run at a time
     # the report is drawn on this machine, whatever runs the plan
-    cluster = RunSettings(jobs=64, backend="dask", scheduler="tcp://cluster:8786")
-    assert cluster.local_workers() == 2 and RunSettings(jobs=1).local_workers() == 1
+    assert cluster.local_workers() == 2 and BenchmarkConfig(jobs=1).local_workers() == 1
 
 
 def test_settings_refuse_what_cannot_run_naming_the_value_and_the_way_out():
     from faircompare.exceptions import ChoiceError, SettingsError
 
     with pytest.raises(ChoiceError, match="unknown backend 'procesess' .did you mean 'processes'"):
-        RunSettings(backend="procesess")
+        BenchmarkConfig(backend="procesess")
     for jobs in (0, -1, 1.5, True):
         with pytest.raises(
             SettingsError, match=f"jobs must be a whole number of at least 1, got {jobs!r}"
         ):
-            RunSettings(jobs=jobs)
+            BenchmarkConfig(jobs=jobs)
     with pytest.raises(
         SettingsError, match="pass backend='dask' .--backend dask., not 'processes'"
     ):
-        RunSettings(scheduler="tcp://cluster:8786")
-    assert RunSettings(jobs=3) == RunSettings(jobs=3, progress=print)  # the display is not compared
+        BenchmarkConfig(scheduler="tcp://cluster:8786")
+    with pytest.raises(SettingsError, match="mirror must be a folder's path, got 3"):
+        BenchmarkConfig(mirror=3)
 
 
 def test_a_note_says_when_the_workers_asked_for_are_capped_at_the_cores(monkeypatch):
     from faircompare.benchmark import settings
 
     monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
-    assert RunSettings(jobs=8).capped() == "--jobs 8 is more than this machine's 2 cores: using 2"
-    assert RunSettings().capped() is None  # the default never warns: it is the cores
-    assert RunSettings(jobs=8, backend="dask", scheduler="tcp://c:8786").capped() is None
+    capped = "--jobs 8 is more than this machine's 2 cores: using 2"
+    assert BenchmarkConfig(jobs=8).capped() == capped
+    assert BenchmarkConfig().capped() is None  # the default never warns: it is the cores
+    assert BenchmarkConfig(jobs=8, backend="dask", scheduler="tcp://c:8786").capped() is None
 
 
 def test_workers_start_without_pots_optional_backends():

@@ -15,7 +15,7 @@ import pandas as pd
 import psutil
 import pytest
 
-from faircompare.benchmark import Options, StaleResultsError, make_plan, run_plan
+from faircompare.benchmark import StaleResultsError, make_plan, run_plan
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.exceptions import ChoiceError
 from faircompare.results import ResultStore
@@ -63,8 +63,8 @@ def config(spec: Path, **changes) -> BenchmarkConfig:
     return BenchmarkConfig(**fields)
 
 
-def run(store: ResultStore, config: BenchmarkConfig, **kwargs):
-    return run_plan(make_plan(config).runs, store, Options(audits=config.audits), **kwargs)
+def run(store: ResultStore, config: BenchmarkConfig, force: bool = False):
+    return run_plan(make_plan(config).runs, store, config.overridden(force=force))
 
 
 def test_changed_data_is_never_reused_silently(tmp_path):
@@ -92,7 +92,7 @@ def test_a_run_records_the_data_it_read_when_the_file_changed_after_planning(tmp
     write_loans(tmp_path, rows=200, flip=True)  # replaced after "runs planned"
     new = dict(make_plan(config(spec)).runs[0].inputs)["data"]
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(planned, store, Options(audits=False))
+        summary = run_plan(planned, store, BenchmarkConfig(audits=False))
         assert summary.changed_data == {"loans"}
         assert {inputs["data"] for inputs in store.inputs().values()} == {new}
         assert set(store.runs()["n_test"]) == {67}  # computed from the 200 rows it read
@@ -125,7 +125,10 @@ def test_a_plugin_whose_code_changed_is_stale_though_its_version_did_not(tmp_pat
     (plugins / "constant.py").write_text(PLUGIN.format(label=1))
     planned = config(spec, algorithms=("constant",), plugins=str(plugins))
     with ResultStore(tmp_path / "results") as store:
-        assert run_plan(make_plan(planned).runs, store, Options(plugins=str(plugins))).done == 2
+        assert (
+            run_plan(make_plan(planned).runs, store, BenchmarkConfig(plugins=str(plugins))).done
+            == 2
+        )
         (plugins / "constant.py").write_text(PLUGIN.format(label=0))  # version "1" still
         with pytest.raises(StaleResultsError, match=r"version of constant: 1, code \w+ -> 1, co"):
             run(store, planned)
@@ -169,7 +172,10 @@ def test_editing_a_helper_module_in_a_plugins_subfolder_makes_its_runs_stale(tmp
     (plugins / "lib" / "answer.py").write_text("LABEL = 1\n")
     planned = config(spec, algorithms=("helped",), plugins=str(plugins))
     with ResultStore(tmp_path / "results") as store:
-        assert run_plan(make_plan(planned).runs, store, Options(plugins=str(plugins))).done == 2
+        assert (
+            run_plan(make_plan(planned).runs, store, BenchmarkConfig(plugins=str(plugins))).done
+            == 2
+        )
         (plugins / "lib" / "answer.py").write_text("LABEL = 0\n")
         with pytest.raises(StaleResultsError, match="version of helped"):
             run(store, planned)
@@ -313,7 +319,7 @@ def test_an_audit_that_fails_keeps_the_runs_measures_and_records_its_error(tmp_p
     spec = write_loans(tmp_path)
     chosen = config(spec, algorithms=("opaque",), splits=1, audits=True, plugins=str(plugins),
                     permutations=99)  # fmt: skip
-    options = Options(plugins=str(plugins), permutations=99)
+    options = BenchmarkConfig(plugins=str(plugins), permutations=99)
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(make_plan(chosen).runs, store, options)
         runs, measures, audits = store.runs(), store.measures(), store.audits()

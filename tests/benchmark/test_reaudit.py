@@ -14,7 +14,6 @@ import pytest
 
 from faircompare.benchmark import StaleResultsError, run_benchmark
 from faircompare.benchmark.reaudit import audit_study
-from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore, StoreError
 
@@ -28,7 +27,7 @@ def study(folder, permutations):
     config = PROFILES["default"].overridden(
         datasets=("german",), algorithms=ALGORITHMS, splits=1, permutations=permutations
     )
-    summary = run_benchmark(config, folder, RunSettings(jobs=1, backend="inline"), report=False)
+    summary = run_benchmark(config.overridden(jobs=1, backend="inline"), folder, report=False)
     assert summary.failed == 0
     return config
 

@@ -41,8 +41,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -65,9 +64,9 @@ KERNELS = ("Haswell", "SkylakeX", "Sandybridge", "Zen")
 
 def reference_frame(folder: Path) -> pd.DataFrame:
     """Run the reference plan into ``folder`` and return its measures and audits, one table."""
-    options = Options(permutations=CONFIG.permutations)
+    options = BenchmarkConfig(permutations=CONFIG.permutations)
     with ResultStore(folder) as store:
-        summary = run_plan(make_plan(CONFIG).runs, store, options, RunSettings(jobs=1))
+        summary = run_plan(make_plan(CONFIG).runs, store, options.overridden(jobs=1))
         assert summary.failed == 0, store.runs()["error"].dropna().tolist()
         measures = store.measures("test").assign(kind="measure")
         audits = store.audits().assign(kind="audit")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from faircompare.benchmark import Options, execute, make_plan, plan_study
+from faircompare.benchmark import execute, make_plan, plan_study
 from faircompare.benchmark.costs import REPEAT_SECONDS
 from faircompare.benchmark.execute import execute_run, execute_runs
 from faircompare.benchmark.schedule import shared_fits
@@ -63,7 +63,7 @@ def test_a_repeating_run_records_what_it_computes_alone():
     runs = [r for r in runs if r.algorithm != "kamishima"]
     repeating = [r for r in runs if r.repeats]
     assert len(repeating) == 3  # logistic regression, and the repair at two levels
-    options = Options(permutations=50)
+    options = BenchmarkConfig(permutations=50)
     together = {rec.spec.key: rec for g in shared_fits(runs) for rec in execute_runs(g, options)}
     for run in repeating:
         record, alone = together[run.key], execute_run(run, options)  # alone: its own fit
@@ -97,7 +97,7 @@ def test_a_repeating_run_whose_twin_failed_fits_its_own_model(monkeypatch):
         return real(name, model, split)
 
     monkeypatch.setattr(execute, "_predict", fails_for_the_twin)
-    options = Options(audits=False)
+    options = BenchmarkConfig(audits=False)
     records = execute_runs([twin, repeating], options)
     assert records[0].status == "failed" and "after its fit" in records[0].error
     # not the twin's model, which knows the groups as female and male: a fit of its own

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from faircompare.benchmark import Options, make_plan, run_plan
+from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
 from faircompare.config import load_config
 from faircompare.results import ResultStore
 
@@ -79,7 +79,7 @@ def test_killed_midway_then_resumed_loses_and_repeats_nothing(tmp_path):
     assert 10 <= len(before) < len(specs)  # killed midway
 
     with ResultStore(tmp_path) as store:
-        summary = run_plan(specs, store, Options())
+        summary = run_plan(specs, store, BenchmarkConfig())
         after = stored_runs(tmp_path)
         measured = store.measures()["key"].nunique()
     assert summary.done == len(specs) - len(before)  # only the missing runs were computed

@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from faircompare.benchmark import plan_study, run_benchmark
-from faircompare.benchmark.settings import RunSettings
 from faircompare.config import PROFILES
 from faircompare.results import ResultStore
 
@@ -49,7 +48,7 @@ def test_run_benchmark_stores_what_the_command_line_stores(tmp_path):
         datasets=("german",), algorithms=ALGORITHMS, splits=2, permutations=50
     )
     notes = []
-    summary = run_benchmark(config, tmp_path / "python", RunSettings(jobs=2), say=notes.append)
+    summary = run_benchmark(config.overridden(jobs=2), tmp_path / "python", say=notes.append)
     assert (summary.done, summary.failed, summary.failures) == (6, 0, ())
     assert summary.report == tmp_path / "python" / "report" / "report.html"
     assert summary.report.is_file()
@@ -91,14 +90,14 @@ def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, mon
     monkeypatch.setattr(
         study, "load_dataset", lambda spec, **kw: loaded.append(spec.name) or real(spec, **kw)
     )
-    config = PROFILES["default"].overridden(datasets=("ricci", "german"), splits=1)
-    planned = plan_study(config, cache=tmp_path, fetch=False)  # an empty cache: none at hand
+    config = PROFILES["default"].overridden(datasets=("ricci", "german"), splits=1, cache=tmp_path)
+    planned = plan_study(config, fetch=False)  # an empty cache: none at hand
     assert loaded == [] and planned.cleaning == {}  # both are in the measured cost table
     assert len(planned.costs) == len(planned.runs) > 0
-    fetched = plan_study(config, cache=tmp_path)
+    fetched = plan_study(config)
     assert sorted(loaded) == ["german", "ricci"] and set(fetched.cleaning) == {"german", "ricci"}
     said = []  # now cached, a dry plan reads them (for the runs that repeat), fetching nothing
-    again = plan_study(config, cache=tmp_path, fetch=False, say=said.append)
+    again = plan_study(config, fetch=False, say=said.append)
     assert sorted(loaded) == ["german", "german", "ricci", "ricci"]
     assert not [line for line in said if line.startswith("fetched")]
     assert again.costs == fetched.costs

@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from faircompare.benchmark import Options, make_plan, run_plan
-from faircompare.benchmark.settings import RunSettings
+from faircompare.benchmark import make_plan, run_plan
 from faircompare.benchmark.workers import end_strays, hard_limit
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
@@ -180,9 +179,9 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
 ):
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(tmp_path / "fit"))
     specs = plan(plugins, ("killed-on-its-second-fit", "decision-tree", "gaussian-nb"), splits=3)
-    options = Options(plugins=str(plugins), audits=False)
+    options = BenchmarkConfig(plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, RunSettings(jobs=2))
+        summary = run_plan(specs, store, options.overridden(jobs=2))
         runs = store.runs().set_index("key")
         assert (summary.done, summary.failed) == (len(specs) - 1, 1)
         failed = runs.query("status == 'failed'")
@@ -198,8 +197,8 @@ def test_a_killed_worker_costs_its_run_only_and_a_retry_tries_it_again(
         assert "--retry-failed" in failed["error"].iloc[0]
         # A plain rerun has nothing to do; --retry-failed runs the failed one (fitted a third
         # time now, so not killed) and completes the study.
-        assert run_plan(specs, store, options, RunSettings(jobs=2)).done == 0
-        again = run_plan(specs, store, options, RunSettings(jobs=2, retry_failed=True))
+        assert run_plan(specs, store, options.overridden(jobs=2)).done == 0
+        again = run_plan(specs, store, options.overridden(jobs=2, retry_failed=True))
         assert (again.done, again.failed) == (1, 0)
         assert set(store.statuses().values()) == {"done"}
 
@@ -214,7 +213,7 @@ def test_a_run_that_catches_its_timer_is_ended_from_outside_and_stored_as_failed
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     specs = plan(plugins, ("ignores-its-timer", "decision-tree"), splits=1)
     # 5 s: the decision tree's run takes milliseconds, but a limit of 1 s ended it at a load of 5
-    options = Options(timeout=5, plugins=str(plugins), audits=False)
+    options = BenchmarkConfig(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(specs, store, options)
         runs = store.runs().set_index("algorithm")
@@ -246,7 +245,7 @@ def test_no_process_a_run_started_outlives_it(tmp_path, plugins, monkeypatch):
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
     specs = plan(plugins, ("starts-a-child",), splits=2)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(plugins=str(plugins), audits=False))
+        summary = run_plan(specs, store, BenchmarkConfig(plugins=str(plugins), audits=False))
     assert (summary.done, summary.failed) == (2, 0)
     started = [int(line) for line in pids.read_text().split()]
     assert len(started) == 2
@@ -261,7 +260,7 @@ def test_no_process_a_run_starts_outlives_it_in_any_session(tmp_path, plugins, m
     monkeypatch.setenv("FAIRCOMPARE_TEST_MARKER", str(pids))
     specs = plan(plugins, ("starts-daemons",), splits=2)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, Options(plugins=str(plugins), audits=False))
+        summary = run_plan(specs, store, BenchmarkConfig(plugins=str(plugins), audits=False))
     assert (summary.done, summary.failed) == (2, 0)
     started = [int(line) for line in pids.read_text().split()]
     assert len(started) == 4  # per run: the new session's child, the double fork's grandchild
@@ -306,7 +305,7 @@ def test_what_a_run_changes_in_its_process_is_put_back_for_the_next(tmp_path, pl
     specs = plan("plugins", ("changes-its-process", "exits", "decision-tree"), splits=2)
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(
-            specs, store, Options(plugins="plugins", audits=False), RunSettings(backend="inline")
+            specs, store, BenchmarkConfig(plugins="plugins", audits=False, backend="inline")
         )
         runs = store.runs().set_index("algorithm")
     assert (summary.done, summary.failed) == (4, 2)
@@ -333,7 +332,7 @@ def test_a_run_works_in_a_folder_of_its_own_removed_with_what_it_left(
     specs = plan(plugins, ("leaves-files",), splits=2)
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(
-            specs, store, Options(plugins=str(plugins), audits=False), RunSettings(backend=backend)
+            specs, store, BenchmarkConfig(plugins=str(plugins), audits=False, backend=backend)
         )
     assert (summary.done, summary.failed) == (2, 0)
     assert list(start.iterdir()) == []
@@ -378,14 +377,14 @@ def test_a_worker_killed_at_random_costs_at_most_its_run_and_a_rerun_completes(t
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    options = Options(permutations=50)
+    options = BenchmarkConfig(permutations=50)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, RunSettings(jobs=2, progress=kill_one))
+        summary = run_plan(specs, store, options.overridden(jobs=2), progress=kill_one)
         assert killed
         statuses = store.statuses()
         assert len(statuses) == len(specs)  # every run is stored, done or failed
         assert summary.failed <= 1 and summary.done + summary.failed == len(specs)
-        rerun = run_plan(specs, store, options, RunSettings(jobs=2, retry_failed=True))
+        rerun = run_plan(specs, store, options.overridden(jobs=2, retry_failed=True))
         assert (rerun.done, rerun.failed) == (summary.failed, 0)
         assert set(store.statuses().values()) == {"done"}
 
@@ -401,7 +400,7 @@ def test_a_dead_worker_between_two_runs_is_replaced_without_loss(tmp_path):
 
     with ResultStore(tmp_path / "results") as store:
         summary = run_plan(
-            specs, store, Options(audits=False), RunSettings(jobs=1, progress=kill_after_each)
+            specs, store, BenchmarkConfig(audits=False, jobs=1), progress=kill_after_each
         )
     assert (summary.done, summary.failed) == (3, 0)
 
@@ -416,9 +415,9 @@ def test_on_dask_a_killed_run_and_a_run_past_its_limit_cost_themselves_only(
     specs = plan(plugins, ("killed-on-its-second-fit", "ignores-its-timer", "decision-tree"))
     # a limit with room for a run's start in a loaded Dask worker: at 2 s a decision tree on a
     # busy machine could pass it, and the test then failed for the wrong reason
-    options = Options(timeout=5, plugins=str(plugins), audits=False)
+    options = BenchmarkConfig(timeout=5, plugins=str(plugins), audits=False)
     with ResultStore(tmp_path / "results") as store:
-        summary = run_plan(specs, store, options, RunSettings(jobs=2, backend="dask"))
+        summary = run_plan(specs, store, options.overridden(jobs=2, backend="dask"))
         runs = store.runs().set_index(["algorithm", "split_id"])
     assert (summary.done, summary.failed) == (3, 3)
     killed = runs.loc["killed-on-its-second-fit", "error"].dropna()

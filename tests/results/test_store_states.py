@@ -154,8 +154,7 @@ def read_only(monkeypatch):
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     """A small study of Ricci: two algorithms, two splits, not audited."""
-    from faircompare.benchmark import Options, make_plan, run_plan
-    from faircompare.benchmark.settings import RunSettings
+    from faircompare.benchmark import make_plan, run_plan
     from faircompare.config import BenchmarkConfig
 
     folder = tmp_path_factory.mktemp("study")
@@ -164,7 +163,7 @@ def study(tmp_path_factory):
         audits=False,
     )  # fmt: skip
     with ResultStore(folder) as store:
-        run_plan(make_plan(config).runs, store, Options(audits=False), RunSettings(jobs=1))
+        run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=1))
     return folder
 
 

@@ -33,7 +33,7 @@ from faircompare.analysis.kinds import (
     stability,
     tradeoff,
 )
-from faircompare.names import FIGURE_KINDS
+from faircompare.choices import FIGURE_KINDS
 
 __all__ = ["KINDS", "Kind"]
 
@@ -72,7 +72,7 @@ _MODULES: dict[str, ModuleType] = {
     "correlations": correlations,
     "audits": audits,
 }
-#: Every figure kind, by name (their texts: :data:`faircompare.names.FIGURE_KINDS`).
+#: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
 KINDS: dict[str, Kind] = {
     name: Kind(name, shows, axes, _MODULES[name].frames, _MODULES[name].draw)
     for name, (shows, axes) in FIGURE_KINDS.items()

@@ -12,7 +12,7 @@ from faircompare.analysis import tidy
 from faircompare.analysis.canvas import Layout
 from faircompare.analysis.selection import Selection
 from faircompare.analysis.style import Style
-from faircompare.names import FAMILIES
+from faircompare.choices import FAMILIES
 
 FACET_ABOVE = 8  # algorithms in one configuration's panel before it is split by family
 
@@ -23,7 +23,7 @@ def panel_title(selection: Selection, configuration: Sequence[str]) -> str:
 
 
 def family_panels(names: Sequence[str], families: Mapping[str, str]) -> list[tuple[str, list[str]]]:
-    """Return a panel per family in :data:`~faircompare.names.FAMILIES` order, or one for all.
+    """Return a panel per family in :data:`~faircompare.choices.FAMILIES` order, or one for all.
 
     A configuration's runs are split by family past :data:`FACET_ABOVE` algorithms (25 in one
     panel overlap in a few hues), where the families are known (``families`` not empty).
