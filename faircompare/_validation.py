@@ -250,7 +250,7 @@ def check_settings(settings: Any, error: type[Exception]) -> None:
     Parameters
     ----------
     settings
-        A dataclass instance (a configuration, a run's settings, the workers' options).
+        A dataclass instance (a study's settings, :class:`~faircompare.config.BenchmarkConfig`).
     error
         The exception to raise, with the first problem found.
 

@@ -18,9 +18,6 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from faircompare._validation import MAX_PERMUTATIONS as MAX_PERMUTATIONS  # the CLI's bounds
-from faircompare._validation import MAX_SEED as MAX_SEED
-from faircompare._validation import MAX_TIMEOUT as MAX_TIMEOUT
 from faircompare._validation import check_choice
 from faircompare.benchmark.settings import BenchmarkConfig as BenchmarkConfig
 from faircompare.datasets.modern import MODERN

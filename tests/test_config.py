@@ -20,6 +20,19 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
     assert load_config(path, profile="paper").grid is True  # the argument wins over the file
 
 
+def test_a_file_sets_how_the_study_runs_too_its_folders_relative_to_it(tmp_path, monkeypatch):
+    # issue #68: the run's settings and the data locations are fields of the one settings object
+    path = tmp_path / "bench.toml"
+    path.write_text('jobs = 3\nbackend = "inline"\nmirror = "data"\ncache = "cache"\n')
+    monkeypatch.chdir(tmp_path.parent)  # the working directory does not matter
+    config = load_config(path)
+    assert (config.jobs, config.backend) == (3, "inline")
+    assert (config.mirror, config.cache) == (str(tmp_path / "data"), str(tmp_path / "cache"))
+    assert config.workers(10) == 1  # inline: one run at a time
+    made = BenchmarkConfig(mirror="data")  # from Python: absolute at once, as a worker reads it
+    assert made.mirror == str(tmp_path.parent / "data")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -36,6 +49,9 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
             "'some'",
         ),
         ('splits = "ten"\n', "splits must be a whole number of at least 1, got 'ten'"),
+        ("mirror = 3\n", "mirror must be a folder name .a string., got 3"),
+        ('backend = "loky"\n', "unknown backend 'loky'"),
+        ('scheduler = "tcp://h:8786"\n', "pass backend='dask' .--backend dask., not 'processes'"),
         # each read silently on the main of issue #14: "german" as the datasets g, e, r, m, a, n
         (
             'datasets = "german"\n',

@@ -25,7 +25,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare._timeout import time_limit
-from faircompare._validation import check_choice
+from faircompare._validation import MAX_PERMUTATIONS, check_choice
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.audits.registry import (
     audits_input,
@@ -43,7 +43,6 @@ from faircompare.benchmark.execute import (
 )
 from faircompare.benchmark.plan import stored_spec
 from faircompare.benchmark.settings import BenchmarkConfig
-from faircompare.config import MAX_PERMUTATIONS
 from faircompare.datasets import read_spec
 from faircompare.exceptions import FaircompareError, cut_message
 from faircompare.records import Predictions, RunSpec

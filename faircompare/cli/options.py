@@ -7,11 +7,12 @@ import signal
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from faircompare._deprecations import FLAGS, former_names, message
+from faircompare._validation import SETTINGS
 from faircompare.datasets.builtin import BUILTIN
 from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
 from faircompare.safe_write import make_folder, write_error
@@ -42,6 +43,27 @@ CACHE = click.option(
     envvar=CACHE_ENV,
     help=f"Where verified raw files are kept [env: {CACHE_ENV}; default: user cache dir].",
 )
+
+
+def setting_type(name: str) -> click.ParamType:
+    """Return the click type of a study's setting, its range read from the one table of rules.
+
+    Parameters
+    ----------
+    name
+        A setting of :data:`faircompare._validation.SETTINGS` that is a number.
+
+    Returns
+    -------
+    click.ParamType
+        An :class:`click.IntRange` (whole numbers) or :class:`click.FloatRange` (seconds, the
+        lower end excluded) with the setting's bounds, so the command line refuses what the
+        settings would, before anything runs.
+    """
+    rule = SETTINGS[name]
+    if rule.kind == "whole":
+        return click.IntRange(min=cast(int | None, rule.low), max=cast(int | None, rule.high))
+    return click.FloatRange(min=rule.low, max=rule.high, min_open=True)
 
 
 def deprecated_line(old: str, new: str) -> None:

@@ -16,6 +16,7 @@ from faircompare.cli.options import (
     RESULTS,
     output_folder,
     say,
+    setting_type,
 )
 
 
@@ -30,7 +31,7 @@ from faircompare.cli.options import (
 )  # fmt: skip
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
+    type=setting_type("jobs"),
     help="Processes drawing the report's parts at a time. [default: every core this process "
     "may use]",
 )

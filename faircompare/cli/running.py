@@ -20,11 +20,9 @@ from faircompare.cli.options import (
     data_locations,
     say,
     selected_specs,
+    setting_type,
 )
 from faircompare.config import (
-    MAX_PERMUTATIONS,
-    MAX_SEED,
-    MAX_TIMEOUT,
     PROFILES,
     BenchmarkConfig,
     load_config,
@@ -119,12 +117,12 @@ def _shown(value: Any) -> str:
 )
 @click.option(
     "--splits",
-    type=click.IntRange(min=1),
+    type=setting_type("splits"),
     help=f"Number of train/test splits. {_profile_default('splits')}",
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0, max=MAX_SEED),
+    type=setting_type("seed"),
     help=f"Base seed. {_profile_default('seed')}",
 )
 @click.option(
@@ -136,7 +134,7 @@ def _shown(value: Any) -> str:
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+    type=setting_type("timeout"),
     help="Seconds per run (a run past it is ended and stored as failed). "
     f"{_profile_default('timeout')}",
 )
@@ -148,13 +146,13 @@ def _shown(value: Any) -> str:
 )
 @click.option(
     "--permutations",
-    type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
+    type=setting_type("permutations"),
     help="Most permutations per audit test: a test draws until its verdict at 0.05 is decided, "
     f"up to this many. {_profile_default('permutations')}",
 )
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
+    type=setting_type("jobs"),
     help="Parallel workers on this machine; with --scheduler, the cluster's size, which the dry "
     "run divides the time by. [default: every core this process may use]",
 )
@@ -247,7 +245,7 @@ def _print_summary(summary: Summary) -> None:
 )  # fmt: skip
 @click.option(
     "--permutations",
-    type=click.IntRange(min=1, max=MAX_PERMUTATIONS),
+    type=setting_type("permutations"),
     help="Most permutations per test; a cap other than a run's stored one audits its "
     "permutation tests again (with --undecided, only the undecided runs'). [default: each "
     "run's]",
@@ -261,7 +259,7 @@ def _print_summary(summary: Summary) -> None:
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True, max=MAX_TIMEOUT),
+    type=setting_type("timeout"),
     help=f"Seconds per run (a run past it is left as it was). {_settings_default('timeout')}",
 )
 @SPECS
