@@ -62,7 +62,8 @@ ARGUMENTS: dict[str, dict[str, str]] = {
     "faircompare.datasets.loading.load_dataset": _SAY,
     "faircompare.datasets.fetch.fetch_file": _SAY,
     "faircompare.algorithms.loss_oracle.model_oracle": {"directions": "pairs"},
-    "faircompare.benchmark.schedule.run_plan": {"report": "progress"},
+    "faircompare.benchmark.schedule.run_plan": {"report": "progress", "options": "settings"},
+    "faircompare.benchmark.execute.execute_run": {"options": "settings"},
 }
 
 _RUN = {name: name for name in ("jobs", "backend", "scheduler", "force", "retry_failed")}

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from faircompare._deprecations import renamed_arguments
 from faircompare._timeout import time_limit
 from faircompare.algorithms.outputs import (
     checked_predictions,
@@ -136,6 +137,7 @@ class GroupWork:
         return record
 
 
+@renamed_arguments
 def execute_run(
     spec: RunSpec, settings: BenchmarkConfig, fits: Fits | None = None, scored: Scored | None = None
 ) -> RunRecord:
@@ -146,7 +148,8 @@ def execute_run(
     spec
         The run.
     settings
-        The study's settings: the time limit, plugins, data locations and audits are read.
+        The study's settings: the time limit, plugins, data locations and audits are read
+        (formerly ``options=``, which still works with a :class:`DeprecationWarning`).
     fits
         Models fitted by earlier runs of the same fit key, reused (see :func:`execute_runs`);
         this run's fits are added.

@@ -31,6 +31,7 @@ from faircompare.results.store import ResultStore
 if TYPE_CHECKING:
     from faircompare.benchmark.study import Study
 
+#: Called after each stored run with its record and the counts so far (a progress bar).
 Progress = Callable[[RunRecord, Summary], None]
 
 
@@ -67,9 +68,9 @@ def run_plan(
     settings
         The study's settings, whole: the workers read how to run each run (time limit, plugins,
         data locations, audits), this process how to run the plan (workers, backend, what to
-        redo). ``jobs=``, ``backend=``, ``scheduler=``, ``force=`` and ``retry_failed=``, and a
-        :class:`~faircompare.benchmark.settings.RunSettings` in fourth place, still work as its
-        fields, with a :class:`DeprecationWarning`.
+        redo); formerly ``options=``. ``jobs=``, ``backend=``, ``scheduler=``, ``force=`` and
+        ``retry_failed=``, and a :class:`~faircompare.benchmark.settings.RunSettings` in
+        fourth place, still work as its fields, with a :class:`DeprecationWarning`.
     progress
         Called after each stored run with its record and the counts so far (a progress bar);
         formerly ``report=``, which still works with a :class:`DeprecationWarning`.

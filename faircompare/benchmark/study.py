@@ -32,7 +32,7 @@ from faircompare._deprecations import RenamedAttribute, folded_keywords
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan, side_by_side
 from faircompare.benchmark.plan import make_plan
-from faircompare.benchmark.schedule import run_plan
+from faircompare.benchmark.schedule import Progress, run_plan
 from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
 from faircompare.benchmark.summary import Summary
 from faircompare.datasets import (
@@ -43,11 +43,10 @@ from faircompare.datasets import (
     read_spec,
     removed_text,
 )
-from faircompare.records import RunRecord, RunSpec
+from faircompare.records import RunSpec
 from faircompare.results.store import DATABASE, ResultStore
 
 Say = Callable[[str], None]
-Progress = Callable[[RunRecord, Summary], None]
 
 
 @dataclass(frozen=True)
