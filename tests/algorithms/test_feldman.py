@@ -127,6 +127,21 @@ def test_a_rows_repair_is_its_own_whatever_the_batch(three_groups):
     assert not np.array_equal(other_seed.transform(test, sensitive_features=groups), batch)
 
 
+def test_moving_one_feature_a_little_draws_the_rows_other_ties_again(three_groups):
+    # what the methods page says of the repair, and what the individual test sees (#69): the
+    # tie draws hash the whole row, so the repair is discontinuous in every feature
+    X, s = three_groups
+    repair = DisparateImpactRepair(1.0).fit(X[::2], sensitive_features=s[::2])
+    test, groups = X[1::2], s[1::2]
+    moved = test.copy()
+    moved[:, 0] += 1e-9  # the continuous feature, by far less than any gap between its values
+    before = repair.transform(test, sensitive_features=groups)
+    after = repair.transform(moved, sensitive_features=groups)
+    changed = before[:, 1:] != after[:, 1:]  # the integer and binary features, not moved
+    assert changed.any(axis=1).mean() > 0.2  # 36 % of the rows here: their ties drawn again
+    assert set(np.unique(after[:, 2])) <= set(np.unique(X[::2, 2]))  # still values of the data
+
+
 def test_full_repair_of_new_data_still_equalises_the_groups(three_groups):
     # The row-hash draws are uniform and independent of the values, so the randomised
     # probability integral transform still makes each group's repaired values follow the
