@@ -142,6 +142,8 @@ def test_the_former_settings_objects_still_run_a_study_with_a_warning(tmp_path):
     with pytest.warns(DeprecationWarning, match=said("Options(...)", "BenchmarkConfig(")):
         options = Options(30.0, audits=False)  # positionally, in 0.2's order
     assert (options.timeout, options.audits) == (30.0, False)
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="at most 6 positional"):
+        Options(30.0, None, None, None, True, 20, "extra")  # not silently dropped
     with pytest.warns(DeprecationWarning, match=said("Options.from_config(config)", "config.")):
         assert Options.from_config(config, cache=tmp_path).cache == str(tmp_path)
     seen = []

@@ -348,6 +348,8 @@ class Options:
     def __new__(cls, *args: Any, **kwargs: Any) -> BenchmarkConfig:  # type: ignore[misc]
         """Return the settings with the fields given, by name or in their former order."""
         deprecated("Options(...)", "BenchmarkConfig(timeout=..., plugins=..., ...)")
+        if len(args) > len(_OPTIONS):
+            raise TypeError(f"Options() takes at most {len(_OPTIONS)} positional arguments")
         return BenchmarkConfig(**dict(zip(_OPTIONS, args, strict=False)), **kwargs)
 
     @classmethod
