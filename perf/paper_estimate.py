@@ -2,7 +2,9 @@
 
 For every (dataset, algorithm) cell of the plan, ``--sample`` of its runs are executed here,
 part by part, on one thread: the split and the measures, the fit, the predictions, the tuning
-fit (the training data less its validation part) with its predictions, and each audit; the
+fit (the training data less its validation part) with its predictions, a refit where the runs
+of a fit share it, and each audit (the permutation tests at a fixed 1,000 permutations, which
+the cost model, and the total here, weigh by its ``SEQUENTIAL``); the
 per-split setups of the audits (the FlipTest map,
 the fair metric) are timed apart, since a worker builds them once per split for every
 algorithm. The sample is drawn across the cell's sensitive attributes and variants, whose runs
@@ -31,6 +33,7 @@ import time
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,10 +46,14 @@ from faircompare.benchmark.costs import (
     CALIBRATION,
     COSTS,
     FIT,
+    MEASURED_PERMUTATIONS,
+    REFIT,
     REPEAT_SECONDS,
     RUN,
+    SEQUENTIAL,
     SETUP,
     TUNING,
+    TUNING_REFIT,
     write_costs,
 )
 from faircompare.config import PROFILES
@@ -97,11 +104,13 @@ def time_parts(
     )
     # the harness's own fit, predict and measures, so the estimate times what a run does
     (model, _), parts["fits"] = cpu(execute._fit, spec, SETTINGS, split, {})
+    model = refit(spec, model, parts, "refits")
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
     parts["measures"] += cpu(execute._measure_rows, split, y_pred, scores)[1]
     if spec.tune:
         tuning = validation_split(split)
         (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, SETTINGS, tuning, {})
+        tuned = refit(spec, tuned, parts, "tuning refits")
         predicted, parts["tuning predictions"] = cpu(
             execute._predict, spec.algorithm, tuned, tuning
         )
@@ -116,20 +125,36 @@ def time_parts(
         _, parts[f"{name} audits"] = cpu(audit, run, options)
 
 
+def refit(spec: RunSpec, model: Any, parts: dict[str, float], part: str) -> Any:
+    """Refit a model of a run with :attr:`RunSpec.refit_params`, as every run of its fit but one.
+
+    The runs sharing the fit (a sweep over Feldman's repair levels, the frontier's settings)
+    make it once and refit its last step each: that refit is a part of every run.
+    """
+    if not spec.refit_params or spec.fit_as:
+        return model
+    own = {name: value for name, value in spec.params if name in spec.refit_params}
+    refitted, parts[part] = cpu(model.refitted, **own)
+    return refitted
+
+
 RUN_PARTS = ("predictions", "measures", "failed runs")
 
 
 def cost_parts(seconds: dict[str, float], fitted: float, runs: int) -> dict[str, float]:
-    """A cell's seconds per run by part of the cost model: the run, one fit, its tuning, each audit.
+    """A cell's seconds per run by part of the cost model: the run, one fit, its tuning, its
+    refits, each audit.
 
     ``fitted``: the share of the cell's fits made (runs sharing one fit make it once). The fit
-    is kept whole, as one run alone makes it: the runner's model shares it among the runs of
-    the plan it prices.
+    and the refits are kept whole, as one run makes them: the runner's model shares the fit
+    among the runs of the plan it prices, and charges the refits to all of them but one.
     """
     parts = {
         RUN: sum(seconds.get(name, 0.0) for name in RUN_PARTS),
         FIT: seconds.get("fits", 0.0),
         TUNING: seconds.get("tuning fits", 0.0) * fitted + seconds.get("tuning predictions", 0.0),
+        REFIT: seconds.get("refits", 0.0),
+        TUNING_REFIT: seconds.get("tuning refits", 0.0),
     }
     for name, total in seconds.items():
         if name.endswith(" audits"):
@@ -211,7 +236,9 @@ def main() -> None:
     plan = make_plan(config)
     plan = plan.with_repeats({name: load_dataset(name) for name in {r.dataset for r in plan.runs}})
     own = [run for run in plan.runs if not run.repeats]  # a repeating run measures its twin's
-    options = AuditOptions(permutations=config.permutations)
+    # the table's permutation column is at a fixed number of permutations, which the runner's
+    # model weighs by SEQUENTIAL for the sequential tests a run makes; so is the total here
+    options = AuditOptions(permutations=MEASURED_PERMUTATIONS, sequential=False)
     frame = pd.DataFrame({"spec": own, "dataset": [r.dataset for r in own],
                           "algorithm": [r.algorithm for r in own]})  # fmt: skip
     rng = np.random.default_rng(args.seed)
@@ -225,7 +252,7 @@ def main() -> None:
     for (dataset, algorithm), part in frame.groupby(["dataset", "algorithm"], sort=False):
         seconds_by_part, setups_once = estimate_cell(part["spec"], options, args.sample, rng)
         for name, seconds in seconds_by_part.items():
-            totals[name] += seconds
+            totals[name] += seconds * (SEQUENTIAL if name == "permutation audits" else 1)
         splits = {(r.variant, r.sensitive_attribute, r.split_id) for r in part["spec"]}
         for name, seconds in setups_once.items():  # per split, whatever the algorithm
             key = (dataset, name)
@@ -236,7 +263,10 @@ def main() -> None:
         fits = seconds_by_part.get("fits", 0.0) + seconds_by_part.get("tuning fits", 0.0)
         reused += fits * (1 - fitted)
         each = cost_parts(seconds_by_part, fitted, len(part))
-        cell = (sum(each.values()) - each[FIT] * (1 - fitted)) * len(part)  # as the runner runs
+        # as the runner runs: the fits shared, the refits made by every run of a fit but one
+        priced = each | {"permutation": each.get("permutation", 0.0) * SEQUENTIAL}
+        shared = each[FIT] * (1 - fitted) + (each[REFIT] + each[TUNING_REFIT]) * fitted
+        cell = (sum(priced.values()) - shared) * len(part)
         cells.append((dataset, algorithm, len(part), cell / len(part), cell))
         table_rows.append(
             {"dataset": dataset, "algorithm": algorithm}

@@ -74,7 +74,8 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         not it sweeps grids: the points of one result that mean little alone, such as the
         tolerances of a frontier.
     refit_params
-        Parameters that only the last, cheap step of ``fit`` reads: runs that differ only in
+        Parameters that only the last step of ``fit`` reads (the frontier's thresholds;
+        Feldman's classifier, fitted on the data repaired at a level): runs that differ only in
         them share one fit of the rest, each taking its own settings through :meth:`refitted`.
     groups_by_order
         Whether ``fit`` and ``predict`` read ``sensitive_features`` only through the order of

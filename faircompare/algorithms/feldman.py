@@ -20,9 +20,10 @@ repaired, never the label or other sensitive attributes.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -38,11 +39,13 @@ from faircompare.algorithms.base import (
     numeric_matrix,
 )
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
+from faircompare.algorithms.loss_oracle import gradient_kind
 from faircompare.algorithms.rowhash import cell_uniforms, dense_columns, row_hashes
 from faircompare.bibliography import Reference
 from faircompare.preprocessing import is_sparse_frame, sparse_matrix
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
+SURROGATE = "surrogate"  # the gradient kind of a pipeline whose classifier has one
 
 
 #: Feldman et al.'s repair of the features (§5.1-5.2).
@@ -85,40 +88,78 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any = None, *, sensitive_features: Any) -> DisparateImpactRepair:
-        """Learn each group's training values, column by column."""
-        if not 0 <= self.repair_level <= 1:
-            raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {self.repair_level}")
-        features = _repair_input(X)
-        groups = np.asarray(sensitive_features)
-        self.groups_, codes = np.unique(groups, return_inverse=True)
-        self.blocks_ = [
-            _RepairBlock.of(columns, dense_columns(features, columns), codes, len(self.groups_))
-            for columns in _column_blocks(features.shape[1])
-        ]
-        self.n_features_in_ = features.shape[1]
-        return self
-
-    def fit_transform(self, X: Any, y: Any = None, *, sensitive_features: Any) -> Any:
-        """Fit on the training data and repair it.
+        """Learn each group's training values, and where a full repair sends each of them.
 
         A training value's quantile comes from its rank in its group, ties broken by a random
         permutation, so each group's quantiles are evenly spread and a full repair makes the
         groups' distributions equal up to one value. Each group and block of columns draws
-        from its own stream of ``random_state``.
+        from its own stream of ``random_state``. Nothing fitted depends on the repair level
+        (:meth:`at_level`).
         """
-        self.fit(X, sensitive_features=sensitive_features)
+        if not 0 <= self.repair_level <= 1:
+            raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {self.repair_level}")
         features = _repair_input(X)
-        codes = self._codes(np.asarray(sensitive_features))
-        repaired = []
-        for number, block in enumerate(self.blocks_):
-            values = dense_columns(features, block.columns)
+        self.groups_, codes = np.unique(np.asarray(sensitive_features), return_inverse=True)
+        self.blocks_: list[_RepairBlock] = []
+        self.targets_: list[Any] = []  # dense, or CSC for sparse features
+        for number, columns in enumerate(_column_blocks(features.shape[1])):
+            values = dense_columns(features, columns)
+            block = _RepairBlock.of(columns, values, codes, len(self.groups_))
             for g in range(len(self.groups_)):
                 rows = codes == g
-                stream = np.random.SeedSequence(self.random_state, spawn_key=(number, g))
-                u = block.training_levels(values[rows], np.random.default_rng(stream))
-                values[rows] = self._moved(values[rows], block.median.at(u))
+                stream = np.random.default_rng(
+                    np.random.SeedSequence(self.random_state, spawn_key=(number, g))
+                )
+                values[rows] = block.median.at(block.training_levels(values[rows], stream))
+            self.blocks_.append(block)
+            self.targets_.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
+        self.n_features_in_ = features.shape[1]
+        return self
+
+    def fit_transform(self, X: Any, y: Any = None, *, sensitive_features: Any) -> Any:
+        """Fit on the training data and repair it (:meth:`fit`, :meth:`repaired_training`)."""
+        return self.fit(X, sensitive_features=sensitive_features).repaired_training(X)
+
+    def repaired_training(self, X: Any) -> Any:
+        """Return the training data repaired: each value moved toward where :meth:`fit` sent it.
+
+        Parameters
+        ----------
+        X
+            The rows the repair was fitted on, in the same order.
+
+        Returns
+        -------
+        numpy.ndarray or scipy.sparse.csr_matrix
+            The repaired rows (sparse for sparse input).
+        """
+        features = _repair_input(X)
+        check_fitted_width(features, self.n_features_in_, "Feldman repair")
+        repaired = []
+        for block, target in zip(self.blocks_, self.targets_, strict=True):
+            full = target.toarray() if sparse.issparse(target) else target
+            values = self._moved(dense_columns(features, block.columns), full)
             repaired.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
         return _stacked(repaired, features)
+
+    def at_level(self, repair_level: float) -> DisparateImpactRepair:
+        """Return this fitted repair at another level, sharing the fit (its tie draws too).
+
+        Parameters
+        ----------
+        repair_level
+            lambda in [0, 1].
+
+        Returns
+        -------
+        DisparateImpactRepair
+            A new fitted repair; this one is unchanged.
+        """
+        if not 0 <= repair_level <= 1:
+            raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {repair_level}")
+        other = copy.copy(self)
+        other.repair_level = repair_level
+        return other
 
     def transform(self, X: Any, *, sensitive_features: Any) -> Any:
         """Repair new data, whose rows belong to the groups given by ``sensitive_features``.
@@ -141,6 +182,48 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
                 values[rows] = self._moved(values[rows], target)
             repaired.append(sparse.csc_matrix(values) if sparse.issparse(features) else values)
         return _stacked(repaired, features)
+
+    def slopes(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
+        """Return each cell's slope d x' / d x under the repair's piecewise-linear smoothing.
+
+        The repair of a new value is a step function of it (its level F_s(x) moves only where x
+        crosses a training value), so its derivative is zero wherever it exists. Its smoothing
+        joins, feature by feature and group by group, the points (v_k, m_k) by straight lines:
+        v_k the group's distinct training values, and m_k the mean over the tie-breaking draw V
+        of where the repair sends v_k, the median distribution's quantile function averaged
+        over the levels [F_s(v_k-), F_s(v_k)] (Feldman et al. §5.1: the repair is the monotone
+        map that sends F_s to the median distribution, this one its interpolation between
+        the data's values). It is constant below the smallest value and above the largest.
+        The slope of a partial repair is (1 - lambda) + lambda times the smoothing's; at a
+        training value (where the data's rows are) it is the mean of the slopes on either side.
+        A row of a group absent from the training data gets (1 - lambda).
+
+        This is the search direction of the individual-fairness audit's attack on a repaired
+        pipeline (:meth:`FeldmanClassifier.input_gradient`), not the repair's derivative.
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        sensitive_features
+            Each row's group.
+
+        Returns
+        -------
+        numpy.ndarray
+            One slope per cell, shape ``X.shape``.
+        """
+        features = _repair_input(X)
+        check_fitted_width(features, self.n_features_in_, "Feldman repair")
+        codes = self._codes(np.asarray(sensitive_features))
+        slopes = np.full(features.shape, 1.0 - self.repair_level)
+        for block in self.blocks_:
+            values = dense_columns(features, block.columns)
+            for g in np.unique(codes[codes != _UNSEEN]):
+                rows = np.flatnonzero(codes == g)
+                smoothed = block.smoothed[g].slopes(values[rows])
+                slopes[rows, block.columns] += self.repair_level * smoothed
+        return slopes
 
     def _moved(self, values: np.ndarray, target: np.ndarray) -> np.ndarray:
         """Move ``values`` toward their median distribution's quantiles (values of the data)."""
@@ -207,6 +290,11 @@ class _RepairBlock:
             None if len(ecdf.many) else median.at(ecdf.untied_levels()).T.ravel() for ecdf in ecdfs
         )
         return cls(columns, ecdfs, median, untied)
+
+    @cached_property
+    def smoothed(self) -> tuple[_SmoothedRepair, ...]:
+        """Each group's piecewise-linear smoothing of the repair (:meth:`.slopes`), made once."""
+        return tuple(_SmoothedRepair.of(ecdf, self.median) for ecdf in self.ecdfs)
 
     @staticmethod
     def training_levels(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -383,6 +471,96 @@ class _Ecdf:
         """
         return self.below_at.reshape(-1, _PLACES).T.astype(float) / self.n
 
+    def atoms(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Return each column's distinct values with the counts of training values < and <= them."""
+        below_at = self.below_at.reshape(-1, _PLACES)
+        at_most_at = self.at_most_at.reshape(-1, _PLACES)
+        atoms: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for columns, values in self.few:
+            at_values = slice(1, 2 * values.shape[1], 2)
+            for j, distinct in zip(columns, values, strict=True):
+                atoms[j] = (distinct, below_at[j, at_values], at_most_at[j, at_values])
+        for k, j in enumerate(self.many):
+            distinct, counts = np.unique(self.many_sorted[:, k], return_counts=True)
+            at_most = np.cumsum(counts)
+            atoms[j] = (distinct, at_most - counts, at_most)
+        return [atoms[j] for j in range(len(below_at))]
+
+
+_SMOOTHING_LEVELS = 16  # levels averaged over a tie's interval for its mean repaired value
+_SMOOTHING_CELLS = 1 << 18  # knots x levels x columns of a smoothing made at once, at most
+_KNOT_TOLERANCE = 1e-6  # relative: a value this close to a training value is at it
+
+
+@dataclass(frozen=True, eq=False)
+class _SmoothedRepair:
+    """One group's repair, smoothed: a piecewise-linear map per column (:meth:`.slopes`).
+
+    A column's knots are the group's distinct training values v_0 < ... < v_{K-1}, and its K + 1
+    gradients the map's slopes: 0 below v_0, (m_k - m_{k-1}) / (v_k - v_{k-1}) between knots,
+    0 above v_{K-1}. Columns with few knots are kept together by their number K, and a value's
+    place among them found by comparisons (as :meth:`_Ecdf.places`); the others by binary search.
+    """
+
+    few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]  # (columns, knots, gradients)
+    many: tuple[tuple[int, np.ndarray, np.ndarray], ...]  # (column, knots, gradients)
+
+    @classmethod
+    def of(cls, ecdf: _Ecdf, median: _MedianQuantile) -> _SmoothedRepair:
+        """Smooth the repair of a group: its ECDF, sent to the median distribution."""
+        atoms = ecdf.atoms()
+        widest = max(len(values) for values, _, _ in atoms)
+        levels = int(np.clip(_SMOOTHING_CELLS // (widest * len(atoms)), 1, _SMOOTHING_LEVELS))
+        share = (np.arange(levels) + 0.5) / levels  # midpoints of equal parts of [0, 1]
+        u = np.empty((widest, levels, len(atoms)))
+        for j, (values, below, at_most) in enumerate(atoms):
+            padded = np.arange(widest).clip(max=len(values) - 1)  # the last knot repeated
+            low, high = below[padded, None], at_most[padded, None]
+            u[:, :, j] = (low + share * (high - low)) / ecdf.n
+        means = median.at(u.reshape(-1, len(atoms))).reshape(u.shape).mean(axis=1)
+        gradients = [
+            np.concatenate([[0.0], np.diff(means[: len(values), j]) / np.diff(values), [0.0]])
+            for j, (values, _, _) in enumerate(atoms)
+        ]
+        sizes = np.array([len(values) for values, _, _ in atoms])
+        few = tuple(
+            (
+                columns,
+                np.array([atoms[j][0] for j in columns]),
+                np.array([gradients[j] for j in columns]),
+            )
+            for size in np.unique(sizes[sizes <= _FEW_VALUES])
+            for columns in [np.flatnonzero(sizes == size)]
+        )
+        many = tuple(
+            (int(j), atoms[j][0], gradients[j]) for j in np.flatnonzero(sizes > _FEW_VALUES)
+        )
+        return cls(few, many)
+
+    def slopes(self, values: np.ndarray) -> np.ndarray:
+        """Return the smoothing's slope at each value, the mean of both sides' at a knot.
+
+        A value within :data:`_KNOT_TOLERANCE` (relative) of a knot is at it: the attack moves
+        its points in single precision.
+        """
+        slopes = np.empty_like(values)
+        near = _KNOT_TOLERANCE * np.maximum(np.abs(values), 1.0)
+        low_values, high_values = values - near, values + near
+        for columns, knots, gradients in self.few:
+            low, high = low_values[:, columns], high_values[:, columns]
+            below = np.zeros(low.shape, dtype=np.intp)  # knots below the value's neighbourhood
+            up_to = np.zeros(low.shape, dtype=np.intp)  # and up to its end
+            for knot in knots.T:
+                below += knot < low
+                up_to += knot <= high
+            rows = np.arange(len(columns))
+            slopes[:, columns] = (gradients[rows, below] + gradients[rows, up_to]) / 2
+        for j, knots, gradients in self.many:
+            below = np.searchsorted(knots, low_values[:, j], side="left")
+            up_to = np.searchsorted(knots, high_values[:, j], side="right")
+            slopes[:, j] = (gradients[below] + gradients[up_to]) / 2  # one interval: equal
+        return slopes
+
 
 @dataclass(frozen=True, eq=False)
 class _MedianQuantile:
@@ -483,8 +661,10 @@ class FeldmanClassifier(FairEstimator):
     uses_sensitive_at_predict: ClassVar[bool] = True
     groups_by_order: ClassVar[bool] = True  # groups are their indices in the sorted groups_
     # 2: tie-breaking by row hash, lower median; 3: the training rows' ties broken by a stream
-    # per block of columns and group, the repair done a block of columns at a time (#31)
-    version: ClassVar[str] = "3"
+    # per block of columns and group, the repair done a block of columns at a time (#31); 4: one
+    # fit of the repair, and one seed of its draws, for every level of a sweep (#69)
+    version: ClassVar[str] = "4"
+    refit_params: ClassVar[frozenset[str]] = frozenset({"repair_level"})
     sparse_input: ClassVar[bool] = True  # repaired sparse; densified for a classifier without
 
     def __init__(
@@ -498,11 +678,43 @@ class FeldmanClassifier(FairEstimator):
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FeldmanClassifier:
-        """Fit the repair on the training data, then the classifier on the repaired data."""
+        """Fit the repair on the training data, then the classifier on the repaired data.
+
+        The training rows are kept with the model, so that :meth:`refitted` can repair them at
+        another level.
+        """
         features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, features.shape[0])
         self.repair_ = DisparateImpactRepair(self.repair_level, self.random_state)
-        repaired = self._for_base(self.repair_.fit_transform(features, sensitive_features=s))
+        self._training = features, labels, s
+        self.repair_.fit(features, sensitive_features=s)
+        return self._fit_classifier()
+
+    def refitted(self, **params: Any) -> FeldmanClassifier:
+        """Return this model at another repair level: the repair's fit shared, the classifier new.
+
+        Nothing the repair fits depends on the level (:meth:`DisparateImpactRepair.at_level`),
+        so the runs of a sweep over levels share one fit of it, and one set of tie-breaking
+        draws: their models differ by the level alone.
+
+        Parameters
+        ----------
+        **params
+            ``repair_level``; 1 when not given.
+
+        Returns
+        -------
+        FeldmanClassifier
+            A new fitted model; this one is unchanged.
+        """
+        other = copy.copy(self).set_params(repair_level=params.get("repair_level", 1.0))
+        other.repair_ = self.repair_.at_level(other.repair_level)
+        return other._fit_classifier()
+
+    def _fit_classifier(self) -> FeldmanClassifier:
+        """Fit the classifier on the training rows repaired at the model's level."""
+        features, labels, s = self._training
+        repaired = self._for_base(self.repair_.repaired_training(features))
         self.estimator_ = clone(self._base()).fit(repaired, labels, sensitive_features=s)
         return self
 
@@ -532,6 +744,50 @@ class FeldmanClassifier(FairEstimator):
         """Scores, when the classifier has them."""
         repaired = self._repaired(X, sensitive_features)
         return self.estimator_.decision_function(repaired)
+
+    @property
+    def gradient_kind(self) -> str | None:
+        """``"surrogate"`` if the classifier has a gradient, else None (trees, naive Bayes)."""
+        fitted = getattr(self, "estimator_", None)
+        base = self._base() if fitted is None else fitted
+        return SURROGATE if gradient_kind(base) is not None else None
+
+    def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Return the log-loss's gradient through the repair's smoothing, for the audit's attack.
+
+        The repair is a step function of each feature, so the pipeline's exact gradient is zero
+        almost everywhere. This is the chain rule through the repair's piecewise-linear
+        smoothing instead (:meth:`DisparateImpactRepair.slopes`): the classifier's input
+        gradient at the repaired row, times each feature's slope. The individual-fairness audit
+        follows it as its search direction (the attack's kind is ``"surrogate"``); the losses
+        it tests are the pipeline's own.
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        y
+            Labels (1 positive, 0 other).
+        sensitive_features
+            Each row's group.
+
+        Returns
+        -------
+        numpy.ndarray
+            One gradient per row, shape ``(rows, features)``.
+
+        Raises
+        ------
+        NotImplementedError
+            Where the classifier has no input gradient (``gradient_kind`` is None).
+        """
+        if self.gradient_kind is None:
+            raise NotImplementedError(f"{type(self._base()).__name__} has no input gradient")
+        features = self.fitted_features(X)
+        s = self.sensitive_for_predict(features, sensitive_features)
+        repaired = self._for_base(self.repair_.transform(features, sensitive_features=s))
+        inner = self.estimator_.input_gradient(repaired, y, sensitive_features=s)
+        return inner * self.repair_.slopes(features, sensitive_features=s)
 
     def fit_equivalent(self) -> FairEstimator | None:
         """Return the classifier at repair level 0, where the repair leaves every value as is.

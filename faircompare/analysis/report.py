@@ -780,7 +780,10 @@ def _audit_figures(
             "a run attacked without gradients has its Monte Carlo interval (+-1.96 errors, a "
             "vertical line) and is filled where that interval holds delta (undecided); above "
             "delta (dashed) the test rejects, and each column's share of decided runs "
-            "rejecting is written above it"
+            "rejecting is written above it. Feldman's pipelines are attacked along the "
+            "gradient of their repair's smoothing where their classifier has one (the repair "
+            "itself has none), and reject more often than their classifiers alone: a repaired "
+            "row's ties are drawn again when any of its features moves (the methods page)"
         )
         writer.drawn("individual-statistics", caption, figures.plot_individual_statistics,
                      statistics, styles, title=title)  # fmt: skip

@@ -142,7 +142,9 @@ def audit_oracle(
 class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     """The individual-fairness test of Maity et al.: T_n and T~_n of the model's attack.
 
-    A model with a gradient is attacked once. A model without one is attacked
+    A model with a gradient is attacked once, as is a Feldman pipeline whose classifier has one
+    (along its surrogate gradient, :meth:`~faircompare.algorithms.feldman.FeldmanClassifier.
+    input_gradient`). A model without one is attacked
     :data:`REPLICATES` times, each with its own random directions within the metric's free
     directions (:func:`~faircompare.stats.individual.replicated_fairness_test`): the verdict
     comes with its Monte Carlo error, and where that error leaves it open the model is attacked
@@ -157,8 +159,9 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     # points is recorded with the loss ratio (which statistic the report reads, #29); 4: a
     # derivative-free gradient within the free directions, two attacks, undecided verdicts (#52);
     # 5: an undecided verdict is attacked again, up to MOST_REPLICATES attacks (#66); no test
-    # where the privileged group or the rest has too few rows (#64).
-    version = "5"
+    # where the privileged group or the rest has too few rows (#64); 6: a Feldman pipeline whose
+    # classifier has a gradient is attacked once along its surrogate gradient (#69).
+    version = "6"
 
     def setup(self, run: AuditedRun) -> IndividualSetup:
         """Learn the split's fair metric and draw its audit rows (:func:`split_fair_metric`).

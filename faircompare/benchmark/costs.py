@@ -11,6 +11,10 @@ thread, a fit shared by several runs counted once), with the dataset's rows:
   measured before the column, whose ``run`` holds the fit's share as their profile shared it;
 - ``tuning``: the fit on the training data less its validation part, with its predictions and
   measures, for the runs that tune (a grid's);
+- ``refit`` and ``tuning refit``: where runs share a fit through their
+  :attr:`~faircompare.records.RunSpec.refit_params` (a sweep over Feldman's repair levels),
+  the refit of its last step that every run of the fit but the first makes, on the training
+  data and, for the runs that tune, on the tuning data;
 - one column per audit (``permutation`` at a fixed :data:`MEASURED_PERMUTATIONS`
   permutations, ``fliptest``, ``individual``): its mean over the cell's runs, those it does not
   apply to counting nothing.
@@ -22,7 +26,8 @@ measured it (:mod:`~faircompare.benchmark.calibration`): the model brings every 
 machine's speed, and :meth:`CostModel.on_machine` scales them all to this one's.
 
 A run is priced by what will run (:class:`Pricing`): its ``run`` part, its share of the fit it
-shares with other planned runs, its tuning if it tunes, the audits enabled (none with
+shares with other planned runs, its refits where it shares the fit through its refit parameters
+(every run of the fit but one refits), its tuning if it tunes, the audits enabled (none with
 ``--no-audits``, nor for a run not audited), the permutation audit at :data:`SEQUENTIAL` times
 its measured cost (its tests are sequential: what they draw depends on their p-values, hardly on
 the cap), and its share of its split's setups. A run that repeats another
@@ -54,6 +59,8 @@ RUN = "run"  # the part of a run without audits and tuning
 FIT = "fit"  # one fit, shared by the runs of one fit key
 CALIBRATION = "calibration"  # seconds of the calibration workload where the row was measured
 TUNING = "tuning"  # the tuning fit, its predictions and measures
+REFIT = "refit"  # the refit of a run sharing its fit through its refit parameters
+TUNING_REFIT = "tuning refit"  # and of its tuning fit
 SETUP = "(setup)"  # the algorithm of the rows that hold each audit's setup of one split
 MEASURED_PERMUTATIONS = 1000  # the permutations of the table's ``permutation`` column
 # The sequential permutation tests' CPU seconds over those of the table's 1,000 permutations, on
@@ -183,6 +190,7 @@ class CostModel:
         *,
         tune: bool = False,
         fit_share: float = 1.0,
+        refits: bool = False,
     ) -> float:
         """Return the expected CPU seconds of one run of ``algorithm`` on ``dataset``.
 
@@ -198,6 +206,10 @@ class CostModel:
             Whether the run tunes (:attr:`RunSpec.tune`).
         fit_share
             The share of its fit the run pays: 1 over the number of runs sharing it.
+        refits
+            Whether the run refits its shared fit's last step (:attr:`RunSpec.refit_params`),
+            as every run of the fit but the first does: it pays the ``refit`` parts that share
+            of the time.
 
         Returns
         -------
@@ -212,7 +224,12 @@ class CostModel:
         parts = self.seconds.get((dataset, algorithm))
         if parts is None:
             parts = _scaled(self.seconds, self.rows, algorithm, self._size(dataset, rows))
-        weights = {TUNING: float(tune), FIT: fit_share}
+        weights = {
+            TUNING: float(tune),
+            FIT: fit_share,
+            REFIT: float(refits) * (1 - fit_share),
+            TUNING_REFIT: float(refits and tune) * (1 - fit_share),
+        }
         return self.speed * sum(
             seconds * weights.get(part, pricing.weight(part)) for part, seconds in parts.items()
         )
@@ -285,6 +302,7 @@ class CostModel:
                 pricing if run.audited else unaudited,
                 tune=run.tune,
                 fit_share=1 / sharing[run.fit_key],
+                refits=bool(run.refit_params) and run.fit_as is None,
             )
             for run in runs
         }
@@ -486,7 +504,8 @@ def write_costs(measured: pd.DataFrame, path: Path = COSTS) -> None:
     cells = ["dataset", "algorithm"]
     table = pd.read_csv(path) if path.is_file() else measured.iloc[:0]
     table = pd.concat([table, measured]).drop_duplicates(cells, keep="last")
-    parts = sorted(set(table.columns) - {*cells, "rows", RUN, FIT, TUNING, CALIBRATION})
-    columns = [*cells, "rows", RUN, FIT, TUNING, *parts, CALIBRATION]
+    first = [RUN, FIT, TUNING, REFIT, TUNING_REFIT]
+    parts = sorted(set(table.columns) - {*cells, "rows", *first, CALIBRATION})
+    columns = [*cells, "rows", *first, *parts, CALIBRATION]
     table.reindex(columns=columns).sort_values(cells).to_csv(path, index=False)
     cost_model.cache_clear()

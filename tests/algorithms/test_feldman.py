@@ -298,3 +298,105 @@ def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values():
         wide.transform(sparse.csr_matrix(new), sensitive_features=s[:50]).toarray(),
         dense.transform(new, sensitive_features=s[:50]),
     )
+
+
+def test_the_smoothing_joins_each_values_repair_by_straight_lines_by_hand():
+    # hand_repairs: no ties, so the value v_k of group a (1..4) has the levels [k/4, (k+1)/4],
+    # where the median of the groups' quantiles is b's value 10 (k + 1): the smoothing joins
+    # (1, 10), (2, 20), (3, 30), (4, 40), slope 10; it is flat outside [1, 4], and at a value
+    # takes the mean of both sides (5 at the ends). Group c's values are 100 apart: slope 0.1.
+    full, half = hand_repairs()
+    X = np.array([[0.5], [1.0], [1.5], [2.0], [4.0], [9.0], [150.0]])
+    s = ["a", "a", "a", "a", "a", "a", "c"]
+    np.testing.assert_allclose(
+        full.slopes(X, sensitive_features=s)[:, 0], [0, 5, 10, 10, 5, 0, 0.1]
+    )
+    # A half repair moves halfway: (1 - 0.5) + 0.5 * slope; an unseen group, by x alone.
+    np.testing.assert_allclose(
+        half.slopes([[1.5], [1.5]], sensitive_features=["a", "z"])[:, 0], [5.5, 0.5]
+    )
+
+
+def tied_flags(rows: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A binary column, 60 % zeros in group 0 and 20 % in group 1, and a continuous one."""
+    rng = np.random.default_rng(seed)
+    s = np.repeat([0, 1], rows)
+    flag = np.concatenate([np.arange(rows) >= 0.6 * rows, np.arange(rows) >= 0.2 * rows])
+    return np.column_stack([flag.astype(float), rng.normal(size=2 * rows)]), s
+
+
+def test_the_smoothing_slope_is_the_finite_difference_of_the_mean_repair():
+    # Group 1's ones take levels in [0.2, 1]; the median distribution (the lower of the two
+    # groups' quantiles: group 0's) is 1 above level 0.6 only, so a one of group 1 repairs to 1
+    # half the time and a zero never: the mean repair rises by 1/2 from 0 to 1, which is the
+    # smoothing's slope between them (1/4 at each). The finite difference of the repair itself,
+    # averaged over 20,000 rows' tie draws (their continuous column differs), agrees.
+    X, s = tied_flags(500)
+    repair = DisparateImpactRepair(1.0).fit(X, sensitive_features=s)
+    slopes = repair.slopes([[0.0, 0], [0.5, 0], [1.0, 0]], sensitive_features=[1, 1, 1])
+    np.testing.assert_allclose(slopes[:, 0], [0.25, 0.5, 0.25])
+    rows = np.random.default_rng(1).normal(size=20_000)
+    ones, zeros = (np.column_stack([np.full(20_000, v), rows]) for v in (1.0, 0.0))
+    group = np.ones(20_000, dtype=int)
+    mean_rise = (
+        repair.transform(ones, sensitive_features=group)[:, 0].mean()
+        - repair.transform(zeros, sensitive_features=group)[:, 0].mean()
+    )
+    assert mean_rise == pytest.approx(slopes[1, 0], abs=4 * 0.5 / np.sqrt(20_000))
+
+
+def test_a_pipeline_with_a_classifiers_gradient_has_the_surrogate_one():
+    # At repair level 0 every slope is 1 and the repair the identity: the chain rule gives the
+    # classifier's own gradient. A tree has none, and neither has its pipeline.
+    from faircompare.algorithms.baselines import DecisionTree, LogisticRegressionBaseline
+
+    X, s = tied_flags(200)
+    y = (X[:, 1] + X[:, 0] > 0.5).astype(int)
+    plain = LogisticRegressionBaseline().fit(X, y)
+    unrepaired = FeldmanClassifier(LogisticRegressionBaseline(), repair_level=0.0)
+    unrepaired.fit(X, y, sensitive_features=s)
+    assert unrepaired.gradient_kind == "surrogate"
+    np.testing.assert_allclose(
+        unrepaired.input_gradient(X[:50], y[:50], sensitive_features=s[:50]),
+        plain.input_gradient(X[:50], y[:50]),
+    )
+    tree = FeldmanClassifier(DecisionTree()).fit(X, y, sensitive_features=s)
+    assert tree.gradient_kind is None
+    with pytest.raises(NotImplementedError, match="DecisionTree has no input gradient"):
+        tree.input_gradient(X, y, sensitive_features=s)
+
+
+def test_a_repair_at_another_level_shares_the_fit_and_equals_a_fit_at_that_level(three_groups):
+    X, s = three_groups
+    fitted = DisparateImpactRepair(0.3).fit(X, sensitive_features=s)
+    moved = fitted.at_level(0.7)
+    assert moved.blocks_ is fitted.blocks_ and fitted.repair_level == 0.3
+    fresh = DisparateImpactRepair(0.7)
+    np.testing.assert_array_equal(
+        moved.repaired_training(X), fresh.fit_transform(X, sensitive_features=s)
+    )
+    np.testing.assert_array_equal(
+        moved.transform(X[::5] + 0.01, sensitive_features=s[::5]),
+        fresh.transform(X[::5] + 0.01, sensitive_features=s[::5]),
+    )
+    with pytest.raises(AlgorithmInputError, match="got -0.1"):
+        fitted.at_level(-0.1)
+
+
+def test_a_pipeline_refitted_at_another_level_is_the_pipeline_fitted_there(biased):
+    # The benchmark fits a sweep's first level and refits the others (refit_params): the
+    # classifier is fitted again on the rows repaired at the new level, the repair shared.
+    X, y, s = biased
+    first = FeldmanClassifier(SVM(), repair_level=0.3, random_state=4)
+    first.fit(X, y, sensitive_features=s)
+    before = first.decision_function(X, sensitive_features=s)
+    refitted = first.refitted(repair_level=0.8)
+    fresh = FeldmanClassifier(SVM(), repair_level=0.8, random_state=4)
+    fresh.fit(X, y, sensitive_features=s)
+    assert refitted.repair_level == 0.8 and refitted.repair_.blocks_ is first.repair_.blocks_
+    np.testing.assert_array_equal(
+        refitted.decision_function(X, sensitive_features=s),
+        fresh.decision_function(X, sensitive_features=s),
+    )
+    np.testing.assert_array_equal(first.decision_function(X, sensitive_features=s), before)
+    assert refitted.refitted().repair_level == 1.0  # a level not given takes the default

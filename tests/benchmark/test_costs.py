@@ -240,6 +240,21 @@ def test_runs_sharing_one_fit_share_its_price():
     assert model.plan_seconds([alone]) == pytest.approx({alone.key: 7.0})
 
 
+def test_a_sweep_sharing_its_fit_pays_it_once_and_a_refit_at_every_other_level():
+    parts = {"run": 1.0, "fit": 6.0, "refit": 2.0, "tuning": 1.0, "tuning refit": 0.5}
+    model = CostModel({("small", "feldman-svm"): parts}, {"small": 100})
+    sweep = [RunSpec("small", "sex", "numerical", "feldman-svm", (("repair_level", level),), 0, 0,
+                     tune=True, refit_params=("repair_level",)) for level in (0.2, 0.4, 0.6)]  # fmt: skip
+    assert len({r.fit_key for r in sweep}) == 1
+    # by hand: run 1, a third of the fit 6, tuning 1, and two thirds of the refits 2 + 0.5
+    each = 1 + 6 / 3 + 1 + (2 + 0.5) * 2 / 3
+    assert model.plan_seconds(sweep) == pytest.approx({r.key: each for r in sweep})
+    alone = sweep[0]
+    assert model.plan_seconds([alone]) == pytest.approx({alone.key: 1 + 6 + 1})  # fits, no refit
+    untuned = [replace(r, tune=False) for r in sweep[:2]]  # no tuning refit either
+    assert model.plan_seconds(untuned) == pytest.approx({r.key: 1 + 6 / 2 + 2 / 2 for r in untuned})
+
+
 def test_a_baselines_runs_share_one_fit_per_split_and_the_others_do_not():
     config = BenchmarkConfig(
         datasets=("german",), algorithms=("decision-tree", "kamishima"), sensitive_attributes="all",
@@ -333,6 +348,12 @@ def test_a_dry_run_prices_the_audits_only_when_they_run():
             model.seconds[r.dataset, r.algorithm]["run"]
             + model.seconds[r.dataset, r.algorithm].get("fit", 0.0) / sharing[r.fit_key]
             + r.tune * model.seconds[r.dataset, r.algorithm].get("tuning", 0.0)
+            + (bool(r.refit_params) and r.fit_as is None)
+            * (1 - 1 / sharing[r.fit_key])
+            * (
+                model.seconds[r.dataset, r.algorithm].get("refit", 0.0)
+                + r.tune * model.seconds[r.dataset, r.algorithm].get("tuning refit", 0.0)
+            )
             for r in runs
         )
         + repeating * REPEAT_SECONDS
@@ -344,7 +365,7 @@ def test_a_dry_run_prices_the_audits_only_when_they_run():
             seconds * (SEQUENTIAL if part == "permutation" else 1.0)
             for r in runs
             for part, seconds in model.seconds[r.dataset, r.algorithm].items()
-            if part not in ("run", "fit", "tuning")
+            if part not in ("run", "fit", "tuning", "refit", "tuning refit")
         )
         + sum(sum(model.setups[split[0]].values()) for split in splits)
     )
@@ -357,12 +378,13 @@ def test_a_repair_at_level_zero_shares_its_classifiers_fit():
     runs = make_plan(config).runs
     feldman = [r for r in runs if r.algorithm == "feldman-svm"]
     level0 = [r for r in feldman if r.parameters["repair_level"] == 0]
-    # German: 3 attributes x 2 numeric variants; the other 20 levels fit their own
+    # German: 3 attributes x 2 numeric variants; the other 20 levels of each share one fit of
+    # the repair, and refit the classifier (refit_params)
     assert len(level0) == 6 and {r.fit_as for r in level0} == {SharedFit("svm")}
     assert all(r.fit_as is None for r in feldman if r not in level0)
     svm = [r for r in runs if r.algorithm == "svm"]
     assert {r.fit_key for r in level0} == {r.fit_key for r in svm} and len(svm) == 6
-    assert sorted(len(group) for group in shared_fits(runs))[-1] == 12
+    assert sorted(len(group) for group in shared_fits(runs)) == [12] + [20] * 6
     # only these runs' inputs say so: stored runs of the other levels stay valid
     assert dict(level0[0].inputs)["fit"] == "as svm"
     assert all("fit" not in dict(r.inputs) for r in feldman if r not in level0)

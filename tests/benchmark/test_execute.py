@@ -284,9 +284,8 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
 
     setups = registered_audits()["individual"].setups
     setups.clear()
-    specs = audited_plan(
-        algorithms=("decision-tree", "logistic-regression", "zafar-fairness"), splits=1
-    )
+    algorithms = ("decision-tree", "logistic-regression", "zafar-fairness", "feldman-svm")
+    specs = audited_plan(algorithms=algorithms, splits=1)
     with ResultStore(tmp_path) as store:
         # inline: the cache is visible here
         run_plan(specs, store, BenchmarkConfig(permutations=50, backend="inline"))
@@ -298,6 +297,7 @@ def test_individual_fairness_audits_every_run_with_one_metric_per_split(tmp_path
         "decision-tree": "derivative-free",
         "logistic-regression": "analytic",
         "zafar-fairness": "analytic",
+        "feldman-svm": "surrogate",  # one attack, along the repair's smoothing
     }
     loss = individual.query("metric == 'loss-ratio'")
     assert (loss["statistic"].notna() & loss["pvalue"].between(0, 1)).all()

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from faircompare.audits.individual import IndividualAudit
 from faircompare.benchmark import StaleResultsError, run_benchmark
 from faircompare.benchmark.reaudit import audit_study
 from faircompare.config import PROFILES
@@ -21,6 +22,9 @@ pytestmark = pytest.mark.data
 
 # a tree (no gradient: its individual test attacks with random directions) and a linear model
 ALGORITHMS = ("decision-tree", "logistic-regression")
+# what a stored run's inputs say of the individual test: now, and at an older version
+CURRENT = f"individual {IndividualAudit.version}"
+OLDER = f"individual {int(IndividualAudit.version) - 1}"
 
 
 def study(folder, permutations):
@@ -76,7 +80,7 @@ def test_a_new_cap_audits_the_permutation_tests_again_from_the_stored_prediction
 
 def test_an_audit_of_an_older_version_is_run_again_with_the_model_fitted_again(tmp_path, fresh):
     study(tmp_path, 3000)
-    tamper(tmp_path, "UPDATE runs SET inputs = replace(inputs, 'individual 5', 'individual 4')")
+    tamper(tmp_path, "UPDATE runs SET inputs = replace(inputs, ?, ?)", CURRENT, OLDER)
     summary = audit_study(tmp_path)
     # the individual test reads the model: each run's fit is repeated, and predicts as stored
     assert (summary.audited, summary.refitted, summary.failed) == (2, 2, ())
@@ -91,7 +95,7 @@ def test_a_fit_that_predicts_otherwise_leaves_its_run_as_it_was(tmp_path):
         y_pred = store.predictions(tree).y_pred
     flipped = zlib.compress((1 - y_pred).astype("int8").tobytes())
     tamper(tmp_path, "UPDATE predictions SET y_pred = ? WHERE key = ?", flipped, tree)
-    tamper(tmp_path, "UPDATE runs SET inputs = replace(inputs, 'individual 5', 'individual 4')")
+    tamper(tmp_path, "UPDATE runs SET inputs = replace(inputs, ?, ?)", CURRENT, OLDER)
     before = audits(tmp_path)
     summary = audit_study(tmp_path, audits=["individual"])
     assert summary.audited == 1 and len(summary.failed) == 1
@@ -100,7 +104,7 @@ def test_a_fit_that_predicts_otherwise_leaves_its_run_as_it_was(tmp_path):
     assert f"predicts {len(y_pred):,} of {len(y_pred):,} test rows otherwise" in reason
     mine = audits(tmp_path)
     pd.testing.assert_frame_equal(mine[mine["key"] == tree], before[before["key"] == tree])
-    assert "individual 4" in inputs(tmp_path)[tree]["audits"]  # still stale, for a later audit
+    assert OLDER in inputs(tmp_path)[tree]["audits"]  # still stale, for a later audit
 
 
 def test_undecided_draws_on_only_the_runs_with_an_undecided_verdict(tmp_path):

@@ -28,7 +28,9 @@ class LossOracle:
     gradient
         ``gradient(X, y)``: its gradient with respect to each row.
     kind
-        ``"analytic"``, ``"autograd"`` or ``"derivative-free"``.
+        ``"analytic"``, ``"autograd"``, ``"surrogate"`` (the exact gradient of a smoothed
+        stand-in for a model whose own is zero almost everywhere, a Feldman pipeline's) or
+        ``"derivative-free"``.
     ridge
         For a model whose loss depends on x only through x'V, its :class:`Ridge`: the attack
         then runs in the span of V and the metric's directions, exactly.
