@@ -93,9 +93,10 @@ METHODS = (
         "sees it (on the `default` study its loss-ratio test rejects all 60 Feldman pipelines "
         "over trees and naive Bayes, attacked without a gradient, and 30 of the 40 over the "
         "SVM and logistic regression, attacked along their surrogate gradient, against 38 % of "
-        "the other models attacked without a gradient and 52 % of those with one); the levels "
-        "of a sweep share one fit of the repair and its tie draws; the paper's benchmark "
-        "repaired the test rows on their own, here they take the training rows' repair",
+        "the other models attacked without a gradient and about half of those with one); the "
+        "levels of a sweep share one fit of the repair and its tie draws; the paper's "
+        "benchmark repaired the test rows on their own, here they take the training rows' "
+        "repair",
         "`tests/algorithms/test_feldman.py`: full repair equalises every feature's group "
         "distributions, zero repair is the identity, a test value's repair by hand, the "
         "smoothing's slopes by hand and against the finite difference of the mean repair over "
