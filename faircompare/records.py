@@ -232,6 +232,15 @@ class RunSpec:
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
 
     @property
+    def refits(self) -> bool:
+        """Whether the run refits the last step of a fit it shares (:attr:`refit_params`).
+
+        Every run of such a fit refits but the first, which fits; a run whose fit is another
+        algorithm's (:attr:`fit_as`) takes that fit as it is.
+        """
+        return bool(self.refit_params) and self.fit_as is None
+
+    @property
     def fit_seed(self) -> int:
         """Seed of the algorithm's randomness, derived from :attr:`fit_key`."""
         return int(self.fit_key[:8], 16)

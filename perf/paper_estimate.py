@@ -33,7 +33,6 @@ import time
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -103,14 +102,18 @@ def time_parts(
         base_seed=spec.base_seed,
     )
     # the harness's own fit, predict and measures, so the estimate times what a run does
-    (model, _), parts["fits"] = cpu(execute._fit, spec, SETTINGS, split, {})
-    model = refit(spec, model, parts, "refits")
+    # a run that shares its fit refits its last step, as every run of the fit but the first
+    fits: execute.Fits = {}
+    (model, _), parts["fits"] = cpu(execute._fit, spec, SETTINGS, split, fits)
+    if spec.refits:
+        (model, _), parts["refits"] = cpu(execute._fit, spec, SETTINGS, split, fits)
     (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
     parts["measures"] += cpu(execute._measure_rows, split, y_pred, scores)[1]
     if spec.tune:
         tuning = validation_split(split)
-        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, SETTINGS, tuning, {})
-        tuned = refit(spec, tuned, parts, "tuning refits")
+        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, SETTINGS, tuning, fits)
+        if spec.refits:
+            (tuned, _), parts["tuning refits"] = cpu(execute._fit, spec, SETTINGS, tuning, fits)
         predicted, parts["tuning predictions"] = cpu(
             execute._predict, spec.algorithm, tuned, tuning
         )
@@ -123,19 +126,6 @@ def time_parts(
             audit.setups.clear()
             _, setups[f"{name} setup (once per split)"] = cpu(audit.setups, run)
         _, parts[f"{name} audits"] = cpu(audit, run, options)
-
-
-def refit(spec: RunSpec, model: Any, parts: dict[str, float], part: str) -> Any:
-    """Refit a model of a run with :attr:`RunSpec.refit_params`, as every run of its fit but one.
-
-    The runs sharing the fit (a sweep over Feldman's repair levels, the frontier's settings)
-    make it once and refit its last step each: that refit is a part of every run.
-    """
-    if not spec.refit_params or spec.fit_as:
-        return model
-    own = {name: value for name, value in spec.params if name in spec.refit_params}
-    refitted, parts[part] = cpu(model.refitted, **own)
-    return refitted
 
 
 RUN_PARTS = ("predictions", "measures", "failed runs")

@@ -150,6 +150,11 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """
         raise NotImplementedError(f"{type(self).__name__} has no parameters to refit")
 
+    def _refit_settings(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Return the :attr:`refit_params` of a refit: ``params``, the defaults where not given."""
+        defaults = {name: type(self)().get_params()[name] for name in self.refit_params}
+        return defaults | params
+
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FairEstimator:
         """Fit on features ``X``, labels ``y`` (1 positive, 0 other) and the sensitive attribute.
 

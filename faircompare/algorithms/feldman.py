@@ -96,8 +96,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         from its own stream of ``random_state``. Nothing fitted depends on the repair level
         (:meth:`at_level`).
         """
-        if not 0 <= self.repair_level <= 1:
-            raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {self.repair_level}")
+        _check_level(self.repair_level)
         features = _repair_input(X)
         self.groups_, codes = np.unique(np.asarray(sensitive_features), return_inverse=True)
         self.blocks_: list[_RepairBlock] = []
@@ -155,8 +154,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         DisparateImpactRepair
             A new fitted repair; this one is unchanged.
         """
-        if not 0 <= repair_level <= 1:
-            raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {repair_level}")
+        _check_level(repair_level)
         other = copy.copy(self)
         other.repair_level = repair_level
         return other
@@ -233,6 +231,11 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         """Each row's group index in ``groups_``; ``_UNSEEN`` for a group not seen in fit."""
         codes = np.minimum(np.searchsorted(self.groups_, groups), len(self.groups_) - 1)
         return np.where(groups == self.groups_[codes], codes, _UNSEEN)
+
+
+def _check_level(repair_level: float) -> None:
+    if not 0 <= repair_level <= 1:
+        raise AlgorithmInputError(f"repair_level must lie in [0, 1], got {repair_level}")
 
 
 COLUMN_BLOCK = 32  # columns repaired at a time: 42 MB of ACSIncome's 164,000 training rows
@@ -700,14 +703,14 @@ class FeldmanClassifier(FairEstimator):
         Parameters
         ----------
         **params
-            ``repair_level``; 1 when not given.
+            ``repair_level``; its default (1) when not given.
 
         Returns
         -------
         FeldmanClassifier
             A new fitted model; this one is unchanged.
         """
-        other = copy.copy(self).set_params(repair_level=params.get("repair_level", 1.0))
+        other = copy.copy(self).set_params(**self._refit_settings(params))
         other.repair_ = self.repair_.at_level(other.repair_level)
         return other._fit_classifier()
 

@@ -158,8 +158,7 @@ class UnprocessedClassifier(FairEstimator):
         UnprocessedClassifier
             A new fitted estimator; this one is unchanged.
         """
-        defaults = {name: type(self)().get_params()[name] for name in self.refit_params}
-        refit = copy.copy(self).set_params(**(defaults | params))
+        refit = copy.copy(self).set_params(**self._refit_settings(params))
         refit._fit_thresholds()
         return refit
 

@@ -207,9 +207,9 @@ class CostModel:
         fit_share
             The share of its fit the run pays: 1 over the number of runs sharing it.
         refits
-            Whether the run refits its shared fit's last step (:attr:`RunSpec.refit_params`),
-            as every run of the fit but the first does: it pays the ``refit`` parts that share
-            of the time.
+            Whether the run refits its shared fit's last step (:attr:`RunSpec.refits`), as
+            every run of the fit but the first does: it pays the ``refit`` parts that share of
+            the time.
 
         Returns
         -------
@@ -302,7 +302,7 @@ class CostModel:
                 pricing if run.audited else unaudited,
                 tune=run.tune,
                 fit_share=1 / sharing[run.fit_key],
-                refits=bool(run.refit_params) and run.fit_as is None,
+                refits=run.refits,
             )
             for run in runs
         }

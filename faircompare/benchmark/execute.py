@@ -451,7 +451,7 @@ def _fit(spec: RunSpec, settings: BenchmarkConfig, split: Split, fits: Fits) -> 
     key = (spec.fit_key, split.holdout, spec.variant if spec.repeats else "")
     if key in fits:
         model = fits[key][0]
-        if not spec.refit_params or spec.fit_as:
+        if not spec.refits:
             return model, 0.0
         start = time.perf_counter()
         own = {name: value for name, value in spec.params if name in spec.refit_params}
