@@ -171,7 +171,7 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
         codes = self._codes(np.asarray(sensitive_features))
         draws = _TieDraws(features, self.random_state)
         repaired = []
-        for block in self.blocks_:
+        for block in self._transform_blocks(features.shape[0]):
             values = dense_columns(features, block.columns)
             for g in np.unique(codes):
                 rows = np.flatnonzero(codes == g)
@@ -223,6 +223,24 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
                 slopes[rows, block.columns] += self.repair_level * smoothed
         return slopes
 
+    def _transform_blocks(self, rows: int) -> list[_RepairBlock]:
+        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill :data:`_CELLS`.
+
+        Fitted blocks keep the memory of a fit to a few of its blocks; a repair of a few rows
+        (the individual audit's batches) would spend most of its time on each block's and
+        group's calls. Merged blocks repair every column the same way, value for value.
+        """
+        per_block = _CELLS // max(1, rows * COLUMN_BLOCK)
+        if per_block <= 1:
+            return self.blocks_
+        merged = self.__dict__.setdefault("_merged_blocks", {})
+        if per_block not in merged:
+            merged[per_block] = [
+                _RepairBlock.merged(self.blocks_[start : start + per_block])
+                for start in range(0, len(self.blocks_), per_block)
+            ]
+        return merged[per_block]
+
     def _moved(self, values: np.ndarray, target: np.ndarray) -> np.ndarray:
         """Move ``values`` toward their median distribution's quantiles (values of the data)."""
         return (1 - self.repair_level) * values + self.repair_level * target
@@ -239,6 +257,7 @@ def _check_level(repair_level: float) -> None:
 
 
 COLUMN_BLOCK = 32  # columns repaired at a time: 42 MB of ACSIncome's 164,000 training rows
+_CELLS = 1 << 20  # values of new rows repaired at a time, at least a block's columns
 
 
 def _column_blocks(width: int) -> list[slice]:
@@ -293,6 +312,24 @@ class _RepairBlock:
             None if len(ecdf.many) else median.at(ecdf.untied_levels()).T.ravel() for ecdf in ecdfs
         )
         return cls(columns, ecdfs, median, untied)
+
+    @classmethod
+    def merged(cls, blocks: list[_RepairBlock]) -> _RepairBlock:
+        """Join the fits of consecutive blocks of columns into one block's."""
+        if len(blocks) == 1:
+            return blocks[0]
+        start = blocks[0].columns.start
+        offsets = [block.columns.start - start for block in blocks]
+        groups = range(len(blocks[0].ecdfs))
+        tables = [
+            [table for block in blocks if (table := block.untied[g]) is not None] for g in groups
+        ]
+        return cls(
+            slice(start, blocks[-1].columns.stop),
+            [_Ecdf.merged([block.ecdfs[g] for block in blocks], offsets) for g in groups],
+            _MedianQuantile.merged([block.median for block in blocks], offsets),
+            tuple(np.concatenate(own) if len(own) == len(blocks) else None for own in tables),
+        )
 
     @cached_property
     def smoothed(self) -> tuple[_SmoothedRepair, ...]:
@@ -362,25 +399,26 @@ def _randomised_levels(
 
 
 class _TieDraws:
-    """The rows' tie-breaking uniforms, each row hashed the first time one of its cells is tied."""
+    """The rows' tie-breaking uniforms, every row hashed when the first tied cell needs one.
+
+    Hashing rows costs a pass per column over the rows hashed together: a batch's rows are
+    hashed at once, not group by group as the repair asks for them.
+    """
 
     def __init__(self, features: Any, seed: int | None) -> None:
         self.features, self.seed = features, seed
-        self.hashes = np.zeros(features.shape[0], dtype=np.uint64)
-        self.hashed = np.zeros(features.shape[0], dtype=bool)
+        self.hashes: np.ndarray | None = None
 
     def __call__(self, rows: np.ndarray, columns: range, tied: np.ndarray) -> np.ndarray:
         """Return the uniforms of ``rows[tied]`` in ``columns`` (as :func:`.cell_uniforms`)."""
-        wanted = rows[tied]
-        new = wanted[~self.hashed[wanted]]
-        if len(new) == len(self.hashes):  # every row: hashed as it stands, not copied
-            self.hashes[:] = row_hashes(self.features)
-        else:
-            for start in range(0, len(new), _HASHED_ROWS):
-                chunk = new[start : start + _HASHED_ROWS]
-                self.hashes[chunk] = row_hashes(self.features[chunk])
-        self.hashed[new] = True
-        return cell_uniforms(self.hashes[wanted], self.seed, columns)
+        if self.hashes is None:
+            self.hashes = np.concatenate(
+                [
+                    row_hashes(self.features[start : start + _HASHED_ROWS])
+                    for start in range(0, self.features.shape[0], _HASHED_ROWS)
+                ]
+            )
+        return cell_uniforms(self.hashes[rows[tied]], self.seed, columns)
 
 
 _HASHED_ROWS = 8192  # rows copied at a time to be hashed
@@ -432,6 +470,18 @@ class _Ecdf:
             at_most_at.ravel(),
             many,
             np.asfortranarray(sorted_values[:, many]),
+        )
+
+    @classmethod
+    def merged(cls, parts: list[_Ecdf], offsets: list[int]) -> _Ecdf:
+        """Join one group's indexes of consecutive blocks, their first columns at ``offsets``."""
+        return cls(
+            parts[0].n,
+            _merged_few([part.few for part in parts], offsets),
+            np.concatenate([part.below_at for part in parts]),
+            np.concatenate([part.at_most_at for part in parts]),
+            np.concatenate([part.many + at for part, at in zip(parts, offsets, strict=True)]),
+            np.asfortranarray(np.hstack([part.many_sorted for part in parts])),
         )
 
     def places(self, query: np.ndarray) -> np.ndarray:
@@ -570,79 +620,114 @@ class _MedianQuantile:
     """The median distribution's quantile function, F_A^{-1}(u) = lower median_h F_h^{-1}(u).
 
     Taking every group's quantile and sorting them costs G gathers and a sort per value. For a
-    column with few distinct training values v_0 < ... < v_{K-1} (over all groups; one-hot and
-    small integer columns), group h's quantile at u, its sorted values' entry ceil(u n_h) - 1,
-    is at least v_k iff u n_h > b_hk, b_hk its number of values below v_k (always when
-    b_hk = 0); and the lower median of G values is at least v_k iff at least G - (G - 1) // 2
-    of them are. So the median is v_k, k the number of levels that enough groups reach: the
-    same value, found by comparing the same products u n_h. Other columns take the quantiles.
+    column with distinct training values v_0 < ... < v_{K-1} (over all groups), group h's
+    quantile at u, its sorted values' entry ceil(u n_h) - 1, is at least v_k iff u n_h > b_hk,
+    b_hk its number of values below v_k (always when b_hk = 0); in floating point, iff u is at
+    least t_hk, the least double whose product with n_h exceeds b_hk (the product is monotone
+    in u). The lower median of G values is at least v_k iff at least G - (G - 1) // 2 of them
+    are, that is iff u reaches that many of the t_hk: iff u >= t_k, the (G - (G - 1) // 2)-th
+    smallest of them. So the median is v_k, k the number of the thresholds t_1 <= ... <= t_{K-1}
+    that u reaches: the same value as the groups' quantiles, found by comparisons in columns with
+    few values (one-hot and small integer columns, kept together by their K) and by binary
+    search in the others.
     """
 
-    sizes: tuple[int, ...]  # n_h, by group
-    # (columns, their distinct values (columns x K), thresholds b_hk (groups x columns x K)),
-    # per number K of distinct values
+    # (columns, their distinct values (columns x K), thresholds t_k (columns x K)), per number
+    # K of distinct values
     few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
-    many: np.ndarray
-    many_sorted: tuple[np.ndarray, ...]  # each group's sorted values of the ``many`` columns
+    many: tuple[tuple[int, np.ndarray, np.ndarray], ...]  # (column, values, thresholds t_1...)
 
     @classmethod
     def of(cls, sorted_by_group: list[np.ndarray]) -> _MedianQuantile:
         """Index the groups' sorted training values, column by column."""
-        pooled = np.vstack(sorted_by_group)
-        distinct = [np.unique(column) for column in pooled.T]
+        distinct = [np.unique(column) for column in np.vstack(sorted_by_group).T]
         sizes = np.array([len(values) for values in distinct], dtype=int)
         few = []
         for size in np.unique(sizes[sizes <= _FEW_VALUES]):
             columns = np.flatnonzero(sizes == size)
             values = np.array([distinct[j] for j in columns])
-            below = np.array(
-                [
-                    [np.searchsorted(group[:, j], distinct[j], side="left") for j in columns]
-                    for group in sorted_by_group
-                ],
-                dtype=float,
-            )
-            below[below == 0] = -np.inf  # reached at any level u >= 0
-            few.append((columns, values, below))
-        many = np.flatnonzero(sizes > _FEW_VALUES)
+            few.append((columns, values, _median_thresholds(sorted_by_group, columns, values)))
+        many = tuple(
+            (int(j), values, _median_thresholds(sorted_by_group, [j], values[None])[0, 1:])
+            for j in np.flatnonzero(sizes > _FEW_VALUES)
+            for values in [distinct[j]]
+        )
+        return cls(tuple(few), many)
+
+    @classmethod
+    def merged(cls, parts: list[_MedianQuantile], offsets: list[int]) -> _MedianQuantile:
+        """Join the medians of consecutive blocks, their first columns at ``offsets``."""
         return cls(
-            tuple(len(group) for group in sorted_by_group),
-            tuple(few),
-            many,
-            tuple(np.asfortranarray(group[:, many]) for group in sorted_by_group),
+            _merged_few([part.few for part in parts], offsets),
+            tuple(
+                (j + offset, values, thresholds)
+                for part, offset in zip(parts, offsets, strict=True)
+                for j, values, thresholds in part.many
+            ),
         )
 
     def at(self, u: np.ndarray) -> np.ndarray:
         """Return the quantiles at levels ``u`` (rows x columns), column by column."""
         target = np.empty_like(u)
-        enough = len(self.sizes) - (len(self.sizes) - 1) // 2
-        for columns, values, below in self.few:
-            products = [u[:, columns] * n for n in self.sizes]  # as in _quantile
-            level = np.zeros(products[0].shape, dtype=np.int64)
-            for k in range(1, values.shape[1]):
-                groups = sum(product > below[h, :, k] for h, product in enumerate(products))
-                level += groups >= enough
+        for columns, values, thresholds in self.few:
+            x = u[:, columns]
+            level = np.zeros(x.shape, dtype=np.intp)
+            for threshold in thresholds[:, 1:].T:
+                level += x >= threshold
             target[:, columns] = values[np.arange(len(columns)), level]
-        if len(self.many):
-            quantiles = [_quantile(group, u[:, self.many]) for group in self.many_sorted]
-            target[:, self.many] = _lower_median(quantiles)
+        for j, values, thresholds in self.many:
+            target[:, j] = values[np.searchsorted(thresholds, u[:, j], side="right")]
         return target
 
 
-def _lower_median(quantiles: list[np.ndarray]) -> np.ndarray:
-    """Return the lower median of the groups' quantiles, cell by cell (the smaller of two)."""
-    if len(quantiles) == 1:
-        return quantiles[0]
-    if len(quantiles) == 2:
-        return np.minimum(*quantiles)
-    return np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
+def _median_thresholds(
+    sorted_by_group: list[np.ndarray], columns: Any, values: np.ndarray
+) -> np.ndarray:
+    """Return the levels t_k from which the median reaches each of ``values`` (columns x K)."""
+    below = np.array(
+        [
+            [np.searchsorted(group[:, j], row) for j, row in zip(columns, values, strict=True)]
+            for group in sorted_by_group
+        ]
+    )  # groups x columns x K
+    sizes = np.array([len(group) for group in sorted_by_group]).reshape(-1, 1, 1)
+    enough = len(sorted_by_group) - (len(sorted_by_group) - 1) // 2
+    return np.sort(_least_level_above(below, sizes), axis=0)[enough - 1]
 
 
-def _quantile(sorted_values: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Empirical quantile function (inverse ECDF) of each column at levels ``u``."""
-    n = len(sorted_values)
-    index = np.clip(np.ceil(u * n).astype(np.int64) - 1, 0, n - 1)
-    return np.take_along_axis(sorted_values, index, axis=0)
+def _least_level_above(below: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Return the least double u with u * n > b, for each count b (-inf where b is 0).
+
+    ``u * n`` as a group's empirical quantile function computes it (its entry ceil(u n) - 1):
+    ``b / n`` is within an ulp or two of the answer, and a product is monotone in u, so a few
+    steps to the next double find it.
+    """
+    n = np.broadcast_to(n, below.shape)
+    u = below / n
+    too_high = np.nextafter(u, -np.inf) * n > below  # a smaller double's product exceeds b
+    while too_high.any():
+        u[too_high] = np.nextafter(u[too_high], -np.inf)
+        too_high = np.nextafter(u, -np.inf) * n > below
+    too_low = u * n <= below
+    while too_low.any():
+        u[too_low] = np.nextafter(u[too_low], np.inf)
+        too_low = u * n <= below
+    return np.where(below == 0, -np.inf, u)
+
+
+def _merged_few(parts: list[tuple[Any, ...]], offsets: list[int]) -> tuple[Any, ...]:
+    """Join blocks' columns with few values, by their number K of values.
+
+    Each part's entries are ``(columns, values, ...)``, one per K, each array by column.
+    """
+    by_size: dict[int, list[tuple[np.ndarray, ...]]] = {}
+    for few, offset in zip(parts, offsets, strict=True):
+        for columns, *rest in few:
+            by_size.setdefault(rest[0].shape[1], []).append((columns + offset, *rest))
+    return tuple(
+        tuple(np.concatenate(arrays) for arrays in zip(*entries, strict=True))
+        for _, entries in sorted(by_size.items())
+    )
 
 
 class FeldmanClassifier(FairEstimator):

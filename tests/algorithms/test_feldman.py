@@ -222,10 +222,8 @@ def test_the_median_quantile_by_counting_is_the_median_of_the_groups_quantiles(g
     # The definition: every group's empirical quantile at u (its sorted values' entry
     # ceil(u n_h) - 1), then their lower median; against the counting of levels reached, on
     # columns with 1, 2, 5, 4 and 16 distinct values (counted) and 17 and continuous
-    # (quantiles), groups of unequal sizes, and levels at 0, 1 and exactly on the groups' steps
-    # k / n_h.
-    from faircompare.algorithms.feldman import _lower_median, _quantile
-
+    # (by binary search), groups of unequal sizes, and levels at 0, 1, exactly on the groups'
+    # steps k / n_h and a double either side of them (where u n_h crosses a count).
     rng = np.random.default_rng(groups)
     s = rng.integers(groups, size=600)
     s[:groups] = np.arange(groups)  # every group present
@@ -241,12 +239,13 @@ def test_the_median_quantile_by_counting_is_the_median_of_the_groups_quantiles(g
         ]
     ).astype(float)
     (block,) = DisparateImpactRepair().fit(X, sensitive_features=s).blocks_
-    steps = [np.arange(n + 1) / n for n in block.median.sizes]
-    levels = rng.permutation(np.concatenate([rng.random(3000), *steps]))
+    steps = np.concatenate([np.arange(n + 1) / n for n in np.bincount(s)])
+    beside = [np.nextafter(steps, 0), np.nextafter(steps, 1)]  # a double either side
+    levels = rng.permutation(np.concatenate([rng.random(3000), steps, *beside]))
     u = np.vstack([np.zeros(7), np.ones(7), np.resize(levels, (len(levels) // 7 + 1, 7))])
     expected = _lower_median([_quantile(np.sort(X[s == g], axis=0), u) for g in range(groups)])
     np.testing.assert_array_equal(block.median.at(u), expected)
-    assert len(block.median.many) == 2
+    assert len(block.median.many) == 2  # by binary search
 
 
 @pytest.mark.parametrize("level", [0.4, 1.0])
@@ -255,8 +254,6 @@ def test_untied_new_values_are_repaired_by_the_definition(level):
     # lower median of the groups' quantiles there (ceil(u n_h) - 1), moved a share ``level``.
     # Columns with 2, 5 and 16 values take it from a table of places; in the same batch, rows
     # with ties take their own draws, as they do alone.
-    from faircompare.algorithms.feldman import _lower_median, _quantile
-
     rng = np.random.default_rng(8)
     s = rng.integers(3, size=700)
     X = np.column_stack(
@@ -400,3 +397,15 @@ def test_a_pipeline_refitted_at_another_level_is_the_pipeline_fitted_there(biase
     )
     np.testing.assert_array_equal(first.decision_function(X, sensitive_features=s), before)
     assert refitted.refitted().repair_level == 1.0  # a level not given takes the default
+
+
+def _quantile(sorted_values: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The empirical quantile function of each column at levels ``u``: entry ceil(u n) - 1."""
+    n = len(sorted_values)
+    index = np.clip(np.ceil(u * n).astype(np.int64) - 1, 0, n - 1)
+    return np.take_along_axis(sorted_values, index, axis=0)
+
+
+def _lower_median(quantiles: list[np.ndarray]) -> np.ndarray:
+    """The lower median of the groups' quantiles, cell by cell (the smaller of two)."""
+    return np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
