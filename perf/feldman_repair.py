@@ -4,8 +4,14 @@ On a ProPublica split (numerical+binary, 399 features, most of them one-hot; ``-
 numerical --attribute sex-race`` for the twelve groups of the paper profile's costliest
 Feldman runs), the repair of the batches the individual-fairness attack predicts (its 200
 audit rows, twice two antithetic copies: 800 perturbed rows) and of the whole test split, by
-the repair now and by two baselines kept here:
+the repair now and by three baselines kept here:
 
+- *before #69*: the median's quantile of a value in a column with few values found by comparing
+  u n_h with every group's counts (G comparisons per value of the column, where the repair now
+  compares u once per value with the level from which enough groups reach it), in other columns
+  every group's quantile taken and sorted (now a binary search among those levels), the rows
+  hashed for their draws group by group (now a batch at once), and the fit's blocks of 32
+  columns whatever the number of rows (now merged when the rows are few);
 - *before the look-up*: every row hashed for its tie-breaking draws and every value taken
   through its level and the median's quantile function, where the repair now draws only for
   rows with a tie and looks untied values of few-valued columns up in a table;
@@ -20,6 +26,8 @@ with each repair. Every output must be identical; prints CPU times and ratios (o
 
 import argparse
 import time
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -64,11 +72,101 @@ class PreviousRepair(DisparateImpactRepair):
         return repaired
 
 
-class BlockByBlock(DisparateImpactRepair):
-    """The repair before #69 merged its fitted blocks for few rows: 32 columns at a time."""
+class Before69(DisparateImpactRepair):
+    """The repair before #69: each group's counts compared for the median, the quantiles of
+    every group sorted in columns with many values, rows hashed group by group, and the fit's
+    blocks of 32 columns whatever the rows."""
 
-    def _transform_blocks(self, rows: int) -> list:
-        return self.blocks_
+    def fit(self, X: Any, y: Any = None, *, sensitive_features: Any) -> "Before69":
+        super().fit(X, sensitive_features=sensitive_features)
+        features, groups = np.asarray(X, dtype=float), np.asarray(sensitive_features)
+        by_group = [np.sort(features[groups == g], axis=0) for g in self.groups_]
+        self.blocks_ = [
+            replace(block, median=GroupCounts.of([g[:, block.columns] for g in by_group]))
+            for block in self.blocks_
+        ]
+        return self
+
+    def transform(self, X: Any, *, sensitive_features: Any) -> np.ndarray:
+        features = np.asarray(X, dtype=float)
+        codes = self._codes(np.asarray(sensitive_features))
+        draws = GroupByGroupDraws(features, self.random_state)
+        repaired = []
+        for block in self.blocks_:
+            values = features[:, block.columns].copy()
+            for g in np.unique(codes):
+                rows = np.flatnonzero(codes == g)
+                group_draws = partial(draws, rows, range(*block.span))
+                values[rows] = self._moved(
+                    values[rows], block.targets(values[rows], group_draws, g)
+                )
+            repaired.append(values)
+        return np.hstack(repaired)
+
+
+@dataclass(frozen=True)
+class GroupCounts:
+    """The median's quantile function before #69: u n_h compared with every group's counts."""
+
+    sizes: tuple[int, ...]
+    few: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]  # columns, values, counts b_hk
+    many: np.ndarray
+    many_sorted: tuple[np.ndarray, ...]
+
+    @classmethod
+    def of(cls, sorted_by_group: list[np.ndarray]) -> "GroupCounts":
+        distinct = [np.unique(column) for column in np.vstack(sorted_by_group).T]
+        sizes = np.array([len(values) for values in distinct])
+        few = []
+        for size in np.unique(sizes[sizes <= 16]):
+            columns = np.flatnonzero(sizes == size)
+            below = np.array(
+                [
+                    [np.searchsorted(group[:, j], distinct[j]) for j in columns]
+                    for group in sorted_by_group
+                ],  # fmt: skip
+                dtype=float,
+            )
+            below[below == 0] = -np.inf
+            few.append((columns, np.array([distinct[j] for j in columns]), below))
+        many = np.flatnonzero(sizes > 16)
+        return cls(
+            tuple(len(group) for group in sorted_by_group),
+            tuple(few),
+            many,
+            tuple(np.asfortranarray(group[:, many]) for group in sorted_by_group),
+        )
+
+    def at(self, u: np.ndarray) -> np.ndarray:
+        target = np.empty_like(u)
+        enough = len(self.sizes) - (len(self.sizes) - 1) // 2
+        for columns, values, below in self.few:
+            products = [u[:, columns] * n for n in self.sizes]
+            level = np.zeros(products[0].shape, dtype=np.int64)
+            for k in range(1, values.shape[1]):
+                groups = sum(product > below[h, :, k] for h, product in enumerate(products))
+                level += groups >= enough
+            target[:, columns] = values[np.arange(len(columns)), level]
+        if len(self.many):
+            quantiles = [quantile(group, u[:, self.many]) for group in self.many_sorted]
+            target[:, self.many] = np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
+        return target
+
+
+class GroupByGroupDraws:
+    """Tie draws before #69: each group's tied rows hashed when the repair reaches them."""
+
+    def __init__(self, features: np.ndarray, seed: int | None) -> None:
+        self.features, self.seed = features, seed
+        self.hashes = np.zeros(len(features), dtype=np.uint64)
+        self.hashed = np.zeros(len(features), dtype=bool)
+
+    def __call__(self, rows: np.ndarray, columns: range, tied: np.ndarray) -> np.ndarray:
+        wanted = rows[tied]
+        new = wanted[~self.hashed[wanted]]
+        self.hashes[new] = row_hashes(self.features[new])
+        self.hashed[new] = True
+        return cell_uniforms(self.hashes[wanted], self.seed, columns)
 
 
 class EveryRowDrawn(DisparateImpactRepair):
@@ -155,7 +253,7 @@ def main() -> None:
     print(f"{args.dataset}, {args.variant}, {attribute} ({groups} groups): {X_train.shape[1]} "
           f"features, {len(X_train):,} training rows")  # fmt: skip
     baselines = {
-        "block by block": BlockByBlock,
+        "before #69": Before69,
         "before the look-up": EveryRowDrawn,
         "before #17": PreviousRepair,
     }

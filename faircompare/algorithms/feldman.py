@@ -70,10 +70,10 @@ FELDMAN_2015 = Reference(
 class DisparateImpactRepair(TransformerMixin, BaseEstimator):
     """Repair numeric features toward the groups' median distribution.
 
-    Columns are repaired a block of :data:`COLUMN_BLOCK` at a time, so that the working memory
-    is a few blocks of the data whatever its width; sparse input (a wide one-hot encoding) is
-    densified a block at a time and repaired into a sparse matrix (a one-hot column repairs to
-    values of the data, mostly its zeros).
+    Columns are repaired a block of :data:`COLUMN_BLOCK` at a time (new rows, when few, several
+    blocks at once), so that the working memory is a few blocks of the data whatever its width;
+    sparse input (a wide one-hot encoding) is densified a block at a time and repaired into a
+    sparse matrix (a one-hot column repairs to values of the data, mostly its zeros).
 
     Parameters
     ----------

@@ -297,6 +297,25 @@ def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values():
     )
 
 
+def test_few_rows_are_repaired_through_merged_blocks_as_block_by_block(monkeypatch):
+    # 80 rows fill fewer cells than a merged block holds, so their repair runs over one block
+    # of all 70 columns instead of the fit's three; with the cells down to one, block by block.
+    # Tied and untied cells, a column with many values and a group absent from training.
+    from faircompare.algorithms import feldman
+
+    rng = np.random.default_rng(6)
+    s = rng.integers(3, size=900)
+    X = np.column_stack([rng.normal(size=900) + s, np.eye(69)[rng.integers(69, size=900)]])
+    repair = DisparateImpactRepair(0.7).fit(X, sensitive_features=s)
+    new = np.vstack([X[:40], X[40:80] + rng.normal(scale=0.1, size=(40, 70)) * (X[40:80] != 0)])
+    groups = np.concatenate([s[:79], [7]])
+    assert len(repair._transform_blocks(len(new))) == 1
+    merged = repair.transform(new, sensitive_features=groups)
+    monkeypatch.setattr(feldman, "_CELLS", 1)
+    assert repair._transform_blocks(len(new)) is repair.blocks_
+    np.testing.assert_array_equal(merged, repair.transform(new, sensitive_features=groups))
+
+
 def test_the_smoothing_joins_each_values_repair_by_straight_lines_by_hand():
     # hand_repairs: no ties, so the value v_k of group a (1..4) has the levels [k/4, (k+1)/4],
     # where the median of the groups' quantiles is b's value 10 (k + 1): the smoothing joins
