@@ -124,7 +124,7 @@ class GroupCounts:
                 [
                     [np.searchsorted(group[:, j], distinct[j]) for j in columns]
                     for group in sorted_by_group
-                ],  # fmt: skip
+                ],
                 dtype=float,
             )
             below[below == 0] = -np.inf
@@ -149,7 +149,11 @@ class GroupCounts:
             target[:, columns] = values[np.arange(len(columns)), level]
         if len(self.many):
             quantiles = [quantile(group, u[:, self.many]) for group in self.many_sorted]
-            target[:, self.many] = np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
+            target[:, self.many] = (
+                np.minimum(*quantiles)  # as it was: the lower of two without a sort
+                if len(quantiles) == 2
+                else np.sort(quantiles, axis=0)[(len(quantiles) - 1) // 2]
+            )
         return target
 
 

@@ -70,11 +70,12 @@ SEQUENTIAL = 4.5
 # a repeating run: its split and its measures, test and validation (measured: 0.01 s on Adult
 # and ProPublica, 0.07 s for the first of a split, which prepares its variant)
 REPEAT_SECONDS = 0.02
-# Runs side by side take longer than the table's, timed one at a time on an otherwise idle
-# machine: the ``default`` profile's 1,275 runs on 2 workers here (2 cores, bare install) took
-# 1.35 times their priced seconds (perf/cost_model.py); memory-bound fits slow each other most
-# (libsvm on Adult's dense repaired features: 22 s beside another, 16 s alone).
-SIDE_BY_SIDE = 1.35
+# Runs side by side take their table's seconds (timed one at a time on an otherwise idle
+# machine) times a ratio that depends on the mix of runs: on 2 workers here (2 cores, bare
+# install), the `default` profile's 1,425 runs took 0.93 times their priced seconds and one split
+# of the `paper` profile's 2,782 runs 1.13 times (perf/cost_model.py); this is their geometric
+# mean. It was 1.35, from the `default` profile before the Feldman pipelines' work of #69.
+SIDE_BY_SIDE = 1.03
 
 
 def side_by_side(workers: int) -> float:
