@@ -411,17 +411,11 @@ class _TieDraws:
 
     def __call__(self, rows: np.ndarray, columns: range, tied: np.ndarray) -> np.ndarray:
         """Return the uniforms of ``rows[tied]`` in ``columns`` (as :func:`.cell_uniforms`)."""
-        if self.hashes is None:
-            self.hashes = np.concatenate(
-                [
-                    row_hashes(self.features[start : start + _HASHED_ROWS])
-                    for start in range(0, self.features.shape[0], _HASHED_ROWS)
-                ]
-            )
+        if self.hashes is None:  # a block of columns at a time, the rows as they stand
+            self.hashes = row_hashes(self.features)
         return cell_uniforms(self.hashes[rows[tied]], self.seed, columns)
 
 
-_HASHED_ROWS = 8192  # rows copied at a time to be hashed
 _FEW_VALUES = 16  # columns with at most this many distinct values are counted by comparisons
 _PLACES = 2 * _FEW_VALUES + 2  # a column's places (2K + 1), even: a place keeps its parity
 _UNSEEN = -1  # the code of a group absent from the training data
