@@ -446,10 +446,10 @@ class _Ecdf:
         below_at = np.zeros((len(sizes), _PLACES), dtype=np.int64)
         at_most_at = np.zeros_like(below_at)
         few = []
-        for size in np.unique(sizes[sizes <= _FEW_VALUES]):
-            columns = np.flatnonzero(sizes == size)
+        for columns in _by_size(sizes):
             few.append((columns, np.array([distinct[j][0] for j in columns])))
             counts = np.array([distinct[j][1] for j in columns])
+            size = counts.shape[1]
             below = np.cumsum(counts, axis=1) - counts  # below the m-th value, m < K
             between = np.column_stack([below, np.full(len(columns), len(sorted_values))])
             between_values, at_values = slice(0, 2 * size + 1, 2), slice(1, 2 * size, 2)
@@ -576,8 +576,7 @@ class _SmoothedRepair:
                 np.array([atoms[j][0] for j in columns]),
                 np.array([gradients[j] for j in columns]),
             )
-            for size in np.unique(sizes[sizes <= _FEW_VALUES])
-            for columns in [np.flatnonzero(sizes == size)]
+            for columns in _by_size(sizes)
         )
         many = tuple(
             (int(j), atoms[j][0], gradients[j]) for j in np.flatnonzero(sizes > _FEW_VALUES)
@@ -637,8 +636,7 @@ class _MedianQuantile:
         distinct = [np.unique(column) for column in np.vstack(sorted_by_group).T]
         sizes = np.array([len(values) for values in distinct], dtype=int)
         few = []
-        for size in np.unique(sizes[sizes <= _FEW_VALUES]):
-            columns = np.flatnonzero(sizes == size)
+        for columns in _by_size(sizes):
             values = np.array([distinct[j] for j in columns])
             few.append((columns, values, _median_thresholds(sorted_by_group, columns, values)))
         many = tuple(
@@ -707,6 +705,11 @@ def _least_level_above(below: np.ndarray, n: np.ndarray) -> np.ndarray:
         u[too_low] = np.nextafter(u[too_low], np.inf)
         too_low = u * n <= below
     return np.where(below == 0, -np.inf, u)
+
+
+def _by_size(sizes: np.ndarray) -> list[np.ndarray]:
+    """Return the columns with at most :data:`_FEW_VALUES` values, grouped by that number K."""
+    return [np.flatnonzero(sizes == size) for size in np.unique(sizes[sizes <= _FEW_VALUES])]
 
 
 def _merged_few(parts: list[tuple[Any, ...]], offsets: list[int]) -> tuple[Any, ...]:
@@ -800,9 +803,13 @@ class FeldmanClassifier(FairEstimator):
         self.estimator_ = clone(self._base()).fit(repaired, labels, sensitive_features=s)
         return self
 
-    def _repaired(self, X: Any, sensitive_features: Any) -> Any:
+    def _checked(self, X: Any, sensitive_features: Any) -> tuple[Any, np.ndarray]:
+        """Return the features as fitted and each row's group."""
         features = self.fitted_features(X)
-        s = self.sensitive_for_predict(features, sensitive_features)
+        return features, self.sensitive_for_predict(features, sensitive_features)
+
+    def _repaired(self, features: Any, s: np.ndarray) -> Any:
+        """Repair checked features (:meth:`_checked`) for the classifier."""
         return self._for_base(self.repair_.transform(features, sensitive_features=s))
 
     def _for_base(self, repaired: Any) -> Any:
@@ -812,19 +819,19 @@ class FeldmanClassifier(FairEstimator):
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Repair ``X`` with the training quantiles, then predict."""
-        repaired = self._repaired(X, sensitive_features)
+        repaired = self._repaired(*self._checked(X, sensitive_features))
         return self.to_labels(self.estimator_.predict(repaired))
 
     @available_if(lambda self: hasattr(self._base(), "predict_proba"))
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, when the classifier has them."""
-        repaired = self._repaired(X, sensitive_features)
+        repaired = self._repaired(*self._checked(X, sensitive_features))
         return self.estimator_.predict_proba(repaired)
 
     @available_if(lambda self: hasattr(self._base(), "decision_function"))
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Scores, when the classifier has them."""
-        repaired = self._repaired(X, sensitive_features)
+        repaired = self._repaired(*self._checked(X, sensitive_features))
         return self.estimator_.decision_function(repaired)
 
     @property
@@ -865,10 +872,8 @@ class FeldmanClassifier(FairEstimator):
         """
         if self.gradient_kind is None:
             raise NotImplementedError(f"{type(self._base()).__name__} has no input gradient")
-        features = self.fitted_features(X)
-        s = self.sensitive_for_predict(features, sensitive_features)
-        repaired = self._for_base(self.repair_.transform(features, sensitive_features=s))
-        inner = self.estimator_.input_gradient(repaired, y, sensitive_features=s)
+        features, s = self._checked(X, sensitive_features)
+        inner = self.estimator_.input_gradient(self._repaired(features, s), y, sensitive_features=s)
         return inner * self.repair_.slopes(features, sensitive_features=s)
 
     def fit_equivalent(self) -> FairEstimator | None:
