@@ -36,6 +36,7 @@ from dataset_reference import page as dataset_page  # noqa: E402
 from measure_reference import page as measure_page  # noqa: E402
 from method_reference import classes as method_classes  # noqa: E402
 from method_reference import page as method_page  # noqa: E402
+from reproduction_page import page as reproduction_page  # noqa: E402
 from results_schema import schema_page  # noqa: E402
 
 _MIRROR = os.environ.get("FAIRCOMPARE_DATA_MIRROR") or ROOT.parent / "shared" / "data"  # former
@@ -59,7 +60,13 @@ extensions = [
     "myst_parser",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "gallery/README.rst", "api/public_names.txt"]
+exclude_patterns = [
+    "_build",
+    "gallery/README.rst",
+    "api/public_names.txt",
+    "measured",
+    "reproduction-cells.md",  # included by reproducing.md
+]
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 
@@ -101,6 +108,7 @@ _GENERATED = {
     "datasets.md": dataset_page,
     "results.md": schema_page,
     "citing.md": citing_page,
+    "reproduction-cells.md": reproduction_page,
     "api/algorithm-classes.rst": method_classes,
 }
 

@@ -22,6 +22,7 @@ import pytest
 import faircompare
 from faircompare.cli import cli
 from faircompare.plugin_template import PLUGIN_KINDS
+from tests.conftest import SHARED
 
 pytestmark = pytest.mark.cli
 
@@ -367,3 +368,33 @@ def test_a_plugin_installed_by_the_reference_page_s_entry_point_is_found_checked
     ran = installed("run", "--dataset", "ricci", "--algorithm", name, "--splits", "1",
                     "--no-audits", "--no-report")  # fmt: skip
     assert "1 runs done and 0 failed in this session" in ran
+
+
+@pytest.mark.data
+def test_reproduce_sets_published_cells_beside_ours_with_their_causes(tmp_path):
+    # Four of German's published algorithms (sex), three splits each, with the departures'
+    # switches: the table's published side is the file's own numbers, and the unscaled SVM
+    # explains the SVM's difference (the original's SVM predicts almost only "good").
+    source = SHARED / "fairness-comparison-results" / "german_sex_numerical-binsensitive.csv"
+    if not source.is_file():
+        pytest.skip("the original's published results are not here")
+    raw = pd.read_csv(source)
+    kept = raw[raw["algorithm"].isin(["LR", "SVM", "Feldman-LR", "Kamishima"])]
+    (tmp_path / "published").mkdir()
+    kept.to_csv(tmp_path / "published" / source.name, index=False)
+    out = ok(
+        faircompare_(
+            "reproduce", "--published", str(tmp_path / "published"), "--as-published",
+            "--splits", "3", "--jobs", "1", "--results", str(tmp_path / "study"),
+        )
+    )  # fmt: skip
+    table = pd.read_csv(tmp_path / "study" / "reproduction.csv", keep_default_na=False)
+    assert len(table) == 4 * 5 and (table["ours_n"] == 3).all()
+    for original, cells in table.groupby("original"):
+        for measure, value in zip(cells["measure"], cells["published_mean"], strict=True):
+            own = raw.loc[raw["algorithm"] == original, measure].mean()
+            assert value == pytest.approx(own, rel=1e-12)
+    svm = table[(table["original"] == "SVM") & (table["measure"] == "TNR")].iloc[0]
+    assert svm["verdict"] == "differs" and svm["cause"] == "unscaled SVM"
+    assert "default parameters, accuracy and DIbinary:" in out
+    assert f"table: {tmp_path / 'study' / 'reproduction.csv'}" in out

@@ -18,7 +18,7 @@ import itertools
 import json
 import os
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -149,13 +149,19 @@ def training_rows(rows: int) -> int:
     return round(rows * TRAIN_FRACTION)
 
 
-def make_plan(config: BenchmarkConfig) -> Plan:
+def make_plan(
+    config: BenchmarkConfig, settings: Mapping[str, Sequence[Mapping[str, Any]]] | None = None
+) -> Plan:
     """Expand a configuration into its runs, ordered by dataset so workers reuse loaded data.
 
     Parameters
     ----------
     config
         What to run.
+    settings
+        The parameter settings to run of each algorithm named (each a mapping of parameters to
+        values, ``{}`` for the defaults), in place of its grid or default parameters: the
+        settings a published result file holds (``faircompare reproduce``).
 
     Returns
     -------
@@ -192,10 +198,11 @@ def make_plan(config: BenchmarkConfig) -> Plan:
     _check_attributes([spec for spec, _ in datasets], config)
     data = {spec.name: fingerprint(spec) for spec, _ in datasets}
     versions = {algorithm.name: _algorithm_version(algorithm) for algorithm in chosen}
+    grids = {algorithm.name: _grid(algorithm, config, settings) for algorithm in chosen}
     shared = {
         (algorithm.name, params): _shared_fit(algorithm, params, registry)
         for algorithm in chosen
-        for params in _grid(algorithm, config) + _always_planned(algorithm)
+        for params in grids[algorithm.name] + _always_planned(algorithm)
     }
     audited = audits_input(config.permutations)
     audits = {
@@ -228,7 +235,7 @@ def make_plan(config: BenchmarkConfig) -> Plan:
         for split_id in range(config.splits)
         for algorithm in chosen
         for variant in _variants(algorithm, config)
-        for grid in [_grid(algorithm, config)]
+        for grid in [grids[algorithm.name]]
         for tune in [config.tune and len(grid) > 1]
         for params in grid + _always_planned(algorithm)
     ]
@@ -384,7 +391,14 @@ def _variants(algorithm: Algorithm, config: BenchmarkConfig) -> list[str]:
     return [variant for variant in wanted if variant in supported]
 
 
-def _grid(algorithm: Algorithm, config: BenchmarkConfig) -> list[tuple[tuple[str, Any], ...]]:
+def _grid(
+    algorithm: Algorithm,
+    config: BenchmarkConfig,
+    settings: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+) -> list[tuple[tuple[str, Any], ...]]:
+    if settings is not None and algorithm.name in settings:
+        unique = dict.fromkeys(tuple(sorted(s.items())) for s in settings[algorithm.name])
+        return list(unique)
     grid = algorithm.estimator_class.param_grid if config.grid else {}
     names = sorted(grid)
     return [

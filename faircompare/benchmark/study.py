@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from faircompare._deprecations import RenamedAttribute, folded_keywords
 from faircompare.benchmark.calibration import calibration_seconds
@@ -113,7 +114,13 @@ class Study:
 
 
 @folded_keywords("config")
-def plan_study(config: BenchmarkConfig, *, fetch: bool = True, say: Say | None = None) -> Study:
+def plan_study(
+    config: BenchmarkConfig,
+    *,
+    fetch: bool = True,
+    say: Say | None = None,
+    settings: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+) -> Study:
     """Plan a study's runs, fetch and clean their data, and price them.
 
     Parameters
@@ -130,6 +137,9 @@ def plan_study(config: BenchmarkConfig, *, fetch: bool = True, say: Say | None =
     say
         Called with a line for each algorithm left out, each dataset's cleaning and each file
         downloaded.
+    settings
+        The parameter settings to run of some algorithms, in place of their grids
+        (:func:`~faircompare.benchmark.make_plan`).
 
     Returns
     -------
@@ -138,7 +148,7 @@ def plan_study(config: BenchmarkConfig, *, fetch: bool = True, say: Say | None =
         cleaning record and the settings.
     """
     say = say or _silent
-    plan = make_plan(config)
+    plan = make_plan(config, settings)
     for algorithm in plan.unavailable:
         say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
     model = cost_model().on_machine(calibration_seconds(cache_dir(config.cache), say=say))

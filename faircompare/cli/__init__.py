@@ -27,7 +27,7 @@ import click
 
 from faircompare import __version__
 from faircompare._deprecations import ENVIRONMENT
-from faircompare.cli import listing, outputs, plugins, running
+from faircompare.cli import listing, outputs, plugins, reproducing, running
 from faircompare.cli.options import INTERRUPTED, deprecated_line
 from faircompare.exceptions import FaircompareError, cut_message
 
@@ -51,6 +51,7 @@ for _command in (
     running.run,
     running.audit_command,
     running.status,
+    reproducing.reproduce_command,
     outputs.report_command,
     outputs.export_command,
     outputs.cite_command,

@@ -43,6 +43,31 @@ def test_priors_are_the_originals_by_hand():
     assert sharper._prior_log_odds(sharper.class_counts_)[0] == pytest.approx(np.log(5 / 3))
 
 
+def test_a_numeric_feature_by_value_has_the_originals_discrete_probabilities_by_hand():
+    # numeric="values", as the paper's benchmark gave the authors' code every feature: the
+    # count column takes 3 values in training, so K = 4 with the unseen one, each smoothed by
+    # beta / K = 1/4. Group 0, class 1 holds counts (2, 2, 5): P(2) = (2 + 1/4) / (3 + 1),
+    # P(5) = (1 + 1/4) / 4, P(7, unseen) = (0 + 1/4) / 4; class 0 of group 0 holds (5):
+    # P(2) = (0 + 1/4) / (1 + 1) and P(5) = (1 + 1/4) / 2.
+    X = np.array([[2.0], [2.0], [5.0], [5.0], [2.0], [9.0], [5.0], [9.0]])
+    y = np.array([1, 1, 1, 0, 1, 0, 0, 1])
+    s = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    model = TwoNaiveBayes(max_iter=0, numeric="values").fit(X, y, sensitive_features=s)
+    prior = np.log(3.5 / 1.5)  # group 0: 3 rows of class 1, 1 of class 0
+    expected = [
+        prior + np.log(2.25 / 4) - np.log(0.25 / 2),
+        prior + np.log(1.25 / 4) - np.log(1.25 / 2),
+        prior + np.log(0.25 / 4) - np.log(0.25 / 2),
+    ]
+    queries = [[2.0], [5.0], [7.0]]
+    scores = model.decision_function(queries, sensitive_features=[0, 0, 0])
+    np.testing.assert_allclose(scores, expected)
+    gaussian = TwoNaiveBayes(max_iter=0).fit(X, y, sensitive_features=s)
+    assert not np.allclose(gaussian.decision_function(queries, sensitive_features=[0] * 3), scores)
+    with pytest.raises(ValueError, match="unknown numeric 'bins'"):
+        TwoNaiveBayes(numeric="bins").fit(X, y, sensitive_features=s)
+
+
 def test_needs_a_binary_sensitive_attribute(biased):
     X, y, _ = biased
     with pytest.raises(

@@ -19,7 +19,10 @@ the audits came to need 30 test rows in each group and the permutation tests to 
 and T_n's critical value to be the bootstrap-t's (#64, #66, permutation and individual version
 5, FlipTest version 4: Ricci's 36 audit rows became rows that say "too few rows", German's 20
 permutation rows took their sequential p-values, intervals and draws, and its 4 loss-ratio
-rows their bootstrap-t bound, p-value and interval; no measure and no other row changed).
+rows their bootstrap-t bound, p-value and interval; no measure and no other row changed), and
+when Feldman's repair came to repair each distinct value of a group to one value, as its
+authors' code does (#78, Feldman version 5: the 118 rows of ``feldman-gaussian-nb``, its
+measures and audits on both datasets, changed; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,

@@ -1,0 +1,83 @@
+"""Write the reproduction's cell-by-cell tables (``reproduction-cells.md``) from the measured file.
+
+``docs/measured/reproduction.csv`` is the reproduction table's default-parameter cells as
+``docs/measured/reproduction.py`` wrote them (``faircompare reproduce --as-published``, 10
+splits); its first line says when and where. Each dataset and attribute gets a table: every
+algorithm's accuracy and DIbinary, published and here, z (the difference in standard errors),
+z with every departure's switch on (as published), and the cause of each difference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+MEASURED = Path(__file__).parent / "measured" / "reproduction.csv"
+_SHOWN = ("accuracy", "DIbinary")
+
+
+def page(measured: Path = MEASURED) -> str:
+    """Return the tables' Markdown."""
+    provenance = measured.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+    cells = pd.read_csv(measured, comment="#", keep_default_na=False)
+    cells = cells[cells["measure"].isin(_SHOWN)]
+    lines = [
+        f"Measured with {provenance}.",
+        "",
+        _counts(cells),
+        "",
+    ]
+    for (dataset, attribute), part in cells.groupby(["dataset", "attribute"], sort=False):
+        lines += [f"### {dataset}, {attribute}", "", *_table(part), ""]
+    return "\n".join(lines)
+
+
+def _counts(cells: pd.DataFrame) -> str:
+    """Return the sentence that counts the agreeing cells, as run here and as published."""
+    pairs = cells.groupby(["dataset", "attribute", "original"])
+    here = pairs["verdict"].agg(lambda v: (v == "agrees").all())
+    published = pairs["as_published_verdict"].agg(lambda v: (v == "agrees").all())
+    return (
+        f"Of the {len(here)} algorithms and datasets, {here.sum()} agree with the published "
+        f"results within 3 standard errors in both accuracy and DIbinary as faircompare runs "
+        f"them, and {published.sum()} with every departure's switch on (as published)."
+    )
+
+
+def _table(part: pd.DataFrame) -> list[str]:
+    """Return one dataset's table: a row per algorithm, accuracy then DIbinary."""
+    head = (
+        "| algorithm (original's name) | accuracy: published | here | z | as published z "
+        "| DIbinary: published | here | z | as published z | cause of a difference |"
+    )
+    rows = [head, "|" + "---|" * 10]
+    for (original, algorithm), cells in part.groupby(["original", "algorithm"], sort=False):
+        by_measure = cells.set_index("measure")
+        entries = []
+        for measure in _SHOWN:
+            if measure not in by_measure.index:
+                entries += ["", "", "", ""]
+                continue
+            cell = by_measure.loc[measure]
+            entries += [
+                _mean_sd(cell, "published"),
+                _mean_sd(cell, "ours"),
+                _z(cell["z"]),
+                _z(cell["as_published_z"]),
+            ]
+        causes = "; ".join(dict.fromkeys(c for c in cells["cause"] if c))
+        rows.append(f"| `{algorithm}` ({original}) | " + " | ".join(entries) + f" | {causes} |")
+    return rows
+
+
+def _mean_sd(cell: pd.Series, side: str) -> str:
+    return f"{float(cell[f'{side}_mean']):.3f} ± {float(cell[f'{side}_sd']):.3f}"
+
+
+def _z(value: object) -> str:
+    if value == "" or pd.isna(value):
+        return "not run"
+    number = float(value)  # type: ignore[arg-type]
+    shown = f"{number:+.1f}"
+    return f"**{shown}**" if abs(number) > 3 else shown
