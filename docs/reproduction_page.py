@@ -13,24 +13,36 @@ from pathlib import Path
 
 import pandas as pd
 
+from faircompare.reproduction import DEPARTURES
+
 MEASURED = Path(__file__).parent / "measured" / "reproduction.csv"
 _SHOWN = ("accuracy", "DIbinary")
 
 
 def page(measured: Path = MEASURED) -> str:
-    """Return the tables' Markdown."""
+    """Return the departures' list and the tables' Markdown."""
     provenance = measured.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
     cells = pd.read_csv(measured, comment="#", keep_default_na=False)
     cells = cells[cells["measure"].isin(_SHOWN)]
-    lines = [
-        f"Measured with {provenance}.",
-        "",
-        _counts(cells),
-        "",
-    ]
+    lines = [*_departures(), "", f"Measured with {provenance}.", "", _counts(cells), ""]
     for (dataset, attribute), part in cells.groupby(["dataset", "attribute"], sort=False):
         lines += [f"### {dataset}, {attribute}", "", *_table(part), ""]
     return "\n".join(lines)
+
+
+def _departures() -> list[str]:
+    """Return the departures, each with what the original did and its switch."""
+    lines = [
+        "| departure | the original | here | the switch |",
+        "|---|---|---|---|",
+    ]
+    for departure in DEPARTURES.values():
+        switch = "; ".join(
+            f"`{algorithm}`: " + ", ".join(f"`{key}={value!r}`" for key, value in params.items())
+            for algorithm, params in departure.switch.items()
+        )
+        lines.append(f"| {departure.name} | {departure.original} | {departure.here} | {switch} |")
+    return lines
 
 
 def _counts(cells: pd.DataFrame) -> str:

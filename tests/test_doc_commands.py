@@ -67,6 +67,11 @@ RULES = [
     Rule(r"(faircompare run|python benchmark\.py)\b.*", "dry-run"),
     Rule(r"nohup faircompare run .* &", "dry-run", "the cluster recipe's detached coordinator"),
     Rule(r"faircompare new-plugin .*", "run"),
+    Rule(
+        r"faircompare reproduce .*",
+        "help",
+        "the whole reproduction runs for an hour; test_commands.py runs one on four algorithms",
+    ),
     Rule(r"python -m pytest plugins/tests", "run"),
     Rule(r"faircompare (figure|table) .*massaging-lr.*", "help", "a reader's own plugin study"),
     Rule(

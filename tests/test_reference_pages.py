@@ -18,7 +18,11 @@ from dataset_reference import reference as dataset_page  # noqa: E402
 from measure_reference import reference  # noqa: E402
 from method_reference import METHODS, method_of  # noqa: E402
 from method_reference import reference as method_page  # noqa: E402
+from reproduction_page import MEASURED  # noqa: E402
+from reproduction_page import page as reproduction_page  # noqa: E402
 from results_schema import schema_page  # noqa: E402
+
+from tests.conftest import SHARED  # noqa: E402
 
 
 def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
@@ -158,3 +162,28 @@ def test_a_dataset_without_known_problems_stops_the_build():
     new = replace(BUILTIN["ricci"], name="new-data")
     with pytest.raises(ValueError, match="dataset 'new-data' has no entry in the datasets ref"):
         dataset_page({**BUILTIN, "new-data": new})
+
+
+def test_the_reproduction_tables_published_side_is_the_files_own_numbers():
+    # the measured table the reproducing page shows: its published means and standard
+    # deviations recomputed from the original's files, never typed in
+    import pandas as pd
+
+    folder = SHARED / "fairness-comparison-results"
+    if not folder.is_dir():
+        pytest.skip("the original's published results are not here")
+    cells = pd.read_csv(MEASURED, comment="#", keep_default_na=False)
+    assert len(cells) == 6 * 12 * 5  # six files, twelve algorithms, five measures
+    for (dataset, attribute), part in cells.groupby(["dataset", "attribute"]):
+        raw = pd.read_csv(folder / f"{dataset}_{attribute}_numerical-binsensitive.csv")
+        for cell in part.itertuples():
+            values = raw.loc[raw["algorithm"] == cell.original, cell.measure].astype(float)
+            assert cell.published_n == values.notna().sum()
+            assert cell.published_mean == pytest.approx(values.mean(), rel=1e-5)
+            assert cell.published_sd == pytest.approx(values.std(), rel=1e-5, abs=1e-9)
+    page = reproduction_page()
+    from faircompare.reproduction import DEPARTURES
+
+    # a row per algorithm and file; a switch per departure
+    assert page.count("| `") == 6 * 12 + len(DEPARTURES)
+    assert "Of the 72 algorithms and datasets" in page

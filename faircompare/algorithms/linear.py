@@ -22,10 +22,15 @@ class Design:
     ----------
     features
         The training features, dense or sparse, whose means and standard deviations are kept.
+    standardise
+        False keeps the features as they are (mean 0, scale 1): the design is [X, 1].
     """
 
-    def __init__(self, features: Any) -> None:
-        self.mean, self.scale = standardisation(features)
+    def __init__(self, features: Any, standardise: bool = True) -> None:
+        if standardise:
+            self.mean, self.scale = standardisation(features)
+        else:
+            self.mean, self.scale = np.zeros(features.shape[1]), np.ones(features.shape[1])
 
     def __call__(self, features: Any) -> Any:
         """Return the design matrix: standardised features and a column of ones.

@@ -73,6 +73,40 @@ DEPARTURES: dict[str, Departure] = {
             "in training still has a likelihood, and no test row informs the model",
             switch={"calders": {"numeric": "values"}},
         ),
+        Departure(
+            "Calders' groups coded by first sight",
+            original="the groups and the labels coded 0 and 1 in the order they first appear "
+            "in the training rows; the authors' loop removes discrimination against group code "
+            "0 only, so it did nothing unless the first training row was privileged and "
+            "positive, or neither",
+            here="the loop removes the discrimination against the groups other than the "
+            "privileged one, whatever the rows' order",
+            switch={"calders": {"group_codes": "first-seen"}},
+        ),
+        Departure(
+            "Kamishima's features unscaled",
+            original="the prejudice remover fitted on the features as they are",
+            here="the features standardised on the training rows: the L2 penalty (C = 1) then "
+            "weighs every feature alike, whatever its unit",
+            switch={"kamishima": {"scale": False}},
+        ),
+        Departure(
+            "Kamishima's 100 conjugate-gradient steps",
+            original="the authors' train_pr.py: one logistic regression per group to start, "
+            "then conjugate gradients stopped after 100 iterations, converged or not",
+            here="L-BFGS to convergence from the eta = 0 solution, so the model is the "
+            "objective's minimum",
+            switch={"kamishima": {"solver": "cg-100"}},
+        ),
+        Departure(
+            "Zafar's SLSQP",
+            original="the authors' train_model: SLSQP from a random start on the summed "
+            "log-loss of the raw features, and whatever point it stops at (its gradients by "
+            "finite differences; exact in the switch, which is the same problem)",
+            here="each problem solved exactly (L-BFGS on the constraint's hyperplane): the "
+            "covariance bound holds, and the two problems' solutions are their optima",
+            switch={name: {"solver": "slsqp"} for name in ("zafar-fairness", "zafar-accuracy")},
+        ),
     )
 }
 

@@ -68,6 +68,34 @@ def test_a_numeric_feature_by_value_has_the_originals_discrete_probabilities_by_
         TwoNaiveBayes(numeric="bins").fit(X, y, sensitive_features=s)
 
 
+def test_groups_coded_by_first_sight_as_the_benchmark_coded_them(biased):
+    # group_codes="first-seen": the paper's benchmark coded the groups and the labels in the
+    # order they first appear, and the authors' loop runs only while code 1's positive rate in
+    # group code 1 exceeds group code 0's. Here the privileged group has more positives, so the
+    # loop runs where the first row is privileged and positive (both codes flipped) or neither,
+    # as the default model's; otherwise it finds nothing to remove: the model is the default
+    # one fitted on the groups swapped, whose loop does not run.
+    X, y, s = biased
+    X = X.to_numpy()
+    for first_group, first_label, runs in (
+        (1, 0, False),
+        (0, 1, False),
+        (1, 1, True),
+        (0, 0, True),
+    ):
+        first = np.flatnonzero((s == first_group) & (y == first_label))[0]
+        order = np.r_[first, np.delete(np.arange(len(s)), first)]
+        Xo, yo, so = X[order], y[order], s[order]
+        seen = TwoNaiveBayes(group_codes="first-seen").fit(Xo, yo, sensitive_features=so)
+        plain = TwoNaiveBayes().fit(Xo, yo, sensitive_features=so)
+        swapped = TwoNaiveBayes().fit(Xo, yo, sensitive_features=1 - so)
+        model, groups = (plain, so) if runs else (swapped, 1 - so)
+        np.testing.assert_array_equal(
+            seen.predict(Xo, sensitive_features=so), model.predict(Xo, sensitive_features=groups)
+        )
+        assert (seen.n_iter_ > 0) == runs and plain.n_iter_ > 0
+
+
 def test_needs_a_binary_sensitive_attribute(biased):
     X, y, _ = biased
     with pytest.raises(

@@ -327,22 +327,23 @@ def test_a_wide_sparse_matrix_is_repaired_block_by_block_as_its_dense_values(tie
     )
 
 
-def test_few_rows_are_repaired_through_merged_blocks_as_block_by_block(monkeypatch):
+@pytest.mark.parametrize("ties", TIES)
+def test_few_rows_are_repaired_through_merged_blocks_as_block_by_block(monkeypatch, ties):
     # 80 rows fill fewer cells than a merged block holds, so their repair runs over one block
     # of all 70 columns instead of the fit's three; with the cells down to one, block by block.
     # Tied and untied cells, a column with many values and a group absent from training.
-    from faircompare.algorithms.feldman import ranks
+    from faircompare.algorithms.feldman import columns
 
     rng = np.random.default_rng(6)
     s = rng.integers(3, size=900)
     X = np.column_stack([rng.normal(size=900) + s, np.eye(69)[rng.integers(69, size=900)]])
-    repair = DisparateImpactRepair(0.7, ties="random").fit(X, sensitive_features=s)
+    repair = DisparateImpactRepair(0.7, ties=ties).fit(X, sensitive_features=s)
     engine = repair.engine_
     new = np.vstack([X[:40], X[40:80] + rng.normal(scale=0.1, size=(40, 70)) * (X[40:80] != 0)])
     groups = np.concatenate([s[:79], [7]])
     assert len(engine._transform_blocks(len(new))) == 1
     merged = repair.transform(new, sensitive_features=groups)
-    monkeypatch.setattr(ranks, "_CELLS", 1)
+    monkeypatch.setattr(columns, "CELLS", 1)
     assert engine._transform_blocks(len(new)) is engine.blocks
     np.testing.assert_array_equal(merged, repair.transform(new, sensitive_features=groups))
 
@@ -554,3 +555,26 @@ def test_a_new_value_is_repaired_monotonely_among_the_training_values(three_grou
         repaired = repair.transform(column, sensitive_features=[group] * 400)[:, 0]
         assert np.all(np.diff(repaired) >= 0)
         assert set(repaired) <= set(X[:, 0])  # every repaired value a value of the data
+
+
+def test_the_repair_by_values_smoothing_joins_its_repaired_values_by_hand():
+    # Groups a: 1..4, b: 10..40, c: 100..400 (test_the_repair_by_value_by_hand). A full repair
+    # sends a's values to 10, 20, 30, 40: slope 10 between its knots, 5 at the end knots (the
+    # mean of both sides), 0 outside; c's to the same, 100 apart: 0.1. At half repair a's values
+    # go to 3, 4, 10, 20: slopes 1, 6 and 10, their mean 3.5 at the knot 2. At level 0 the
+    # repair is the identity, whose slope is 1 everywhere (an unseen value is kept there too).
+    X = np.array([[1.0], [2], [3], [4], [10], [20], [30], [40], [100], [200], [300], [400]])
+    s = np.repeat(["a", "b", "c"], 4)
+    full, half, none = (
+        DisparateImpactRepair(level).fit(X, sensitive_features=s) for level in (1, 0.5, 0)
+    )
+    queries = np.array([[0.5], [1.0], [1.5], [2.0], [4.0], [9.0], [150.0]])
+    groups = ["a"] * 6 + ["c"]
+    np.testing.assert_allclose(
+        full.slopes(queries, sensitive_features=groups)[:, 0], [0, 5, 10, 10, 5, 0, 0.1]
+    )
+    np.testing.assert_allclose(
+        half.slopes([[1.5], [2.0]], sensitive_features=["a", "a"])[:, 0], [1, 3.5]
+    )
+    np.testing.assert_array_equal(none.slopes(queries, sensitive_features=groups), 1.0)
+    assert none.transform([[2.5]], sensitive_features=["a"])[0, 0] == 2.5

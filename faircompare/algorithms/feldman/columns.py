@@ -17,6 +17,7 @@ from faircompare.algorithms.base import AlgorithmInputError, numeric_matrix
 from faircompare.preprocessing import is_sparse_frame, sparse_matrix
 
 COLUMN_BLOCK = 32  # columns repaired at a time: 42 MB of ACSIncome's 164,000 training rows
+CELLS = 1 << 20  # values of new rows repaired at a time, at least a block's columns
 FEW_VALUES = 16  # columns with at most this many distinct values are searched by comparisons
 UNSEEN = -1  # the code of a group absent from the training data
 

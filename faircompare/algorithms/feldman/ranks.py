@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from faircompare.algorithms.feldman import columns as layout
 from faircompare.algorithms.feldman.columns import (
     COLUMN_BLOCK,
     FEW_VALUES,
@@ -39,8 +40,6 @@ from faircompare.algorithms.feldman.columns import (
 )
 from faircompare.algorithms.feldman.smoothing import PiecewiseLinear
 from faircompare.algorithms.rowhash import cell_uniforms, dense_columns, row_hashes
-
-_CELLS = 1 << 20  # values of new rows repaired at a time, at least a block's columns
 
 
 class RankRepair:
@@ -133,13 +132,13 @@ class RankRepair:
         return tied
 
     def _transform_blocks(self, rows: int) -> list[_RepairBlock]:
-        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill :data:`_CELLS`.
+        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill ``CELLS``.
 
         Fitted blocks keep the memory of a fit to a few of its blocks; a repair of a few rows
         (the individual audit's batches) would spend most of its time on each block's and
         group's calls. Merged blocks repair every column the same way, value for value.
         """
-        per_block = _CELLS // max(1, rows * COLUMN_BLOCK)
+        per_block = layout.CELLS // max(1, rows * COLUMN_BLOCK)
         if per_block <= 1:
             return self.blocks
         if per_block not in self._merged:

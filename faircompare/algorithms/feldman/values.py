@@ -32,11 +32,14 @@ from typing import Any
 
 import numpy as np
 
+from faircompare.algorithms.feldman import columns as layout
 from faircompare.algorithms.feldman.columns import (
+    COLUMN_BLOCK,
     FEW_VALUES,
     as_input,
     by_size,
     column_blocks,
+    merged_few,
     stacked,
 )
 from faircompare.algorithms.feldman.smoothing import PiecewiseLinear
@@ -60,6 +63,7 @@ class ValueRepair:
         order = np.argsort(codes, kind="stable")
         bounds = np.searchsorted(codes[order], np.arange(groups + 1))
         self.codes = codes
+        self._merged: dict[int, list[_ValueBlock]] = {}
         self.blocks = [
             _ValueBlock.of(columns, dense_columns(features, columns)[order], bounds)
             for columns in column_blocks(features.shape[1])
@@ -72,7 +76,7 @@ class ValueRepair:
     def transform(self, features: Any, codes: np.ndarray, level: float) -> Any:
         """Repair rows, whose groups are ``codes`` (-1, a group unseen in fit: the pooled map)."""
         repaired = []
-        for block in self.blocks:
+        for block in self._transform_blocks(features.shape[0]):
             values = dense_columns(features, block.columns)
             for g in np.unique(codes) if level else ():  # level 0: as they are
                 rows = np.flatnonzero(codes == g)
@@ -90,12 +94,29 @@ class ValueRepair:
         if level == 0:
             return np.ones(features.shape)
         slopes = np.empty(features.shape)
-        for block in self.blocks:
+        for block in self._transform_blocks(features.shape[0]):
             values = dense_columns(features, block.columns)
             for g in np.unique(codes):
                 rows = np.flatnonzero(codes == g)
                 slopes[rows, block.columns] = block.maps[g].smoothed(level).slopes(values[rows])
         return slopes
+
+    def _transform_blocks(self, rows: int) -> list[_ValueBlock]:
+        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill ``CELLS``.
+
+        A repair of a few rows (the individual audit's batches) would otherwise spend most of
+        its time on each block's and group's calls; merged blocks repair every column the
+        same way, value for value.
+        """
+        per_block = layout.CELLS // max(1, rows * COLUMN_BLOCK)
+        if per_block <= 1:
+            return self.blocks
+        if per_block not in self._merged:
+            self._merged[per_block] = [
+                _ValueBlock.merged(self.blocks[start : start + per_block])
+                for start in range(0, len(self.blocks), per_block)
+            ]
+        return self._merged[per_block]
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,6 +141,19 @@ class _ValueBlock:
                 targets[g].append(t)
         maps = tuple(_GroupMap.of(v, t, distinct) for v, t in zip(knots, targets, strict=True))
         return cls(columns, maps)
+
+    @classmethod
+    def merged(cls, blocks: list[_ValueBlock]) -> _ValueBlock:
+        """Join the fits of consecutive blocks of columns into one block's."""
+        if len(blocks) == 1:
+            return blocks[0]
+        start = blocks[0].columns.start
+        offsets = [block.columns.start - start for block in blocks]
+        maps = tuple(
+            _GroupMap.merged([block.maps[g] for block in blocks], offsets)
+            for g in range(len(blocks[0].maps))
+        )
+        return cls(slice(start, blocks[-1].columns.stop), maps)
 
 
 def _bucket_targets(own: list[np.ndarray], everyone: np.ndarray) -> list[np.ndarray]:
@@ -161,6 +195,7 @@ class _GroupMap:
     many: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
     distinct: tuple[np.ndarray, ...]  # each column's distinct training values, all groups
     _at_level: dict[float, tuple[Any, ...]]  # the knots' repaired values, by level
+    _smoothings: dict[float, PiecewiseLinear]  # the repair's smoothing, by level
 
     @classmethod
     def of(
@@ -181,7 +216,22 @@ class _GroupMap:
         many = tuple(
             (int(j), knots[j], positions[j], aims[j]) for j in np.flatnonzero(sizes > FEW_VALUES)
         )
-        return cls(few, many, tuple(distinct), {})
+        return cls(few, many, tuple(distinct), {}, {})
+
+    @classmethod
+    def merged(cls, parts: list[_GroupMap], offsets: list[int]) -> _GroupMap:
+        """Join one group's maps of consecutive blocks, their first columns at ``offsets``."""
+        return cls(
+            merged_few([part.few for part in parts], offsets),
+            tuple(
+                (j + offset, knots, positions, targets)
+                for part, offset in zip(parts, offsets, strict=True)
+                for j, knots, positions, targets in part.many
+            ),
+            tuple(values for part in parts for values in part.distinct),
+            {},
+            {},
+        )
 
     def repaired(self, values: np.ndarray, level: float) -> np.ndarray:
         """Return the values (rows x the block's columns) repaired at ``level``."""
@@ -195,7 +245,12 @@ class _GroupMap:
         return repaired
 
     def smoothed(self, level: float) -> PiecewiseLinear:
-        """Return the repair at ``level`` joined by straight lines between the knots."""
+        """Return the repair at ``level`` joined by straight lines between the knots (once)."""
+        if level not in self._smoothings:
+            self._smoothings[level] = self._smoothing(level)
+        return self._smoothings[level]
+
+    def _smoothing(self, level: float) -> PiecewiseLinear:
         few, many = self._levelled(level)
         width = len(self.distinct)
         knots: list[np.ndarray] = [np.empty(0)] * width
