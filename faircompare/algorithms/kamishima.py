@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy.optimize import fmin_cg, minimize
+from scipy.optimize import minimize
 from scipy.sparse.linalg import LinearOperator
 from scipy.special import expit, log_expit
 from sklearn.linear_model import LogisticRegression
@@ -55,8 +55,8 @@ KAMISHIMA_2012 = Reference(
 )
 
 
-#: How :class:`PrejudiceRemover` fits: to convergence, or as the authors' code did.
-SOLVERS = ("lbfgs", "cg-100")
+#: How :class:`PrejudiceRemover` fits: to convergence, or where the authors' code stopped.
+SOLVERS = ("lbfgs", "start")
 
 
 class PrejudiceRemover(FairEstimator):
@@ -75,9 +75,10 @@ class PrejudiceRemover(FairEstimator):
         benchmark gave them to the authors' code.
     solver
         ``"lbfgs"`` (the default): L-BFGS to convergence, from the eta = 0 solution; or
-        ``"cg-100"``, the authors' code's: conjugate gradients stopped after 100 iterations,
-        from one ordinary logistic regression per group (scikit-learn's, the ones column as a
-        feature).
+        ``"start"``, what the authors' ``train_pr.py`` returned: its start, one logistic
+        regression per group (scikit-learn's liblinear, the ones column a feature), from which
+        its conjugate gradients never moved (their line search fails at the first step: the
+        code's gradient disagrees with its objective), so ``eta`` has no effect.
     """
 
     family: ClassVar[str] = "in-processing"
@@ -102,14 +103,14 @@ class PrejudiceRemover(FairEstimator):
         self.solver = solver
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> PrejudiceRemover:
-        """Fit the two weight vectors by L-BFGS (or the authors' conjugate gradients)."""
+        """Fit the two weight vectors by L-BFGS (or return the authors' start)."""
         features, labels = self.validate_fit(X, y)
         s = binary_sensitive(sensitive_features, features.shape[0], "PrejudiceRemover")
         check_choice(self.solver, SOLVERS, what="solver")
         self.design_ = Design(features, standardise=self.scale)
         design = self.design_(features)
-        if self.solver == "cg-100":
-            self.coef_, self.n_iter_ = _conjugate_gradients(design, labels, s, self.eta, self.C)
+        if self.solver == "start":
+            self.coef_, self.n_iter_ = _per_group_start(design, labels, s, self.C), 0
             return self
         start = np.zeros((2, design.shape[1]))
         for eta in (0.0, self.eta) if self.eta else (0.0,):
@@ -149,34 +150,22 @@ class PrejudiceRemover(FairEstimator):
         return self.design_.input_gradient(p, y, self.coef_[s, :-1])
 
 
-def _conjugate_gradients(
-    design: Any, y: np.ndarray, s: np.ndarray, eta: float, C: float
-) -> tuple[np.ndarray, int]:
-    """Return the weights as the authors' ``train_pr.py`` fits them, and the iterations run.
+def _per_group_start(design: Any, y: np.ndarray, s: np.ndarray, C: float) -> np.ndarray:
+    """Return the authors' start: each group's logistic regression, the ones column a feature.
 
-    Each group's start is scikit-learn's logistic regression (C, no intercept of its own: the
-    design's ones column is a feature), then at most 100 iterations of conjugate gradients on
-    the summed objective (``fmin_cg``'s defaults otherwise), as ``LRwPRType4.fit`` runs them.
+    ``LRwPRType4.fit``'s ``itype=3``: scikit-learn's L2 logistic regression of strength C with
+    no intercept of its own (the design's last column, all ones, takes its place), fitted by
+    liblinear on each group's rows; a group with one class keeps zero weights.
     """
     if isinstance(design, LinearOperator):  # sparse features: the authors' code had them dense
         design = design.matmat(np.eye(design.shape[1]))
-    start = np.zeros((2, design.shape[1]))
+    coef = np.zeros((2, design.shape[1]))
     for g in (0, 1):
         rows = s == g
         if len(np.unique(y[rows])) == 2:
             own = LogisticRegression(C=C, fit_intercept=False, solver="liblinear")
-            start[g] = own.fit(design[rows], y[rows]).coef_[0]
-    iterations: list[np.ndarray] = []
-    coef = fmin_cg(
-        lambda w, *args: _objective(w, *args)[0],
-        start.ravel(),
-        fprime=lambda w, *args: _objective(w, *args)[1],
-        args=(design, y, s, eta, C),
-        maxiter=100,
-        disp=False,
-        callback=iterations.append,
-    )
-    return coef.reshape(2, -1), len(iterations)
+            coef[g] = own.fit(design[rows], y[rows]).coef_[0]
+    return coef
 
 
 def _objective(
