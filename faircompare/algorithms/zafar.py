@@ -115,11 +115,12 @@ class _Problem:
 class _AuthorsProblem:
     """The problem as the authors' code poses it to SLSQP (``solver="slsqp"``).
 
-    Their ``train_model``: the summed log-loss of the raw features with an intercept, no
-    penalty, the covariance (1/N) sum_i (z_i - mean z) theta'x_i, and scipy's SLSQP from a
-    uniform random start, at most 100,000 iterations. Their SLSQP took its gradients by finite
-    differences, one loss per feature a step; here they are exact (the same problem, its
-    solution found hundreds of times faster on ProPublica's 399 columns).
+    Their ``train_model``: the summed log-loss of the raw features with an intercept (every
+    column but the label: the sensitive attribute is a feature too), no penalty, the
+    covariance (1/N) sum_i (z_i - mean z) theta'x_i, and scipy's SLSQP from a uniform random
+    start, at most 100,000 iterations. Their SLSQP took its gradients by finite differences,
+    one loss per feature a step; here they are exact (the same problem, its solution found
+    hundreds of times faster on ProPublica's 399 columns).
     """
 
     def __init__(self, design: np.ndarray, y: np.ndarray, z: np.ndarray, seed: int | None):
@@ -198,8 +199,9 @@ class _Zafar(FairEstimator):
     def _authors_problem(self, X: Any, y: Any, sensitive_features: Any) -> _AuthorsProblem:
         features, labels = self._checked(X, y)
         z = binary_sensitive(sensitive_features, len(features), type(self).__name__)
-        self.design_ = Design(features, standardise=False)
-        design = np.asarray(self.design_(features))
+        with_z = np.column_stack([features, z])  # their x held the sensitive attribute too
+        self.design_ = Design(with_z, standardise=False)
+        design = np.asarray(self.design_(with_z))
         return _AuthorsProblem(design, labels, z.astype(float), self.random_state)
 
     def _checked(self, X: Any, y: Any) -> tuple[Any, np.ndarray]:
@@ -217,26 +219,44 @@ class _Zafar(FairEstimator):
         self.loss_ = problem.loss(theta)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Signed distance theta'x; positive means label 1."""
+        """Signed distance theta'x; positive means label 1.
+
+        With ``solver="slsqp"`` the sensitive attribute is one of x's columns, as in the
+        authors' code, so it must be given.
+        """
         features = self.fitted_features(X)
+        if self.solver == "slsqp":
+            z = self.binary_sensitive_for_predict(features, sensitive_features)
+            features = np.column_stack([features, z])
         return self.design_(features) @ self.coef_
 
     def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Class probabilities, columns for labels 0 and 1."""
-        p = expit(self.decision_function(X))
+        p = expit(self.decision_function(X, sensitive_features=sensitive_features))
         return np.column_stack([1 - p, p])
 
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Predict label 1 (``classes_[1]``) where theta'x > 0; ignores the sensitive attribute."""
-        return self.to_labels(self.decision_function(X) > 0)
+        """Predict label 1 (``classes_[1]``) where theta'x > 0 (the default reads x alone)."""
+        scores = self.decision_function(X, sensitive_features=sensitive_features)
+        return self.to_labels(scores > 0)
 
     def logit_coefficients(self) -> tuple[np.ndarray, float]:
         """Weights and intercept of the log-odds on the unstandardised features."""
+        self._features_alone()
         return self.design_.raw_coefficients(self.coef_)
 
     def input_gradient(self, X: Any, y: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Gradient of each row's log-loss with respect to its (unstandardised) features."""
+        self._features_alone()
         return self.design_.input_gradient(self.predict_proba(X)[:, 1], y, self.coef_[:-1])
+
+    def _features_alone(self) -> None:
+        """Refuse a gradient of a model whose log-odds read the sensitive attribute."""
+        if self.solver == "slsqp":
+            raise NotImplementedError(
+                "solver='slsqp' reads the sensitive attribute as a feature, as the authors' "
+                "code did: its log-odds are not a function of the features alone"
+            )
 
 
 class ZafarFairness(_Zafar):

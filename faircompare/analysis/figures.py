@@ -318,7 +318,15 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
     return figure
 
 
-INDIVIDUAL_FLOOR = 0.1  # statistics below are drawn at the bottom edge of the log axis
+INDIVIDUAL_FLOOR = 0.1  # the log axis never goes lower: statistics below are at its edge
+
+
+def _individual_range(runs: pd.DataFrame) -> tuple[float, float]:
+    """Return the y range of a panel of individual statistics (as its figure says)."""
+    values = runs["statistic"].dropna()
+    low = min(0.9, values.quantile(0.05) / 1.1) if len(values) else 0.9
+    high = max(2 * runs["delta"].max(), values.quantile(0.9) * 1.2) if len(values) else 10.0
+    return max(INDIVIDUAL_FLOOR, low), float(high)
 
 
 def plot_individual_statistics(
@@ -332,9 +340,11 @@ def plot_individual_statistics(
     attacked without gradients carries its Monte Carlo interval, +- 1.96 Monte Carlo errors (a
     vertical line), and is filled when that interval holds delta (undecided). The test rejects
     individual fairness above the dashed line (delta); the share of decided runs rejecting is
-    written above each column. The axis is logarithmic: statistics below
-    :data:`INDIVIDUAL_FLOOR` (negative bounds of noisy audits included) are drawn at its
-    bottom edge and counted in the panel's title.
+    written above each column. The axis is logarithmic and follows the panel's runs, from
+    the lower of 0.9 and their 5th percentile (no lower than :data:`INDIVIDUAL_FLOOR`) to the
+    higher of twice delta and their 90th percentile: the runs beyond (negative bounds of
+    noisy audits, the derivative-free attacks' loss ratios of 10^5) are drawn at its edges and
+    counted in the panel's title, so the runs near 1 and delta are not pressed into one line.
 
     Parameters
     ----------
@@ -361,28 +371,29 @@ def plot_individual_statistics(
         runs = individual_statistics(statistics)
     algorithms = sorted(runs["algorithm"].unique())
     datasets = sorted(runs["dataset"].unique())
-    top = max(10.0, 3 * runs["statistic"].max())
     size = (max(6.0, 0.45 * len(algorithms) + 1.5), 1.2 + 2.4 * len(datasets))
     figure = PrintFigure(figsize=size, layout="constrained")
     axes = figure.subplots(len(datasets), 1, sharex=True, squeeze=False)[:, 0]
     jitter = np.random.default_rng(0)
     for ax, dataset in zip(axes, datasets, strict=True):
         part = runs[runs["dataset"] == dataset]
-        below = int((part["statistic"] < INDIVIDUAL_FLOOR).sum())
+        bottom, top = _individual_range(part)
+        below = int((part["statistic"] < bottom).sum())
+        above = int((part["statistic"] > top).sum())
         for i, algorithm in enumerate(algorithms):
             mine = part[part["algorithm"] == algorithm]
             if mine.empty:
                 continue
             colour = styles[algorithm]["color"]
             x = i + jitter.uniform(-0.3, 0.3, len(mine))
-            y = mine["statistic"].clip(lower=INDIVIDUAL_FLOOR)
+            y = mine["statistic"].clip(lower=bottom, upper=top)
             square = (mine["kind"] == "error ratio").to_numpy()
             error = mine.get("monte_carlo_error", pd.Series(0.0, index=mine.index)).to_numpy()
             open_ = mine.get("undecided", pd.Series(False, index=mine.index)).to_numpy(bool)
             for run in np.flatnonzero(error > 0):  # the attack's own randomness
                 low, high = (mine["statistic"].iloc[run] + side * MONTE_CARLO_Z * error[run]
                              for side in (-1, 1))  # fmt: skip
-                ax.vlines(x[run], max(low, INDIVIDUAL_FLOOR), max(high, INDIVIDUAL_FLOOR),
+                ax.vlines(x[run], np.clip(low, bottom, top), np.clip(high, bottom, top),
                           colors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
             for marker, shape in (("o", ~square), ("s", square)):
                 for faces, chosen in (("none", shape & ~open_), (colour, shape & open_)):
@@ -390,12 +401,13 @@ def plot_individual_statistics(
                                edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
             decided = mine.loc[~open_, "reject"]
             share = f"{decided.mean():.0%}" if len(decided) else "-"
-            ax.text(i, top, share, ha="center", va="bottom", fontsize=6)
+            ax.text(i, top * 1.05, share, ha="center", va="bottom", fontsize=6)
         for delta in part["delta"].unique():
             ax.axhline(delta, color="black", linestyle="--", linewidth=0.8)
         ax.set_yscale("log")
-        ax.set_ylim(INDIVIDUAL_FLOOR / 1.5, top * 4)
-        edge = f"; {below} at the bottom edge (< {INDIVIDUAL_FLOOR})" if below else ""
+        ax.set_ylim(bottom / 1.05, top * 1.35)
+        edge = f"; {below} at the bottom edge (< {bottom:.3g})" if below else ""
+        edge += f"; {above} at the top edge (> {top:.3g})" if above else ""
         ax.set_title(f"{dataset}: {part['key'].nunique()} runs{edge}", fontsize=8)
         ax.set_ylabel("T_n (o) or T~_n (s)", fontsize=8)
     axes[-1].set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)

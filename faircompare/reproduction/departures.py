@@ -104,9 +104,11 @@ DEPARTURES: dict[str, Departure] = {
         Departure(
             "Zafar's SLSQP",
             original="the authors' train_model: SLSQP from a random start on the summed "
-            "log-loss of the raw features, and whatever point it stops at (its gradients by "
-            "finite differences; exact in the switch, which is the same problem)",
-            here="each problem solved exactly (L-BFGS on the constraint's hyperplane): the "
+            "log-loss of every column but the label, raw, the sensitive attribute among them, "
+            "and whatever point it stops at (its gradients by finite differences; exact in the "
+            "switch, which is the same problem)",
+            here="each problem solved exactly (L-BFGS on the constraint's hyperplane) on the "
+            "standardised features, which never include the sensitive attribute: the "
             "covariance bound holds, and the two problems' solutions are their optima",
             switch={name: {"solver": "slsqp"} for name in ("zafar-fairness", "zafar-accuracy")},
         ),

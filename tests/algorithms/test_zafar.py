@@ -93,17 +93,21 @@ def test_c_bounds_a_covariance_with_the_log_odds_whatever_the_features_units(bia
 
 
 def test_the_authors_slsqp_solves_the_same_problems_to_its_own_tolerance(biased):
-    # solver="slsqp", as the authors' train_model: the summed log-loss of the raw features,
-    # SLSQP from a seeded uniform start. Where SLSQP converges, its fairness solution meets the
-    # bound (to SLSQP's tolerance) and predicts as the exact solution does on nearly every row
-    # (the exact one carries a 1e-4 penalty); its accuracy solution keeps the loss budget. The
-    # start is seeded: a refit is the same model.
+    # solver="slsqp", as the authors' train_model: the summed log-loss of the raw features and
+    # the sensitive attribute (their x held every column but the label), SLSQP from a seeded
+    # uniform start. Where SLSQP converges, its fairness solution meets the bound (to SLSQP's
+    # tolerance) and predicts as the exact solution on the same columns does on nearly every
+    # row (the exact one carries a 1e-4 penalty); its accuracy solution keeps the loss budget.
+    # The start is seeded: a refit is the same model. Its log-odds read s: no gradient in x.
     X, y, s = biased
-    exact = ZafarFairness(c=0.01).fit(X, y, sensitive_features=s)
+    with_s = np.column_stack([X, s])
+    exact = ZafarFairness(c=0.01).fit(with_s, y, sensitive_features=s)
     authors = ZafarFairness(c=0.01, solver="slsqp").fit(X, y, sensitive_features=s)
     assert abs(authors.covariance_) <= 0.01 + 1e-6
-    agree = authors.predict(X, sensitive_features=s) == exact.predict(X, sensitive_features=s)
+    agree = authors.predict(X, sensitive_features=s) == exact.predict(with_s)
     assert agree.mean() > 0.97
+    with pytest.raises(NotImplementedError, match="reads the sensitive attribute"):
+        authors.input_gradient(X, y, sensitive_features=s)
     again = ZafarFairness(c=0.01, solver="slsqp").fit(X, y, sensitive_features=s)
     np.testing.assert_array_equal(again.coef_, authors.coef_)
     plain = ZafarFairness(c=1e9, solver="slsqp").fit(X, y, sensitive_features=s)
