@@ -24,7 +24,9 @@ def page(measured: Path = MEASURED) -> str:
     provenance = measured.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
     cells = pd.read_csv(measured, comment="#", keep_default_na=False)
     cells = cells[cells["measure"].isin(_SHOWN)]
-    lines = [*_departures(), "", f"Measured with {provenance}.", "", _counts(cells), ""]
+    machine, _, command = provenance.partition("; ")
+    measured_with = f"Measured with {machine}: `{command}`." if command else f"Measured: {machine}."
+    lines = [*_departures(), "", measured_with, "", _counts(cells), ""]
     for (dataset, attribute), part in cells.groupby(["dataset", "attribute"], sort=False):
         lines += [f"### {dataset}, {attribute}", "", *_table(part), ""]
     return "\n".join(lines)
@@ -58,29 +60,28 @@ def _counts(cells: pd.DataFrame) -> str:
 
 
 def _table(part: pd.DataFrame) -> list[str]:
-    """Return one dataset's table: a row per algorithm, accuracy then DIbinary."""
-    head = (
-        "| algorithm (original's name) | accuracy: published | here | z | as published z "
-        "| DIbinary: published | here | z | as published z | cause of a difference |"
-    )
-    rows = [head, "|" + "---|" * 10]
+    """Return one dataset's table: a row per algorithm, its accuracy, DIbinary and causes."""
+    rows = [
+        "| algorithm (original's name) | accuracy | DIbinary | cause of a difference |",
+        "|---|---|---|---|",
+    ]
     for (original, algorithm), cells in part.groupby(["original", "algorithm"], sort=False):
         by_measure = cells.set_index("measure")
-        entries = []
-        for measure in _SHOWN:
-            if measure not in by_measure.index:
-                entries += ["", "", "", ""]
-                continue
-            cell = by_measure.loc[measure]
-            entries += [
-                _mean_sd(cell, "published"),
-                _mean_sd(cell, "ours"),
-                _z(cell["z"]),
-                _z(cell["as_published_z"]),
-            ]
+        entries = [
+            _cell(by_measure.loc[measure]) if measure in by_measure.index else ""
+            for measure in _SHOWN
+        ]
         causes = "; ".join(dict.fromkeys(c for c in cells["cause"] if c))
         rows.append(f"| `{algorithm}` ({original}) | " + " | ".join(entries) + f" | {causes} |")
     return rows
+
+
+def _cell(cell: pd.Series) -> str:
+    """Return a measure's cell: published, here, z, and z as published."""
+    return (
+        f"{_mean_sd(cell, 'published')} published, {_mean_sd(cell, 'ours')} here: "
+        f"z {_z(cell['z'])} (as published {_z(cell['as_published_z'])})"
+    )
 
 
 def _mean_sd(cell: pd.Series, side: str) -> str:

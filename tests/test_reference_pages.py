@@ -125,7 +125,7 @@ def test_the_methods_page_renders_each_formula_and_links_each_work_to_its_citing
     described = [a | {"class": None} for a in algorithm_listing()]
     page = method_page(described)
     assert page.count("\n$$\n") == 2 * len(METHODS)  # a display formula per method
-    assert "x' = (1 - \\lambda)\\, x" in page  # Feldman's repair, as LaTeX
+    assert r"x' = v_{p + \operatorname{round}(\lambda (t - p))}" in page  # Feldman's repair
     linked = set(re.findall(r"\{ref\}`[^<`]+<([\w:-]+)>`", page))
     labels = set(re.findall(r"^\(([\w:-]+)\)=$", citing(every_reference()), re.M))
     assert "feldman2015certifying" in linked and linked <= labels

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from faircompare.cli.options import (
-    DATASETS,
     INTERRUPTED,
     SHOWN_FAILURES,
     data_locations,
     say,
     setting_type,
 )
+from faircompare.datasets.builtin import BUILTIN
 from faircompare.exceptions import cut_message
 
 if TYPE_CHECKING:
@@ -56,7 +56,13 @@ _SHOWN = [
     show_default=True,
     help="Also reproduce the parameter sweeps (the files in sweeps/).",
 )
-@DATASETS
+@click.option(
+    "--dataset",
+    "datasets",
+    multiple=True,
+    type=click.Choice(list(BUILTIN)),
+    help="A dataset (repeatable; default: every one the files hold).",
+)
 @click.option(
     "--attribute",
     "attributes",

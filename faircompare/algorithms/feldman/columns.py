@@ -8,7 +8,8 @@ value's place among them is found for all such columns at once by comparisons.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy import sparse
@@ -54,6 +55,28 @@ def stacked(blocks: list[Any], like: Any) -> Any:
 def as_input(values: np.ndarray, like: Any) -> Any:
     """Return a repaired dense block as the input was: CSC for sparse input."""
     return sparse.csc_matrix(values) if sparse.issparse(like) else values
+
+
+Block = TypeVar("Block")
+
+
+def merged_blocks(
+    blocks: list[Block], rows: int, cache: dict[int, list[Block]], merge: Callable[..., Block]
+) -> list[Block]:
+    """Return fitted blocks, consecutive ones merged so ``rows`` new rows fill :data:`CELLS`.
+
+    Fitted blocks keep the memory of a fit to a few of its blocks; a repair of a few rows (the
+    individual audit's batches) would spend most of its time on each block's and group's calls.
+    ``merge`` joins a list of consecutive blocks into one that repairs every column the same
+    way, value for value; the merged lists are kept in ``cache``, by blocks per merge.
+    """
+    per_block = CELLS // max(1, rows * COLUMN_BLOCK)
+    if per_block <= 1:
+        return blocks
+    if per_block not in cache:
+        starts = range(0, len(blocks), per_block)
+        cache[per_block] = [merge(blocks[start : start + per_block]) for start in starts]
+    return cache[per_block]
 
 
 def by_size(sizes: np.ndarray) -> list[np.ndarray]:

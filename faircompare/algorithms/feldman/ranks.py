@@ -27,14 +27,13 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from faircompare.algorithms.feldman import columns as layout
 from faircompare.algorithms.feldman.columns import (
-    COLUMN_BLOCK,
     FEW_VALUES,
     UNSEEN,
     as_input,
     by_size,
     column_blocks,
+    merged_blocks,
     merged_few,
     stacked,
 )
@@ -132,21 +131,8 @@ class RankRepair:
         return tied
 
     def _transform_blocks(self, rows: int) -> list[_RepairBlock]:
-        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill ``CELLS``.
-
-        Fitted blocks keep the memory of a fit to a few of its blocks; a repair of a few rows
-        (the individual audit's batches) would spend most of its time on each block's and
-        group's calls. Merged blocks repair every column the same way, value for value.
-        """
-        per_block = layout.CELLS // max(1, rows * COLUMN_BLOCK)
-        if per_block <= 1:
-            return self.blocks
-        if per_block not in self._merged:
-            self._merged[per_block] = [
-                _RepairBlock.merged(self.blocks[start : start + per_block])
-                for start in range(0, len(self.blocks), per_block)
-            ]
-        return self._merged[per_block]
+        """Return the fitted blocks, merged for few rows (:func:`.columns.merged_blocks`)."""
+        return merged_blocks(self.blocks, rows, self._merged, _RepairBlock.merged)
 
 
 def _moved(values: np.ndarray, target: np.ndarray, level: float) -> np.ndarray:

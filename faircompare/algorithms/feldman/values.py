@@ -32,13 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from faircompare.algorithms.feldman import columns as layout
 from faircompare.algorithms.feldman.columns import (
-    COLUMN_BLOCK,
     FEW_VALUES,
     as_input,
     by_size,
     column_blocks,
+    merged_blocks,
     merged_few,
     stacked,
 )
@@ -102,21 +101,8 @@ class ValueRepair:
         return slopes
 
     def _transform_blocks(self, rows: int) -> list[_ValueBlock]:
-        """Return the fitted blocks, consecutive ones merged so ``rows`` rows fill ``CELLS``.
-
-        A repair of a few rows (the individual audit's batches) would otherwise spend most of
-        its time on each block's and group's calls; merged blocks repair every column the
-        same way, value for value.
-        """
-        per_block = layout.CELLS // max(1, rows * COLUMN_BLOCK)
-        if per_block <= 1:
-            return self.blocks
-        if per_block not in self._merged:
-            self._merged[per_block] = [
-                _ValueBlock.merged(self.blocks[start : start + per_block])
-                for start in range(0, len(self.blocks), per_block)
-            ]
-        return self._merged[per_block]
+        """Return the fitted blocks, merged for few rows (:func:`.columns.merged_blocks`)."""
+        return merged_blocks(self.blocks, rows, self._merged, _ValueBlock.merged)
 
 
 @dataclass(frozen=True, eq=False)
