@@ -92,5 +92,5 @@ def _z(value: object) -> str:
     if value == "" or pd.isna(value):
         return "not run"
     number = float(value)  # type: ignore[arg-type]
-    shown = f"{number:+.1f}"
+    shown = f"{number:+.1f}" if round(number, 1) else "0.0"  # never "-0.0"
     return f"**{shown}**" if abs(number) > 3 else shown
