@@ -112,7 +112,9 @@ def reproduce_command(
     to RESULTS/reproduction.csv; the default-parameter cells are printed with their verdict
     (agrees within 3 standard errors, or differs) and, for those that differ, the cause the
     numbers show; then how many cells agree, as faircompare runs them and as published (every
-    departure's switch on, with --as-published). The exit status is 1 when a run failed.
+    departure's switch on, with --as-published). The sweeps are drawn as curves along their
+    parameter, published against faircompare's (RESULTS/reproduction-sweeps.png and .pdf).
+    The exit status is 1 when a run failed.
     """
     from faircompare.benchmark.progress import progress_printer
     from faircompare.benchmark.settings import BenchmarkConfig
@@ -135,6 +137,8 @@ def reproduce_command(
         sys.exit(INTERRUPTED)
     click.echo(_printed(done.table))
     click.echo(f"table: {done.path}")
+    for path in done.sweeps:
+        click.echo(f"sweeps: {path}")
     if done.summary.failures:
         click.echo(f"{len(done.summary.failures)} planned runs have failed:", err=True)
         for where, error in done.summary.failures[:SHOWN_FAILURES]:

@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from faircompare.analysis.figures import save
 from faircompare.benchmark.schedule import Progress
 from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.benchmark.summary import Summary
+from faircompare.reproduction.figure import sweep_figure
 from faircompare.reproduction.published import read_published
 from faircompare.reproduction.study import planned_settings, run_reproduction
 from faircompare.reproduction.table import reproduction_table
@@ -27,6 +29,7 @@ from faircompare.safe_write import write_text
 __all__ = ["TABLE", "Reproduction", "reproduce"]
 
 TABLE = "reproduction.csv"  # the table's file in the results folder
+SWEEPS = "reproduction-sweeps"  # the sweeps' figure, beside it
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,15 @@ class Reproduction:
         The runs this call ran and the planned runs that failed.
     path
         Where the table was written.
+    sweeps
+        The files of the sweeps' figure (:func:`~.figure.sweep_figure`); empty without sweeps.
     """
 
     table: pd.DataFrame
     published: pd.DataFrame
     summary: Summary
     path: Path
+    sweeps: tuple[Path, ...] = ()
 
 
 def reproduce(
@@ -91,7 +97,8 @@ def reproduce(
     Returns
     -------
     Reproduction
-        The table, the published rows read, what ran, and where the table is.
+        The table, the published rows read, what ran, and where the table and the sweeps'
+        figure are.
     """
     rows = read_published(published, datasets=datasets, attributes=attributes)
     if not sweeps:
@@ -101,4 +108,6 @@ def reproduce(
     with ResultStore(results, readonly=True) as store:
         table = reproduction_table(rows, store.measures())
     path = write_text(Path(results) / TABLE, table.to_csv(index=False), Path(results))
-    return Reproduction(table, rows, summary, path)
+    figure = sweep_figure(table)
+    drawn = () if figure is None else tuple(save(figure, results, SWEEPS, formats=("png", "pdf")))
+    return Reproduction(table, rows, summary, path, drawn)
