@@ -47,7 +47,7 @@ def main() -> None:
         sweeps=False,
         progress=progress_printer(),
     )
-    cells = done.table[~done.table["file"].str.contains("/")][KEPT]
+    cells = done.table[~done.table["sweep"]][KEPT]
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     header = (
         f"# faircompare {__version__}, {date.today()}, {platform.system()} "

@@ -148,7 +148,7 @@ def reproduce_command(
 
 def _printed(table: pd.DataFrame) -> str:
     """Return the default-parameter cells as a text table, and a line of counts per part."""
-    defaults = table[table["file"].map(lambda name: "/" not in name)]
+    defaults = table[~table["sweep"]]
     shown = defaults.assign(
         published=_mean_sd(defaults, "published"),
         ours=_mean_sd(defaults, "ours"),

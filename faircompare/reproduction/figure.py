@@ -47,7 +47,7 @@ def sweep_figure(
     matplotlib.figure.Figure or None
         The figure; None where the table holds no sweep.
     """
-    sweeps = table[table["file"].str.startswith("sweeps/")]
+    sweeps = table[table["sweep"]]
     if sweeps.empty:
         return None
     sweeps = sweeps.assign(setting=sweeps["original_params"].map(_setting))

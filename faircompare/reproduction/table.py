@@ -27,6 +27,7 @@ AGREEMENT = 3.0  # standard errors of the difference of means within which a cel
 #: The table's columns, in order.
 COLUMNS = (
     "file",
+    "sweep",
     "dataset",
     "attribute",
     "variant",
@@ -66,8 +67,9 @@ def reproduction_table(published: pd.DataFrame, measures: pd.DataFrame) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        One row per published cell that faircompare reproduces, :data:`COLUMNS`: the
-        published and faircompare's mean, standard deviation and number of splits, ``z``,
+        One row per published cell that faircompare reproduces, :data:`COLUMNS`: where it
+        comes from (``file``, and ``sweep``: whether a sweep's), the published and
+        faircompare's mean, standard deviation and number of splits, ``z``,
         ``verdict`` (``agrees``, ``differs``, or ``not run`` where no run is stored), the same
         with every departure's switch on (``as_published_*``: faircompare's own where no
         departure concerns the algorithm; missing where those runs are not stored), and
@@ -76,7 +78,7 @@ def reproduction_table(published: pd.DataFrame, measures: pd.DataFrame) -> pd.Da
     """
     ours = _ours(measures)
     cells = published[published["note"] == ""]
-    keys = ["file", "original", "original_params", *_CELL]
+    keys = ["file", "sweep", "original", "original_params", *_CELL]
     rows = []
     for key, runs in cells.groupby(keys, sort=False):
         cell = dict(zip(keys, key, strict=True))

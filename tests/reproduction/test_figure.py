@@ -14,7 +14,8 @@ def sweep_cells(file, original, algorithm, name, settings, measures=("accuracy",
         for k, value in enumerate(settings):
             rows.append(
                 {
-                    "file": file, "dataset": "german", "attribute": "sex",
+                    "file": file, "sweep": file.startswith("sweeps/"),
+                    "dataset": "german", "attribute": "sex",
                     "original": original, "original_params": f"{name}={value}",
                     "algorithm": algorithm, "measure": measure,
                     "published_mean": 0.7 + 0.01 * k, "published_sd": 0.02, "published_n": 10,

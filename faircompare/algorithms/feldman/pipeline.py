@@ -34,14 +34,14 @@ class FeldmanClassifier(FairEstimator):
         The classifier (a faircompare baseline); cloned before fitting.
     repair_level
         lambda in [0, 1].
+    random_state
+        Seed of the repair's tie-breaking draws (``ties="random"``).
     ties
         ``"value"`` (each distinct value of a group repaired to one value, as the authors' code)
         or ``"random"`` (ties broken at random): :class:`DisparateImpactRepair`.
     test_repair
         ``"fitted"`` (new rows repaired by the repair fitted on the training rows) or ``"own"``
         (new rows repaired by a repair fitted on themselves, as the paper's benchmark did).
-    random_state
-        Seed of the repair's tie-breaking draws (``ties="random"``).
     """
 
     family: ClassVar[str] = "pre-processing"
@@ -61,15 +61,15 @@ class FeldmanClassifier(FairEstimator):
         self,
         estimator: FairEstimator | None = None,
         repair_level: float = 1.0,
+        random_state: int | None = 0,
         ties: str = "value",
         test_repair: str = "fitted",
-        random_state: int | None = 0,
     ) -> None:
         self.estimator = estimator
         self.repair_level = repair_level
+        self.random_state = random_state
         self.ties = ties
         self.test_repair = test_repair
-        self.random_state = random_state
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any) -> FeldmanClassifier:
         """Fit the repair on the training data, then the classifier on the repaired data.
@@ -94,7 +94,7 @@ class FeldmanClassifier(FairEstimator):
         features, labels = self.validate_fit(X, y)
         s = check_sensitive(sensitive_features, features.shape[0])
         check_choice(self.test_repair, TEST_REPAIRS, what="test_repair")
-        self.repair_ = DisparateImpactRepair(self.repair_level, self.ties, self.random_state)
+        self.repair_ = DisparateImpactRepair(self.repair_level, self.random_state, self.ties)
         self._training = features, labels, s
         self.repair_.fit(features, sensitive_features=s)
         return self._fit_classifier()

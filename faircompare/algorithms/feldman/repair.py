@@ -57,20 +57,20 @@ class DisparateImpactRepair(TransformerMixin, BaseEstimator):
     ----------
     repair_level
         lambda in [0, 1]: 0 leaves the data unchanged, 1 repairs fully.
+    random_state
+        Seed of the tie-breaking draws (``ties="random"`` only).
     ties
         ``"value"``: each distinct value of a group is repaired to one value, as the authors'
         code (BlackBoxAuditing) does; ``"random"``: ties are broken at random, so a full repair
         equalises discrete features too.
-    random_state
-        Seed of the tie-breaking draws (``ties="random"`` only).
     """
 
     def __init__(
-        self, repair_level: float = 1.0, ties: str = "value", random_state: int | None = 0
+        self, repair_level: float = 1.0, random_state: int | None = 0, ties: str = "value"
     ) -> None:
         self.repair_level = repair_level
-        self.ties = ties
         self.random_state = random_state
+        self.ties = ties
 
     def fit(self, X: Any, y: Any = None, *, sensitive_features: Any) -> DisparateImpactRepair:
         """Learn each group's training values, and where a full repair sends each of them.
