@@ -329,22 +329,27 @@ METHODS = (
     Method(
         "Post-processed frontier",
         ("unprocessed-",),
-        "The baseline fitted on two thirds of the training rows, then group-specific thresholds "
-        "fitted on the last third: the most accurate whose rates differ by at most a tolerance. "
-        "Every study plans its thirteen points, the yardstick of the equal-fairness comparison.",
+        "Without a constraint, the baseline itself, fitted on every training row. With one, the "
+        "baseline cross-fitted on five folds of the training rows, and group-specific "
+        "thresholds fitted on every training row's out-of-fold score: the most accurate whose "
+        "rates differ by at most a tolerance, applied to the fold models' mean score. Every "
+        "study plans its thirteen points, the yardstick of the equal-fairness comparison.",
         r"\max_{t} \operatorname{acc}(t) \ \text{s.t.}\ "
         r"\max_{s, s'} \big\lvert r_s(t_s) - r_{s'}(t_{s'}) \big\rvert \le \tau",
-        r"$t_s$ is group $s$'s (randomised) threshold on the baseline's scores, $r_s(t_s)$ the "
+        r"$t_s$ is group $s$'s (randomised) threshold on the cross-fitted scores, $r_s(t_s)$ the "
         r"constrained rate it gives the group (the positive rate; the true and false positive "
         r"rates for equalized odds) and $\tau$ the `tolerance`",
         "none, demographic parity or equalized odds, at tolerances 0 to 0.2",
         "Cruz & Hardt (2024), §3-4; the thresholds' linear program of Hardt et al. (2016), §4",
-        "any number of groups; the baseline on 2/3 of the training rows and the thresholds on "
-        "the last third (stratified by group and label, seeded); the thresholds' randomisation "
-        "drawn per row from a hash of its features; a group with one label among its "
-        "validation rows keeps the baseline's decision, with a warning",
+        "any number of groups; the folds stratified by group and label, seeded as the "
+        "baseline's own runs; the thresholds' randomisation drawn per row from a hash of its "
+        "features; a group with one label among its training rows keeps the baseline's "
+        "decision, with a warning",
         "`tests/algorithms/test_thresholds.py`: fairlearn's optimum where it solves the same "
-        "problem, closed forms by hand",
+        "problem, closed forms by hand; `tests/algorithms/test_unprocessed.py`: without a "
+        "constraint, the baseline's predictions; every training row scored out of fold; "
+        "`perf/frontier_baseline.py` and `perf/frontier_error_parity.py`: the unconstrained "
+        "end against its baseline, the test violations against error-parity's",
     ),
     Method(
         "Threshold optimizer",

@@ -82,6 +82,7 @@ FOLDED: dict[str, dict[str, str]] = {
 ATTRIBUTES: dict[str, dict[str, str]] = {
     "faircompare.stats.fliptest.FlipTestResult": {"report": "transparency"},
     "faircompare.benchmark.study.Study": {"options": "config"},
+    "faircompare.algorithms.unprocessed.UnprocessedClassifier": {"validation_": "out_of_fold_"},
 }
 
 #: Renamed environment variables (the glossary's *mirror* and *cache*).

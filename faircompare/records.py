@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -145,6 +145,10 @@ class RunSpec:
         Another algorithm's fit that this run's fit is, at its parameters
         (:meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent`): the run takes
         that fit, shared with that algorithm's runs (:attr:`fit_key`); None for its own.
+    seeded_as
+        Another algorithm whose runs' seed this run's fit takes
+        (:meth:`~faircompare.algorithms.base.FairEstimator.seeded_like`: a frontier's baseline
+        is the baseline's own fit); None for a seed of its own (:attr:`fit_seed`).
     repeats
         The variant whose run this run repeats, where the two variants give the same data but
         for the groups' names (:func:`~faircompare.preprocessing.variants_agree`): the run
@@ -172,6 +176,7 @@ class RunSpec:
     fit_uses_attribute: bool = True
     refit_params: tuple[str, ...] = ()
     fit_as: SharedFit | None = None
+    seeded_as: SharedFit | None = None
     repeats: str | None = None
 
     @cached_property
@@ -242,8 +247,12 @@ class RunSpec:
 
     @property
     def fit_seed(self) -> int:
-        """Seed of the algorithm's randomness, derived from :attr:`fit_key`."""
-        return int(self.fit_key[:8], 16)
+        """Seed of the algorithm's randomness, derived from :attr:`fit_key`.
+
+        A run :attr:`seeded_as` another algorithm takes the fit key that algorithm's runs have.
+        """
+        seeded = self if self.seeded_as is None else replace(self, fit_as=self.seeded_as)
+        return int(seeded.fit_key[:8], 16)
 
     @property
     def audited(self) -> bool:

@@ -13,10 +13,10 @@ Three checks, each printed:
    post-processed to every tolerance of both constraints; the test violation's mean and
    standard deviation over splits are printed beside the tolerance, and beside them the mean
    and standard deviation the violation would show from sampling alone (``sampling_mean``,
-   ``sampling_sd``): a tolerance met exactly on the validation rows, seen on test through the
-   sampling error of both parts (each group's rates drawn as binomials of its validation and
-   its test size). The violation is an absolute difference, so even at tolerance 0 its mean
-   is above 0.
+   ``sampling_sd``): a tolerance met exactly on the training rows' out-of-fold scores, seen on
+   test through the sampling error of both parts (each group's rates drawn as binomials of its
+   training and its test size). The violation is an absolute difference, so even at tolerance
+   0 its mean is above 0.
 3. Itself. The frontier's runs compared with their own frontier: every difference at equal
    fairness is exactly 0.
 
@@ -85,15 +85,16 @@ def on_test(dataset: str, splits: int) -> pd.DataFrame:
 def _resampled(model, split, measure: str, draws: int = 200) -> tuple[float, float]:
     """The mean and sd of the test violation that sampling alone gives the fitted thresholds.
 
-    Each (group, label) cell's rate of positive predictions on the validation rows, ``p``, is
-    taken as the cell's rate in the population. The thresholds were fitted to the validation
-    estimate, which missed the population rate by a binomial error: the rate they reach is
-    ``2 p - p_val``, with ``p_val`` drawn as a binomial of the cell's validation size. The test
-    predictions are then drawn with that rate for the cell's test rows. (A binomial overstates
-    the validation error a little: the rows' own probabilities vary less than 0/1 outcomes.)
+    Each (group, label) cell's rate of positive predictions on the training rows' out-of-fold
+    scores, ``p``, is taken as the cell's rate in the population. The thresholds were fitted
+    to that estimate, which missed the population rate by a binomial error: the rate they
+    reach is ``2 p - p_fit``, with ``p_fit`` drawn as a binomial of the cell's training size.
+    The test predictions are then drawn with that rate for the cell's test rows. (A binomial
+    overstates the fitting error a little: the rows' own probabilities vary less than 0/1
+    outcomes.)
     """
     rng = np.random.default_rng(0)
-    scores, labels, groups = model.validation_
+    scores, labels, groups = model.out_of_fold_
     s, y = split.sensitive_features_test, split.y_test
     p = model.thresholds_.positive_probability(scores, groups)
     cells = []

@@ -133,6 +133,20 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         """
         return None
 
+    def seeded_like(self) -> FairEstimator | None:
+        """Return an estimator whose runs' seed this one's runs take, or None.
+
+        A model built on another (a frontier on its baseline) is seeded as that model's own
+        runs are, so that the model inside is the very model those runs fit.
+
+        Returns
+        -------
+        FairEstimator or None
+            The estimator, unfitted; None when this one's runs have seeds of their own (the
+            default).
+        """
+        return None
+
     def refitted(self, **params: Any) -> FairEstimator:
         """Return a copy of this fitted estimator with other :attr:`refit_params`, refitted.
 

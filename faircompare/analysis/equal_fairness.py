@@ -23,7 +23,9 @@ shows it (:func:`~faircompare.analysis.tidy.representative`), Holm-adjusted over
 of one table (:func:`equal_fairness_table`).
 
 The yardstick is the frontier of the best model: of the ``unprocessed-*`` algorithms run, the
-one whose unconstrained runs are the most accurate on average (:func:`best_frontier`).
+one whose unconstrained runs (each its baseline's own predictions) are the most accurate on
+average over the splits (:func:`frontier_choice`, :func:`best_frontier`). An intervention above
+the frontier in every split is a finding however its test reads (:func:`above_in_every_split`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ __all__ = [
     "REFERENCES",
     "CONSTRAINT_MEASURES",
     "FRONTIER_PREFIX",
+    "above_in_every_split",
     "accuracy_limits",
     "best_frontier",
     "caption",
@@ -51,6 +54,7 @@ __all__ = [
     "equal_fairness_summary",
     "equal_fairness_table",
     "frontier_accuracy",
+    "frontier_choice",
     "frontier_points",
 ]
 
@@ -130,6 +134,32 @@ def frontier_accuracy(points: pd.DataFrame, violation: np.ndarray | float) -> np
     return np.where(np.isnan(x), np.nan, np.where(np.isnan(on_a_point), between, on_a_point))
 
 
+def frontier_choice(points: pd.DataFrame) -> pd.DataFrame:
+    """Return each frontier's unconstrained end: its test accuracy over splits, and the choice.
+
+    Parameters
+    ----------
+    points
+        :func:`frontier_points` of one dataset, attribute and variant.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per frontier algorithm, the most accurate first: ``splits``, ``accuracy`` (the
+        mean over splits of its unconstrained runs, or of all its points where no
+        unconstrained run is stored), ``se`` (its standard error over splits; NaN with one)
+        and ``chosen`` (True for the yardstick, the most accurate).
+    """
+    unconstrained = points[np.isinf(points["tolerance"])]
+    chosen = unconstrained if len(unconstrained) else points  # its unconstrained runs failed
+    by_split = chosen.groupby(["frontier", "split_id"])["accuracy"].mean()
+    table = by_split.groupby(level="frontier").agg(["size", "mean", "sem"])
+    table = table.set_axis(["splits", "accuracy", "se"], axis=1).sort_values(
+        "accuracy", ascending=False, kind="stable"
+    )
+    return table.assign(chosen=np.arange(len(table)) == 0).rename_axis("frontier")
+
+
 def best_frontier(points: pd.DataFrame) -> str:
     """Return the frontier algorithm whose unconstrained runs are the most accurate on average.
 
@@ -141,12 +171,9 @@ def best_frontier(points: pd.DataFrame) -> str:
     Returns
     -------
     str
-        The algorithm's name (by all its points' accuracy where no unconstrained run is
-        stored).
+        The algorithm's name (:func:`frontier_choice`).
     """
-    unconstrained = points[np.isinf(points["tolerance"])]
-    chosen = unconstrained if len(unconstrained) else points  # its unconstrained runs failed
-    return str(chosen.groupby("frontier")["accuracy"].mean().idxmax())
+    return str(frontier_choice(points).index[0])
 
 
 def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:
@@ -312,6 +339,25 @@ def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
         [tables["constraint"], *(tables[c] for c in WHERE)], tables["verdict"]
     ).reindex(columns=verdicts, fill_value=0)
     return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", *verdicts]]
+
+
+def above_in_every_split(tables: pd.DataFrame) -> pd.DataFrame:
+    """Return the algorithms above the frontier in every split: findings, whatever their test.
+
+    Parameters
+    ----------
+    tables
+        :func:`equal_fairness_table` rows of several configurations, with their ``dataset``,
+        ``sensitive_attribute`` and ``variant``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of algorithms compared on at least two splits and above the frontier in each,
+        the largest difference first.
+    """
+    every = (tables["above"] == 1) & (tables["splits"] > 1)
+    return tables[every].sort_values("difference", ascending=False)
 
 
 def accuracy_limits(points: pd.DataFrame, runs: pd.DataFrame) -> tuple[float, float]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from faircompare import __version__
 from faircompare._validation import check_choice
+from faircompare.algorithms.base import FairEstimator
 from faircompare.audits.registry import audits_input
 from faircompare.config import BenchmarkConfig, ConfigError
 from faircompare.datasets import Dataset, DatasetSpec, fingerprint, get_spec, read_spec
@@ -204,6 +205,7 @@ def make_plan(
         for algorithm in chosen
         for params in grids[algorithm.name] + _always_planned(algorithm)
     }
+    seeded = {algorithm.name: _seeded_as(algorithm, registry) for algorithm in chosen}
     audited = audits_input(config.permutations)
     audits = {
         algorithm.name: audited if _audited(algorithm, config) else "off" for algorithm in chosen
@@ -229,6 +231,7 @@ def make_plan(
             fit_uses_attribute=algorithm.estimator_class.uses_sensitive_at_fit,
             refit_params=tuple(sorted(algorithm.estimator_class.refit_params)),
             fit_as=shared[algorithm.name, params],
+            seeded_as=seeded[algorithm.name],
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -294,6 +297,7 @@ def stored_spec(
         fit_uses_attribute=estimator.uses_sensitive_at_fit,
         refit_params=tuple(sorted(estimator.refit_params)),
         fit_as=_shared_fit(algorithm, params, registry),
+        seeded_as=_seeded_as(algorithm, registry),
         repeats=inputs.get("repeats"),
     )
 
@@ -328,18 +332,37 @@ def _shared_fit(
 ) -> SharedFit | None:
     """Return the registered algorithm whose fit this setting's fit is, if there is one.
 
-    The setting's :meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent` is matched
-    with a registered algorithm of the same class and parameters that shares no fit itself.
+    The setting's :meth:`~faircompare.algorithms.base.FairEstimator.fit_equivalent`, matched
+    by :func:`_registered_as`.
     """
     assert algorithm.make is not None  # unavailable algorithms are never chosen
-    equivalent = algorithm.make().set_params(**dict(params)).fit_equivalent()
-    if equivalent is None:
+    return _registered_as(algorithm.make().set_params(**dict(params)).fit_equivalent(), registry)
+
+
+def _seeded_as(algorithm: Algorithm, registry: Mapping[str, Algorithm]) -> SharedFit | None:
+    """Return the registered algorithm whose runs' seed the algorithm's runs take, if any.
+
+    The algorithm's :meth:`~faircompare.algorithms.base.FairEstimator.seeded_like`, matched
+    by :func:`_registered_as`.
+    """
+    assert algorithm.make is not None  # unavailable algorithms are never chosen
+    return _registered_as(algorithm.make().seeded_like(), registry)
+
+
+def _registered_as(
+    estimator: FairEstimator | None, registry: Mapping[str, Algorithm]
+) -> SharedFit | None:
+    """Return the registered algorithm that makes ``estimator`` and shares no fit, if any.
+
+    It is of the same class and parameters, with no refit parameters of its own.
+    """
+    if estimator is None:
         return None
     for candidate in registry.values():
         cls = candidate.estimator_class if candidate.make is not None else None
-        if cls is type(equivalent) and not cls.refit_params and candidate.make is not None:
+        if cls is type(estimator) and not cls.refit_params and candidate.make is not None:
             made = candidate.make()
-            if made.get_params() == equivalent.get_params() and made.fit_equivalent() is None:
+            if made.get_params() == estimator.get_params() and made.fit_equivalent() is None:
                 return SharedFit(candidate.name, (), cls.uses_sensitive_at_fit)
     return None
 

@@ -116,6 +116,25 @@ def test_the_table_averages_per_split_with_the_corrected_interval_by_hand():
         table.reset_index().assign(dataset="d", sensitive_attribute="s", variant="v")
     )
     assert summary.loc[("demographic_parity", "d", "s", "v")].tolist() == [1, 0, 1, 0, 0]
+    # above the frontier in each of its three splits: a finding, though the test reads "on"
+    found = ef.above_in_every_split(table.reset_index())
+    assert found["algorithm"].tolist() == [label("kamishima", DEFAULTS)] * 2
+
+
+def test_the_yardstick_is_the_frontier_whose_unconstrained_end_is_the_most_accurate():
+    runs = []
+    for split, (strong, weak) in enumerate(((0.85, 0.84), (0.87, 0.80), (0.83, 0.83))):
+        runs += frontier_runs(split, FRONTIER | {(None, None): (0.3, 0.4, strong)})
+        weaker = frontier_runs(split, FRONTIER | {(None, None): (0.3, 0.4, weak)})
+        runs += [(name.replace("-b", "-c"), *rest) for name, *rest in weaker]
+    choice = ef.frontier_choice(ef.frontier_points(long_frame(runs)))
+    assert choice.index.tolist() == ["unprocessed-b", "unprocessed-c"]
+    assert choice["chosen"].tolist() == [True, False]
+    assert choice["splits"].tolist() == [3, 3]
+    # by hand: means .85 and .8233; standard errors sd / sqrt(3): .02 / 1.7321, .02082 / 1.7321
+    assert choice["accuracy"].tolist() == pytest.approx([0.85, 0.823333], abs=1e-6)
+    assert choice["se"].tolist() == pytest.approx([0.011547, 0.012019], abs=1e-6)
+    assert ef.best_frontier(ef.frontier_points(long_frame(runs))) == "unprocessed-b"
 
 
 def test_a_constraint_undefined_on_test_is_untested_not_on_and_its_panel_says_why():
@@ -172,6 +191,10 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     assert set(table["algorithm"]) == {"logistic-regression", "kamishima"}
     assert set(table["constraint"]) == {"demographic_parity", "equalized_odds"}
     assert (table["splits"] == 2).all()
+    # the frontier's unconstrained end is the baseline's own fit: at its violation, exactly it
+    baseline = table[table["algorithm"] == "logistic-regression"]
+    assert (baseline["difference"].abs() < 1e-12).all()
+    assert "The yardstick is unprocessed-logistic-regression" in page
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []

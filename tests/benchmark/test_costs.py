@@ -300,14 +300,18 @@ def test_reused_fits_store_the_numbers_refitting_stores(tmp_path):
     assert (refit_fitted > 0).all() and (fitted == 0).sum() == len(runs) - 2  # 2 fits made
 
 
-def test_a_frontiers_runs_share_one_fit_of_their_baseline_per_split():
-    config = BenchmarkConfig(datasets=("german",), splits=2,
-                             algorithms=("unprocessed-gradient-boosting", "kamishima"))  # fmt: skip
-    runs = make_plan(config).runs
-    frontier = [g for g in shared_fits(runs) if g[0].algorithm.startswith("unprocessed")]
-    assert [len(g) for g in frontier] == [13, 13]  # unconstrained, 2 constraints x 6 tolerances
-    assert [len({r.key for r in g}) for g in frontier] == [13, 13]
-    assert frontier[0][0].split_id != frontier[1][0].split_id
+def test_a_frontiers_points_share_one_fit_per_split_and_its_end_the_baselines():
+    config = BenchmarkConfig(datasets=("german",), splits=2, algorithms=(
+        "unprocessed-gradient-boosting", "gradient-boosting", "kamishima"))  # fmt: skip
+    groups = [
+        sorted((r.algorithm, r.params) for r in g) for g in shared_fits(make_plan(config).runs)
+    ]
+    points = [g for g in groups if g[0][1]]  # 2 constraints x 6 tolerances, one fit
+    assert [len(g) for g in points] == [12, 12]
+    assert [len(set(g)) for g in points] == [12, 12]
+    # the unconstrained end is fitted with the baseline's run, one fit per split
+    ends = [g for g in groups if ("unprocessed-gradient-boosting", ()) in g]
+    assert ends == [[("gradient-boosting", ()), ("unprocessed-gradient-boosting", ())]] * 2
 
 
 @pytest.mark.data

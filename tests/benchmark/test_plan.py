@@ -145,6 +145,21 @@ def test_a_frontiers_points_are_planned_with_or_without_the_grid_and_never_tuned
         assert {run.refit_params for run in runs} == {("constraint", "tolerance")}
 
 
+def test_a_frontiers_unconstrained_end_is_its_baselines_fit_and_its_points_its_seed():
+    config = BenchmarkConfig(datasets=("adult",), splits=1, sensitive_attributes=("race", "sex"),
+                             algorithms=("gradient-boosting", "unprocessed-gradient-boosting"))  # fmt: skip
+    runs = make_plan(config).runs
+    baseline = {run.fit_key for run in runs if run.algorithm == "gradient-boosting"}
+    frontier = [run for run in runs if run.algorithm == "unprocessed-gradient-boosting"]
+    assert len(baseline) == 1  # the baseline's fit is shared by the attributes and variants
+    ends = [run for run in frontier if not run.params]
+    assert ends and {run.fit_key for run in ends} == baseline  # the very same fit
+    points = [run for run in frontier if run.params]
+    assert {run.fit_key for run in points}.isdisjoint(baseline)  # a fit of their own ...
+    seed = {run.fit_seed for run in runs if run.algorithm == "gradient-boosting"}
+    assert {run.fit_seed for run in points} == seed  # ... seeded as the baseline's
+
+
 def test_without_audit_frontier_a_frontiers_runs_alone_are_not_audited():
     config = BenchmarkConfig(datasets=("german",), splits=1, audit_frontier=False,
                              algorithms=("logistic-regression", "unprocessed-logistic-regression"))  # fmt: skip
