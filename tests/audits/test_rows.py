@@ -67,12 +67,15 @@ def test_fliptest_rows_keep_each_flipsets_rate_size_and_leading_features():
 
 
 def test_individual_rows_report_both_statistics_and_their_verdicts():
-    loss = LossRatioResult(np.array([1.0, 3.0]), 2.0, 1.0, 1.5, (0.6, 3.4), 1.25, 0.05, 0.5)
+    # S_n = 2, V_n = 0.1 over n = 2: T_n = 2 - z_0.95 0.1 / sqrt(2) = 1.884 > delta = 1.25
+    lower_bound = 2.0 - 1.6448536 * 0.1 / np.sqrt(2)
+    loss = LossRatioResult(np.array([1.0, 3.0]), 2.0, 0.1, lower_bound, (0.6, 3.4), 1.25, 0.05,
+                           0.5)  # fmt: skip
     error = ErrorRatioResult(0.1, 0.3, 3.0, 2.0, 1.25, 0.05)
     test = IndividualFairnessResult(loss, error, np.zeros((2, 1)), "analytic", {"lam": 50.0})
     loss_row, error_row = individual_rows(test)
     assert (loss_row.metric, loss_row.statistic, loss_row.pvalue) == (
-        "loss-ratio", 1.5, loss.pvalue,
+        "loss-ratio", lower_bound, loss.pvalue,
     )  # fmt: skip
     assert loss_row.details["reject"] is True and loss_row.details["interval"] == [0.6, 3.4]
     assert loss_row.details["near_certain"] == 0.5
