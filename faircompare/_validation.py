@@ -135,6 +135,9 @@ MAX_TIMEOUT = 30 * 24 * 3600.0
 MAX_PERMUTATIONS = 1_000_000
 #: The largest seed: the largest integer the results store holds.
 MAX_SEED = 2**63 - 1
+#: The most train/test splits of a study: a hundred times the paper's ten (a billion would
+#: plan, and hold in memory, a billion runs per setting before anything ran).
+MAX_SPLITS = 1_000
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,7 @@ def _number(value: int | float | None) -> str:
 #: its fields against it (:func:`check_settings`), so a setting has one rule and one message.
 SETTINGS: Mapping[str, Setting] = {
     "jobs": Setting("whole", low=1, optional=True),
-    "splits": Setting("whole", low=1),
+    "splits": Setting("whole", low=1, high=MAX_SPLITS, note="a hundred times the paper's ten"),
     "seed": Setting("whole", low=0, high=MAX_SEED, note="2**63 - 1, the largest the store holds"),
     "permutations": Setting(
         "whole", low=1, high=MAX_PERMUTATIONS, note="the most a sequential test draws"

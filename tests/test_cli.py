@@ -205,6 +205,11 @@ def test_a_dry_run_prints_the_plan_and_its_cost_and_runs_nothing(tmp_path):
             "Error: Invalid value for '--permutations': 1000000000 is not in the range "
             "1<=x<=1000000.",
         ),
+        # planned a trillion splits in memory, printing nothing, on the main of issue #83
+        (
+            ("--splits", "1000000000000", "--dry-run"),
+            "Error: Invalid value for '--splits': 1000000000000 is not in the range 1<=x<=1000.",
+        ),
         # a 10 MB value (from a configuration file) printed whole
         (
             ("--config", "huge.toml"),
@@ -224,6 +229,21 @@ def test_out_of_range_options_are_one_line_before_anything_runs(tmp_path, args, 
     assert result.stderr.strip().splitlines()[-1].startswith(message)
     assert len(result.stderr) < 5_000
     assert not (tmp_path / "results").exists()
+
+
+def test_a_name_given_twice_is_planned_once_and_said_once(tmp_path):
+    # three times on the main of issue #83: "300 % of the expected work", one run stored
+    result = run(
+        "faircompare", "run", "--dataset", "ricci", "--dataset", "ricci", "--dry-run",
+        *("--algorithm", "logistic-regression") * 3, "--results", str(tmp_path / "r"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [
+        "warning: datasets: 'ricci' given more than once, planned once",
+        "warning: algorithms: 'logistic-regression' given more than once, planned once",
+    ]
+    assert re.search(r"^ricci\s+logistic-regression\s+5\s", result.stdout, re.MULTILINE)
 
 
 def test_a_usage_error_quoting_a_huge_value_is_cut_after_click_formats_it(tmp_path):

@@ -48,7 +48,10 @@ def test_a_file_sets_how_the_study_runs_too_its_folders_relative_to_it(tmp_path,
             "sensitive_attributes must be 'all' or 'first' or a list of names, got the string "
             "'some'",
         ),
-        ('splits = "ten"\n', "splits must be a whole number of at least 1, got 'ten'"),
+        (
+            'splits = "ten"\n',
+            "splits must be a whole number from 1 to 1,000 \\(a hundred times the paper's ten\\), got 'ten'",
+        ),
         ("mirror = 3\n", "mirror must be a folder name .a string., got 3"),
         ('backend = "loky"\n', "unknown backend 'loky'"),
         ('scheduler = "tcp://h:8786"\n', "pass backend='dask' .--backend dask., not 'processes'"),
@@ -58,10 +61,16 @@ def test_a_file_sets_how_the_study_runs_too_its_folders_relative_to_it(tmp_path,
             "datasets must be a list of names, got the string 'german': "
             "write datasets = \\['german'\\]",
         ),
-        ("splits = true\n", "splits must be a whole number of at least 1, got True"),
+        (
+            "splits = true\n",
+            "splits must be a whole number from 1 to 1,000 \\(a hundred times the paper's ten\\), got True",
+        ),
         ("timeout = true\n", "timeout must be a number of seconds, .*, got True"),
         ('algorithms = ["svm", 3]\n', "algorithms must be a list of names, got \\['svm', 3\\]"),
-        ("splits = 0\n", "splits must be a whole number of at least 1, got 0"),
+        (
+            "splits = 0\n",
+            "splits must be a whole number from 1 to 1,000 \\(a hundred times the paper's ten\\), got 0",
+        ),
         ("splits = [\n", "cannot read configuration"),
         # a traceback or a late failure on the main of issue #38
         (
@@ -97,3 +106,15 @@ def test_bad_configurations_name_the_problem(tmp_path, text, message):
 def test_no_dataset_is_an_error():
     with pytest.raises(ConfigError, match="names no dataset"):
         BenchmarkConfig(datasets=())
+
+
+def test_a_name_given_twice_is_kept_once_in_its_first_place_with_a_warning():
+    with pytest.warns(UserWarning, match="algorithms: 'svm' given more than once, planned once"):
+        config = BenchmarkConfig(algorithms=("svm", "kamishima", "svm"))
+    assert config.algorithms == ("svm", "kamishima")
+    assert config.overridden(splits=2).algorithms == ("svm", "kamishima")  # said once
+
+
+def test_splits_are_bounded_before_a_plan_is_built():
+    with pytest.raises(ConfigError, match=r"splits must be a whole number from 1 to 1,000"):
+        BenchmarkConfig(splits=10**12)

@@ -33,7 +33,11 @@ def test_choice_error_is_a_value_error():
         ),
         ("timeout", "ten", r"timeout must be a number of seconds.*got 'ten'"),
         ("permutations", 0, r"permutations must be a whole number from 1 to 1,000,000 .*got 0"),
-        ("splits", True, "splits must be a whole number of at least 1, got True"),
+        (
+            "splits",
+            True,
+            "splits must be a whole number from 1 to 1,000 \\(a hundred times the paper's ten\\), got True",
+        ),
         ("audits", "yes", "audits must be true or false, got 'yes'"),
     ],
 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -66,7 +67,7 @@ class BenchmarkConfig:
     """A study's settings: what to run, how each run is done, how the plan runs, where the data is.
 
     Every field is checked when the settings are made (:data:`faircompare._validation.SETTINGS`,
-    one message form: ``splits must be a whole number of at least 1, got 0``), so a run never
+    one message form: ``jobs must be a whole number of at least 1, got 0``), so a run never
     meets a bad setting; :meth:`overridden` returns a changed copy, checked again.
 
     Attributes
@@ -273,7 +274,8 @@ def _names(field: str, value: Any, keywords: tuple[str, ...]) -> str | tuple[str
     """Return a field's list of names as a tuple, or its keyword; refuse anything else.
 
     A string where a list is expected is refused rather than read letter by letter
-    (``datasets = "german"`` would otherwise name the datasets g, e, r, m, a, n).
+    (``datasets = "german"`` would otherwise name the datasets g, e, r, m, a, n). A name given
+    more than once is kept once, in its first place, with a warning.
     """
     if isinstance(value, str):
         if value in keywords:
@@ -284,7 +286,11 @@ def _names(field: str, value: Any, keywords: tuple[str, ...]) -> str | tuple[str
         )
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{field} must be a list of names, got {value!r}")
-    return tuple(value)
+    unique = tuple(dict.fromkeys(value))  # a plan is a set: a name given twice is run once
+    if len(unique) < len(value):
+        repeated = ", ".join(repr(name) for name in unique if value.count(name) > 1)
+        warnings.warn(f"{field}: {repeated} given more than once, planned once", stacklevel=4)
+    return unique
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +52,12 @@ def _configuration(
     if given["dataset_specs"] and not given["datasets"]:
         given["datasets"] = ()
     given["tune"] = given["grid"]
-    return load_config(config_path, profile).overridden(**given)
+    with warnings.catch_warnings(record=True) as said:  # a repeated name: planned once
+        warnings.simplefilter("always", UserWarning)
+        config = load_config(config_path, profile).overridden(**given)
+    for warning in said:
+        click.echo(f"warning: {warning.message}", err=True)
+    return config
 
 
 _REPEATED = ("datasets", "specs", "sensitive_attributes", "algorithms")
