@@ -121,7 +121,9 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
     Parameters
     ----------
     path
-        A TOML file whose keys are :class:`BenchmarkConfig` fields, plus ``profile``.
+        A TOML file whose keys are :class:`BenchmarkConfig` fields, plus ``profile``; with
+        ``dataset_specs`` and no ``datasets``, only the specified datasets run (as ``--spec``
+        alone runs them).
     profile
         The profile to start from; overrides the file's ``profile`` key. Default: ``default``.
 
@@ -134,12 +136,14 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
     if path is not None:
         path = Path(path)
         try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
+            table = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no key
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
         for key in table:
             check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
         _relative_paths(table, path.parent)
+        if table.get("dataset_specs") and "datasets" not in table:
+            table["datasets"] = []  # as --spec alone: the user's datasets only
     name = profile or table.pop("profile", None) or "default"
     table.pop("profile", None)
     base = PROFILES[check_choice(name, PROFILES, what="profile")]

@@ -14,7 +14,7 @@ def test_file_overrides_its_profile_and_resolves_paths(tmp_path):
         'profile = "quick"\nsplits = 3\ndataset_specs = ["loans.toml"]\nplugins = "mine"\n'
     )
     config = load_config(path)
-    assert config.splits == 3 and config.datasets == PROFILES["quick"].datasets
+    assert config.splits == 3 and config.datasets == ()  # the specs alone, as --spec runs them
     assert config.dataset_specs == (str(tmp_path / "loans.toml"),)
     assert config.plugins == str(tmp_path / "mine")
     assert load_config(path, profile="paper").grid is True  # the argument wins over the file
@@ -118,3 +118,20 @@ def test_a_name_given_twice_is_kept_once_in_its_first_place_with_a_warning():
 def test_splits_are_bounded_before_a_plan_is_built():
     with pytest.raises(ConfigError, match=r"splits must be a whole number from 1 to 1,000"):
         BenchmarkConfig(splits=10**12)
+
+
+def test_specs_in_a_file_alone_run_only_the_users_datasets_as_spec_does(tmp_path):
+    # on the main of issue #83 the file also ran the five paper datasets
+    (tmp_path / "mine.toml").write_text("")
+    (tmp_path / "bench.toml").write_text('dataset_specs = ["mine.toml"]\n')
+    config = load_config(tmp_path / "bench.toml")
+    assert config.datasets == () and config.dataset_specs == (str(tmp_path / "mine.toml"),)
+    (tmp_path / "both.toml").write_text('dataset_specs = ["mine.toml"]\ndatasets = ["german"]\n')
+    assert load_config(tmp_path / "both.toml").datasets == ("german",)
+
+
+def test_a_file_starting_with_a_byte_order_mark_reads_as_without_it(tmp_path):
+    # "Invalid statement (at line 1, column 1)" on the main of issue #83 (Notepad's UTF-8)
+    path = tmp_path / "bench.toml"
+    path.write_bytes(b"\xef\xbb\xbfsplits = 3\n")
+    assert load_config(path).splits == 3
