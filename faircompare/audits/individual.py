@@ -147,9 +147,9 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     input_gradient`). A model without one is attacked
     :data:`REPLICATES` times, each with its own random directions within the metric's free
     directions (:func:`~faircompare.stats.individual.replicated_fairness_test`): the verdict
-    comes with its Monte Carlo error, and where that error leaves it open the model is attacked
-    again, :data:`REPLICATES` more times at a time, up to :data:`MOST_REPLICATES`; a verdict
-    still open there is undecided.
+    comes with its Monte Carlo error, and where that error leaves either verdict (the loss
+    ratio's or the error ratio's) open the model is attacked again, :data:`REPLICATES` more
+    times at a time, up to :data:`MOST_REPLICATES`; a verdict still open there is undecided.
     """
 
     name = "individual"
@@ -160,8 +160,9 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     # derivative-free gradient within the free directions, two attacks, undecided verdicts (#52);
     # 5: an undecided verdict is attacked again, up to MOST_REPLICATES attacks (#66); no test
     # where the privileged group or the rest has too few rows (#64); 6: a Feldman pipeline whose
-    # classifier has a gradient is attacked once along its surrogate gradient (#69).
-    version = "6"
+    # classifier has a gradient is attacked once along its surrogate gradient (#69); 7: attacked
+    # again until both verdicts are decided, not only the one the report reads (#80).
+    version = "7"
 
     def setup(self, run: AuditedRun) -> IndividualSetup:
         """Learn the split's fair metric and draw its audit rows (:func:`split_fair_metric`).

@@ -125,7 +125,7 @@ def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -
     Returns
     -------
     str
-        ``"on, 300000 permutations, permutation 5, fliptest 4, individual 6"``.
+        ``"on, 300000 permutations, permutation 5, fliptest 4, individual 7"``.
     """
     listed = current_versions() if versions is None else versions
     return ", ".join(["on", f"{permutations} permutations", *listed.values()])

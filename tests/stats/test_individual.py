@@ -10,6 +10,7 @@ from faircompare.algorithms.baselines import DecisionTree, LogisticRegressionBas
 from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.datasets.synthetic import maity_two_groups
 from faircompare.stats.individual import (
+    NEAR_CERTAIN_SHARE,
     LossOracle,
     clipped_log_loss,
     coefficient_grid,
@@ -308,11 +309,11 @@ def test_a_held_gradient_is_evaluated_every_kth_step_and_the_metric_at_every_ste
         gradient_flow_attack(oracle, start, [1], metric, gradient_every=0)
 
 
-def _step_oracle(seed: int) -> LossOracle:
+def _step_oracle(seed: int, floor: float = 0.1) -> LossOracle:
     """A model with no gradient (its probability steps at z1 + z2 = 0), smoothed with a seed."""
 
     def loss(Z, y, s=None):
-        return clipped_log_loss(0.1 + 0.8 * (Z.sum(axis=1) > 0), y)
+        return clipped_log_loss(floor + (1 - 2 * floor) * (Z.sum(axis=1) > 0), y)
 
     gradient = smoothed_gradient(loss, None, 0.1, 1, np.random.default_rng(seed))
     return LossOracle(loss, gradient, "derivative-free")
@@ -345,6 +346,29 @@ def test_the_monte_carlo_error_is_the_spread_of_the_statistic_over_seeds():
         assert r.loss.undecided == (
             abs(r.loss.lower_bound - 1.25) <= 1.96 * r.loss.monte_carlo_error
         )
+
+
+def test_a_replicated_audit_stops_early_only_when_both_verdicts_are_decided():
+    # On the default study of issue #80 the re-attacks stopped once the verdict the report
+    # reads was decided: 23 loss ratios stayed open in runs whose error ratio was read.
+    # A near-certain model (p = 0.9995 on its side of the step): the error ratio is the one
+    # read there, and the loss ratio, at the boundary, is the one left open.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 1] > 0).astype(int)
+    metric = explicit_metric([0.0, 1.0], [[1, 0], [0, 1]])
+    first = replicated_fairness_test(_step_oracle(0, 0.0005), X, y, metric, steps=50)
+    assert first.loss.near_certain > NEAR_CERTAIN_SHARE
+    delta = first.loss.lower_bound  # at the boundary: many seeds leave T_n open at first
+    attacks = []
+    for seed in range(30):
+        result = replicated_fairness_test(
+            _step_oracle(seed, 0.0005), X, y, metric, steps=50, most_replicates=8, delta=delta
+        )
+        attacks.append(result.settings["replicates"])
+        if result.settings["replicates"] < 8:
+            assert not result.loss.undecided and not result.error.undecided
+    assert max(attacks) > 2  # some were attacked again
 
 
 def test_a_replicated_audit_needs_two_attacks():

@@ -425,10 +425,12 @@ def replicated_fairness_test(
     ``monte_carlo_error`` (T~_n's: the same for the error rate after the attack, divided by the
     rate before). A verdict within z_{0.975} Monte Carlo errors of delta is ``undecided``:
     another seed could reverse it. With ``most_replicates``, an undecided verdict is not the
-    end: the points are attacked R times more, again and again, until the verdict read (T_n,
-    or T~_n where more than :data:`NEAR_CERTAIN_SHARE` of the points are near-certain) is
-    decided or ``most_replicates`` attacks are made; the error shrinks as one over the square
-    root of the attacks, so only verdicts close to delta cost more. (The interval is the
+    end: the points are attacked R times more, again and again, until both verdicts (T_n's and
+    T~_n's) are decided or ``most_replicates`` attacks are made; the error shrinks as one over
+    the square root of the attacks, so only verdicts close to delta cost more. (Attacking until
+    only the verdict the report reads was decided left the other one open: on the ``default``
+    study 23 of 500 loss ratios stayed undecided where the error ratio was read, against 15 of
+    500 with both, at 13 % more attacks.) (The interval is the
     normal one at each look, not a confidence sequence: with at most a few looks its
     resampling risk stays a small multiple of 5%.)
 
@@ -495,9 +497,9 @@ def replicated_fairness_test(
     afters = [after]
     while True:
         loss, error = _tests(before, np.vstack(afters), delta=delta, alpha=alpha)
-        read = error if loss.near_certain > NEAR_CERTAIN_SHARE else loss
+        decided = not (loss.undecided or error.undecided)  # both are stored and shown
         more = (len(afters) + 1) * replicates
-        if not read.undecided or most_replicates is None or more > most_replicates:
+        if decided or most_replicates is None or more > most_replicates:
             break
         afters.append(attack()[1])
     settings |= {"replicates": len(afters) * replicates}
