@@ -22,7 +22,11 @@ permutation rows took their sequential p-values, intervals and draws, and its 4 
 rows their bootstrap-t bound, p-value and interval; no measure and no other row changed), and
 when Feldman's repair came to repair each distinct value of a group to one value, as its
 authors' code does (#78, Feldman version 5: the 118 rows of ``feldman-gaussian-nb``, its
-measures and audits on both datasets, changed; nothing else).
+measures and audits on both datasets, changed; nothing else), and when T_n's critical value
+came to be the bootstrap draw its p-value's count puts at alpha, not a quantile interpolated
+between draws, and a derivative-free attack to be repeated until both verdicts are decided
+(#80, individual version 7: German's 2 loss-ratio rows changed in T_n and its interval, their
+p-values not at all; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,
