@@ -256,7 +256,7 @@ class UnprocessedClassifier(FairEstimator):
         rows = np.isin(s, self.constrained_groups_)
         if self.thresholds_ is not None and rows.any():
             positive[rows] = self.thresholds_.positive_probability(
-                self.cross_fitted_scores(features[rows]), s[rows]
+                self._fold_mean(features[rows]), s[rows]
             )
         unseen = np.setdiff1d(s, self.groups_)
         if unseen.size and self.constraint is not None:
@@ -276,7 +276,10 @@ class UnprocessedClassifier(FairEstimator):
         numpy.ndarray
             One score per row.
         """
-        features = self.fitted_features(X)
+        return self._fold_mean(self.fitted_features(X))
+
+    def _fold_mean(self, features: Any) -> np.ndarray:
+        """Return the fold models' mean score of rows already checked (the predict path's)."""
         return np.mean([_scores(model, features) for model in self.fold_estimators_], axis=0)
 
     def training_row_limit(self) -> int | None:

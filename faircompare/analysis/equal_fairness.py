@@ -347,8 +347,7 @@ def above_in_every_split(tables: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     tables
-        :func:`equal_fairness_table` rows of several configurations, with their ``dataset``,
-        ``sensitive_attribute`` and ``variant``.
+        The tables of several configurations, as :func:`equal_fairness_summary` reads them.
 
     Returns
     -------
