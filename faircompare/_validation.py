@@ -19,9 +19,9 @@ _QUOTED = 100  # characters of a user's value quoted in a message
 #: The rule of every name a user or a plugin chooses (algorithms, plugins, datasets, sensitive
 #: attributes): checked where the name enters (the registry, a dataset spec, a plugin file),
 #: before it reaches a file name, a page, a LaTeX table or the store.
-NAME_RULE = "letters and digits in words joined by '-' or '_', at most 64 characters"
+LONGEST_NAME = 64
+NAME_RULE = f"letters and digits in words joined by '-' or '_', at most {LONGEST_NAME} characters"
 _NAME = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
-_LONGEST_NAME = 64
 
 
 def is_name(value: Any, *, lower_case: bool = False) -> bool:
@@ -41,7 +41,7 @@ def is_name(value: Any, *, lower_case: bool = False) -> bool:
     """
     return (
         isinstance(value, str)
-        and len(value) <= _LONGEST_NAME
+        and len(value) <= LONGEST_NAME
         and _NAME.fullmatch(value) is not None
         and (not lower_case or value == value.lower())
     )
@@ -138,6 +138,9 @@ MAX_SEED = 2**63 - 1
 #: The most train/test splits of a study: a hundred times the paper's ten (a billion would
 #: plan, and hold in memory, a billion runs per setting before anything ran).
 MAX_SPLITS = 1_000
+#: The most runs a plan may hold, counted before one is built (a plan is built and held in
+#: memory before anything runs): the ``paper`` profile plans 27,820 at its ten splits.
+MAX_RUNS = 1_000_000
 
 
 @dataclass(frozen=True)

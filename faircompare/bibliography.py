@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from faircompare import __version__
+from faircompare.escaping import bibtex_field, bibtex_link
 
 __all__ = [
     "FAIRCOMPARE",
@@ -143,7 +144,9 @@ class Reference:
         -------
         str
             An ``@article``, ``@inproceedings``, ``@techreport`` or ``@misc`` entry; the
-            title is braced so that no style changes its capitals.
+            title is braced so that no style changes its capitals. Every field is escaped
+            (:func:`~faircompare.escaping.bibtex_field`, links
+            :func:`~faircompare.escaping.bibtex_link`): a plugin's reference can hold any text.
         """
         venue_field = {
             "article": "journal",
@@ -152,17 +155,18 @@ class Reference:
             "misc": "howpublished",
         }[self.kind]
         volume, number = self.volume_and_issue
+        authors = [bibtex_field(a) if "," in a else f"{{{bibtex_field(a)}}}" for a in self.authors]
         fields = {
-            "author": " and ".join(a if "," in a else f"{{{a}}}" for a in self.authors),
-            "title": f"{{{self.title}}}",
-            venue_field: self.venue,
+            "author": " and ".join(authors),
+            "title": f"{{{bibtex_field(self.title)}}}",
+            venue_field: bibtex_field(self.venue),
             "year": str(self.year),
-            "volume": volume,
-            "number": number,
-            "pages": self.pages.replace("-", "--"),
-            "doi": self.doi,
-            "url": self.url or self.link,
-            "note": self.note,
+            "volume": bibtex_field(volume),
+            "number": bibtex_field(number),
+            "pages": bibtex_field(self.pages).replace("-", "--"),
+            "doi": bibtex_link(self.doi),
+            "url": bibtex_link(self.url or self.link),
+            "note": bibtex_field(self.note),
         }
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
         return f"@{self.kind}{{{self.key},\n{body}\n}}"

@@ -67,6 +67,11 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
     ),
 }
 
+#: The largest figure side ``faircompare figure`` draws, in inches (a poster's).
+MOST_INCHES = 50.0
+#: The most pixels of a PNG ``faircompare figure`` writes (400 MB of colours).
+MOST_PIXELS = 100_000_000
+
 #: The table kinds of ``faircompare table`` (:func:`faircompare.analysis.paper_tables.table`).
 TABLE_KINDS: dict[str, str] = {
     "measures": "each algorithm's mean ± sd over splits of key measures (--measure to choose); "

@@ -88,7 +88,7 @@ def check_plugin(
     plugins
         A folder of plugin files where ``target`` names an algorithm, or None.
     timeout
-        Seconds each check may take before it is stopped and failed.
+        Seconds the file's import and each check may take before it is stopped and failed.
 
     Returns
     -------
@@ -104,9 +104,11 @@ def check_plugin(
     before = set(Path.cwd().iterdir())
     path = Path(target)
     chosen = (
-        load_plugin_file(path) if path.suffix == ".py" else [get_algorithm(str(target), plugins)]
+        load_plugin_file(path, timeout=timeout)
+        if path.suffix == ".py"
+        else [get_algorithm(str(target), plugins)]
     )
-    audits = _plugin_audits(path) if path.suffix == ".py" else []
+    audits = _plugin_audits(path, timeout) if path.suffix == ".py" else []
     if audits and all(algorithm.make is None for algorithm in chosen):
         chosen = []  # a file that loads, of audits only: it defines no algorithm, rightly
     outcomes = [(algorithm.name, tuple(_contract(algorithm, timeout))) for algorithm in chosen]
@@ -119,10 +121,10 @@ def check_plugin(
     return PluginCheck(tuple(outcomes), tuple(_undeclared(chosen)))
 
 
-def _plugin_audits(path: Path) -> list[Audit]:
+def _plugin_audits(path: Path, timeout: float) -> list[Audit]:
     """Return the audits a plugin file defines (none if it cannot load: its algorithms say why)."""
     try:
-        module = plugin_module(path.resolve())
+        module = plugin_module(path.resolve(), timeout=timeout)
     except Exception:  # reported once, by load_plugin_file
         return []
     return plugin_audits(defined_in(module))

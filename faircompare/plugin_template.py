@@ -12,6 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
+from faircompare._validation import LONGEST_NAME, is_name, quoted
 from faircompare.exceptions import FaircompareError
 from faircompare.safe_write import write_text
 
@@ -48,13 +49,15 @@ def write_plugin(
     Raises
     ------
     FaircompareError
-        For a name that is not lower-case words joined by hyphens, an unknown kind, or a file
-        that exists already (nothing is overwritten); a folder that cannot be written is a
+        For a name that is not lower-case words joined by hyphens of at most 64 characters
+        in all (as every name), an unknown kind, or a file that exists already (nothing is
+        overwritten); a folder that cannot be written is a
         :class:`~faircompare.safe_write.WriteError` naming it.
     """
-    if not _NAME.fullmatch(name):
+    if not (_NAME.fullmatch(name) and is_name(name, lower_case=True)):
         raise FaircompareError(
-            f"plugin name {name!r} must be lower-case words joined by hyphens, like 'my-method'"
+            f"plugin name {quoted(name)} must be lower-case words joined by hyphens, at most "
+            f"{LONGEST_NAME} characters, like 'my-method'"
         )
     if kind not in PLUGIN_KINDS:
         raise FaircompareError(

@@ -21,12 +21,12 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from faircompare._timeout import RunTimeoutError, time_limit
 from faircompare._validation import check_choice, check_name, is_name
 from faircompare.algorithms.base import FairEstimator
 from faircompare.algorithms.calders import TwoNaiveBayes
@@ -256,13 +256,19 @@ def _from_entry_points() -> list[Algorithm]:
     return [_named(algorithm) for algorithm in found]
 
 
-def plugin_module(path: Path) -> ModuleType:
+#: Seconds a plugin file may take to import (``check-plugin --timeout`` sets its own).
+IMPORT_SECONDS = 60.0
+
+
+def plugin_module(path: Path, *, timeout: float = IMPORT_SECONDS) -> ModuleType:
     """Execute one plugin file once per process and content, and return its module.
 
     Parameters
     ----------
     path
         The plugin's Python file (edited, it is executed again).
+    timeout
+        Seconds its import may take.
 
     Returns
     -------
@@ -271,13 +277,46 @@ def plugin_module(path: Path) -> ModuleType:
 
     Raises
     ------
-    Exception
-        Whatever executing the file raised.
+    PluginImportError
+        Saying what executing the file raised, that it ended the process (``SystemExit``), or
+        that it did not finish within ``timeout`` seconds.
     """
-    return _executed(path, path.read_bytes())
+    return _imported(path, path.read_bytes(), timeout)
 
 
-@cache
+class PluginImportError(FaircompareError):
+    """Why a plugin file could not be imported: what it raised, or that it ended or hung."""
+
+
+# each plugin file's import, by path, content and time limit: its module, or why it failed
+_IMPORTS: dict[tuple[Path, bytes, float], ModuleType | PluginImportError] = {}
+
+
+def _imported(path: Path, content: bytes, timeout: float) -> ModuleType:
+    """Execute a plugin file once within ``timeout`` seconds; raise why it failed otherwise.
+
+    The failure is kept as well as the module, so that a file that hangs costs its time limit
+    once per process.
+    """
+    key = (path, content, timeout)
+    if key not in _IMPORTS:
+        try:
+            with time_limit(timeout):
+                _IMPORTS[key] = _executed(path, content)
+        except RunTimeoutError:
+            _IMPORTS[key] = PluginImportError(f"its import did not finish within {timeout:g} s")
+        except SystemExit as exited:  # the file's own sys.exit, not the user's
+            _IMPORTS[key] = PluginImportError(
+                f"it ends the process at import (SystemExit {exited.code})"
+            )
+        except Exception as error:
+            _IMPORTS[key] = PluginImportError(f"{type(error).__name__}: {error}")
+    outcome = _IMPORTS[key]
+    if isinstance(outcome, PluginImportError):
+        raise outcome
+    return outcome
+
+
 def _executed(path: Path, content: bytes) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"faircompare_plugin_{path.stem}", path)
     if spec is None or spec.loader is None:
@@ -305,13 +344,20 @@ def defined_in(module: ModuleType) -> list[Any]:
     ]
 
 
-def load_plugin_file(path: str | Path) -> list[Algorithm]:
+def load_plugin_file(path: str | Path, *, timeout: float = IMPORT_SECONDS) -> list[Algorithm]:
     """Load the plugin classes defined in one Python file (or why it cannot be loaded).
+
+    A file that raises at import, ends the process there (``SystemExit``, ``sys.exit``) or
+    does not finish importing within ``timeout`` seconds is reported, not raised: its entry
+    says why, and the command goes on without it. (Each outcome once per process and content:
+    a file that hangs costs its time limit once.)
 
     Parameters
     ----------
     path
         The plugin file.
+    timeout
+        Seconds its import may take.
 
     Returns
     -------
@@ -320,9 +366,9 @@ def load_plugin_file(path: str | Path) -> list[Algorithm]:
     """
     path = Path(path)
     try:
-        module = plugin_module(path.resolve())
-    except Exception as error:  # a broken plugin file is reported, not raised
-        return [Algorithm(path.stem, None, str(path), f"{type(error).__name__}: {error}")]
+        module = plugin_module(path.resolve(), timeout=timeout)
+    except PluginImportError as failure:  # a broken plugin file is reported, not raised
+        return [Algorithm(path.stem, None, str(path), str(failure))]
     classes = [obj for obj in defined_in(module) if _plugin_class(obj)]
     if not classes:
         reason = "defines no FairEstimator subclass with a 'name' attribute"

@@ -291,11 +291,14 @@ def test_a_new_plugin_of_each_kind_passes_its_checks_and_its_tests_and_runs_in_a
     assert refused.returncode == 1 and "exists already" in refused.stderr
 
 
-def test_new_plugin_refuses_a_name_that_is_not_hyphenated_lower_case(tmp_path):
-    result = faircompare_("new-plugin", "My Method", cwd=tmp_path)
+@pytest.mark.parametrize("name", ["My Method", "a" * 65])
+def test_new_plugin_refuses_a_name_that_is_not_hyphenated_lower_case(tmp_path, name):
+    # 65 characters: issue #83 (new-plugin wrote files that check-plugin then refused)
+    result = faircompare_("new-plugin", name, cwd=tmp_path)
     assert result.returncode == 1
-    assert "error: plugin name 'My Method' must be lower-case words joined by hyphens" in (
-        result.stderr
+    assert (
+        f"error: plugin name '{name}' must be lower-case words joined by hyphens, at most 64 "
+        "characters" in result.stderr
     )
     assert not (tmp_path / "plugins").exists()
 

@@ -67,17 +67,17 @@ def opened(results: str | Path | ResultStore) -> Iterator[ResultStore]:
     Yields
     ------
     ResultStore
-        The store, holding at least one run.
+        The store, holding at least one done run.
 
     Raises
     ------
     StoreError
-        If the store cannot be read, or holds no run (nothing to draw).
+        If the store cannot be read, or holds no done run (nothing to draw).
     """
     with contextlib.ExitStack() as stack:
         if not isinstance(results, ResultStore):
             results = stack.enter_context(ResultStore(results, readonly=True))
-        results.require_runs()
+        results.require_runs(done=True)
         yield results
 
 
@@ -154,7 +154,7 @@ def draw(
     FigureFitError
         When the selection cannot be drawn readably at the size asked.
     ValueError
-        For an unknown kind, or a selected value the results do not hold.
+        For an unknown kind, or a selected value or measure the results do not hold.
     StoreError
         If the store cannot be read (damaged, foreign) or holds no run.
     """
@@ -165,6 +165,10 @@ def draw(
     options = {"measures": tuple(measures)} if measures and several else {}
     with opened(results) as store:
         study = StudyFrames.read(store)
+    stored = sorted(study.measures["measure"].unique())
+    for name in (x, y, *(measures or ())):
+        if name is not None:
+            check_choice(name, stored, what="measure")
     if ax is not None:  # the user's axes hold one panel: no panel per family
         study = replace(study, families={})
     frames = chosen.frames(study, selection, x, y, **options)

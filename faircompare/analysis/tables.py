@@ -13,6 +13,7 @@ import pandas as pd
 
 from faircompare.analysis.tidy import CONFIGURATION, labelled
 from faircompare.choices import FAMILIES
+from faircompare.escaping import latex
 from faircompare.measures import MEASURES
 from faircompare.safe_write import replaced, write_text
 
@@ -166,20 +167,20 @@ def to_latex(
         r"\centering",
         rf"\begin{{tabular}}{{{'l' * levels}{'r' * len(table.columns)}}}",
         r"\toprule",
-        " & ".join(_escape(c) for c in columns) + r" \\",
+        " & ".join(latex(c) for c in columns) + r" \\",
         r"\midrule",
     ]
     bold = bold or {}
     for index, row in table.iterrows():
         names = index if isinstance(index, tuple) else (index,)
-        cells = [_escape(str(name)) for name in names] + [
-            rf"\textbf{{{_escape(_cell(v))}}}" if bold.get(column) == index else _escape(_cell(v))
+        cells = [latex(str(name)) for name in names] + [
+            rf"\textbf{{{latex(_cell(v))}}}" if bold.get(column) == index else latex(_cell(v))
             for column, v in row.items()
         ]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     if caption:
-        lines.append(rf"\caption{{{_escape(caption)}}}")
+        lines.append(rf"\caption{{{latex(caption)}}}")
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
@@ -188,13 +189,6 @@ def _cell(value: object) -> str:
     if isinstance(value, float):
         return "" if pd.isna(value) else f"{value:.3f}"
     return str(value)
-
-
-def _escape(text: str) -> str:
-    replacements = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                    "^": r"\textasciicircum{}", "±": r"$\pm$"}  # fmt: skip
-    return "".join(replacements.get(character, character) for character in text)
 
 
 def write_table(

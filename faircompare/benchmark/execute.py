@@ -172,15 +172,19 @@ def _recorded(
 ) -> RunRecord:
     """Compute a run's record in a kept process state, within its time limit and one thread.
 
-    An exception becomes a failed run; the warnings raised are added to the record.
+    An exception becomes a failed run, and so does any ``BaseException`` the run's code raises
+    (a plugin's ``SystemExit`` or ``KeyboardInterrupt``), under its own name; only a real
+    interrupt (Ctrl-C, SIGINT) ends the study. The warnings raised are added to the record.
     """
     started = time.time()
     if "torch" in sys.modules:  # threadpoolctl does not reach torch's own thread pool
         sys.modules["torch"].set_num_threads(1)
     caught: list[warnings.WarningMessage] = []
+    interrupted = _Interrupt()
     try:
         with (
             _process_state_kept(),
+            interrupted.watched(),
             _run_folder(),
             threadpool_limits(limits=1),
             time_limit(settings.timeout),
@@ -188,7 +192,9 @@ def _recorded(
         ):
             warnings.simplefilter("always")
             run = compute()
-    except (Exception, SystemExit) as error:  # a failing run is recorded, never raised
+    except BaseException as error:  # a failing run is recorded, never raised
+        if isinstance(error, KeyboardInterrupt) and interrupted.signalled:
+            raise
         run = failed_run(spec, f"{type(error).__name__}: {error}", trace=traceback.format_exc())
     return replace(
         run,
@@ -197,6 +203,39 @@ def _recorded(
         finished_at=time.time(),
         warnings=tuple(dict.fromkeys((*run.warnings, *_distinct(caught)))),
     )
+
+
+class _Interrupt:
+    """Whether a real SIGINT arrived while a run was computed.
+
+    A ``KeyboardInterrupt`` the run's code raises itself is its failure, not the user's stop.
+    """
+
+    def __init__(self) -> None:
+        self.signalled = False
+
+    @contextlib.contextmanager
+    def watched(self) -> Iterator[None]:
+        """Mark a SIGINT before it interrupts the run as Python's own handler does.
+
+        Only in the main thread, where signals are handled (a Dask worker's thread is not; its
+        runs are not interrupted by a terminal's Ctrl-C either). The previous handler is put
+        back by :func:`_process_state_kept`.
+        """
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+
+            def marked(number: int, frame: Any) -> None:
+                if previous is signal.SIG_IGN:
+                    return
+                self.signalled = True
+                if callable(previous):  # Python's own handler raises KeyboardInterrupt
+                    previous(number, frame)
+                else:
+                    raise KeyboardInterrupt
+
+            signal.signal(signal.SIGINT, marked)
+        yield
 
 
 def failed_run(
@@ -296,8 +335,12 @@ def remove_folder(folder: Path) -> None:
     ----------
     folder
         A run's folder, or a worker's (:class:`~faircompare.benchmark.workers.WorkerPool`);
-        links in it are removed, never followed.
+        links in it are removed, never followed, and so is the folder itself where a run
+        replaced it by a link.
     """
+    if folder.is_symlink():  # a link's target is not ours: neither changed nor removed
+        folder.unlink()
+        return
     with contextlib.suppress(OSError):
         folder.chmod(0o700)
     for root, folders, _ in os.walk(folder):  # top down: each is opened after its chmod

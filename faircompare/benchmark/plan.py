@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from faircompare import __version__
-from faircompare._validation import check_choice
+from faircompare._validation import MAX_RUNS, check_choice
 from faircompare.algorithms.base import FairEstimator
 from faircompare.audits.registry import audits_input
 from faircompare.config import BenchmarkConfig, ConfigError
@@ -206,6 +206,8 @@ def make_plan(
         for params in grids[algorithm.name] + _always_planned(algorithm)
     }
     seeded = {algorithm.name: _seeded_as(algorithm, registry) for algorithm in chosen}
+    _check_size(datasets, chosen, grids, config)
+    classes = {algorithm.name: algorithm.estimator_class for algorithm in chosen}  # each makes one
     audited = audits_input(config.permutations)
     audits = {
         algorithm.name: audited if _audited(algorithm, config) else "off" for algorithm in chosen
@@ -228,8 +230,8 @@ def make_plan(
                 tune,
                 shared[algorithm.name, params],
             ),
-            fit_uses_attribute=algorithm.estimator_class.uses_sensitive_at_fit,
-            refit_params=tuple(sorted(algorithm.estimator_class.refit_params)),
+            fit_uses_attribute=classes[algorithm.name].uses_sensitive_at_fit,
+            refit_params=tuple(sorted(classes[algorithm.name].refit_params)),
             fit_as=shared[algorithm.name, params],
             seeded_as=seeded[algorithm.name],
         )
@@ -251,6 +253,26 @@ def make_plan(
     row_limits = {name: limit for name, limit in limits.items() if limit is not None}
     by_order = frozenset(a.name for a in chosen if a.estimator_class.groups_by_order)
     return Plan(tuple(runs), unavailable, row_limits, by_order=by_order)
+
+
+def _check_size(
+    datasets: Sequence[tuple[DatasetSpec, str | None]],
+    chosen: Sequence[Algorithm],
+    grids: Mapping[str, list[tuple[tuple[str, Any], ...]]],
+    config: BenchmarkConfig,
+) -> None:
+    """Refuse a plan of more than :data:`~faircompare._validation.MAX_RUNS` runs, before any."""
+    per_split = sum(
+        len(_variants(algorithm, config)) * len(grids[algorithm.name] + _always_planned(algorithm))
+        for algorithm in chosen
+    )
+    attributes = sum(len(_attributes(spec, config)) for spec, _ in datasets)
+    if (runs := attributes * config.splits * per_split) > MAX_RUNS:
+        raise ConfigError(
+            f"the configuration plans {runs:,} runs ({attributes} dataset attributes x "
+            f"{config.splits:,} splits x {per_split:,} algorithm variants and settings), more "
+            f"than the {MAX_RUNS:,} a study may hold: choose fewer splits, algorithms or datasets"
+        )
 
 
 def stored_spec(

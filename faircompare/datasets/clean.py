@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from faircompare._validation import quoted
 from faircompare.datasets.expressions import columns_in, evaluate
 from faircompare.datasets.spec import DatasetSpec
 from faircompare.exceptions import SpecError, cut_message
@@ -148,10 +149,11 @@ def read_raw(path: str | Path, content: bytes | None = None) -> pd.DataFrame:
         frame = pd.read_csv(io.BytesIO(content), keep_default_na=False, na_values=[""])
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as error:
         raise SpecError(f"cannot read {path} as a CSV table: {error}") from error
+    named = set(header)  # a set: a file may have up to MOST_COLUMNS columns
     frame.attrs["copies"] = {
         copy: original
         for copy in frame.columns
-        if copy not in header and (original := str(copy).rpartition(".")[0]) in header
+        if copy not in named and (original := str(copy).rpartition(".")[0]) in named
     }
     return frame
 
@@ -214,20 +216,30 @@ def clean(raw: pd.DataFrame, spec: DatasetSpec, *, source: str = "the data") -> 
     wanted = list(dict.fromkeys([*kept, *spec.sensitive, spec.label]))
     _require(frame, wanted, where, "keep, sensitive and label")
     _require(frame, spec.categorical, where, "categorical")
-    columns = [column for column in frame.columns if column in wanted]  # raw order
+    chosen = set(wanted)  # sets and whole-frame steps: a file may have MOST_COLUMNS columns
+    columns = [column for column in frame.columns if column in chosen]  # raw order
     _refuse_copies(raw.attrs.get("copies", {}), columns, where)
     missing = frame[columns].isna()
     removed.append((_missing_step(missing), int(missing.any(axis=1).sum())))
     frame = frame[columns].dropna().reset_index(drop=True)
     if frame.empty:
-        raise SpecError(f"{where}: no row is left after filtering and dropping missing values")
+        raise SpecError(
+            f"{where}: no row is left after filtering and dropping missing values "
+            f"({_emptied_by(missing, removed)})"
+        )
 
     frame[spec.label] = _encode_label(frame[spec.label], spec, where)
     for attribute in spec.sensitive:
         _check_groups(frame[attribute], spec.privileged[attribute], attribute, where)
-    numeric = [c for c in columns if c not in {spec.label, *spec.sensitive, *spec.categorical}]
-    for column in numeric:
-        frame[column] = _numeric(frame[column], column, where)
+    other = {spec.label, *spec.sensitive, *spec.categorical}
+    converted = {
+        column: _numeric(values, column, where)
+        for column, values in frame.items()
+        if column not in other
+    }  # set as one frame: a column at a time is quadratic in the columns
+    if converted:
+        kept = frame[[column for column in frame.columns if column in other]]
+        frame = pd.concat([kept, pd.DataFrame(converted)], axis=1)[columns]
     if spec.combined:
         parts = [frame[attribute].astype(str) for attribute in spec.sensitive]
         frame[spec.combined] = parts[0].str.cat(parts[1:], sep="-")
@@ -258,6 +270,13 @@ def _refuse_copies(copies: dict[str, str], columns: list[str], where: str) -> No
             "its own name, or list the columns to use under 'keep' (pandas would use the "
             "copies as separate features)"
         )
+
+
+def _emptied_by(missing: pd.DataFrame, removed: list[tuple[str, int]]) -> str:
+    """Say what left no row: the columns without a value, else the rows each step removed."""
+    if len(missing) and (empty := [column for column in missing if missing[column].all()]):
+        return f"column(s) {', '.join(quoted(column) for column in empty)} hold no value"
+    return "; ".join(f"{step} removed {rows:,} rows" for step, rows in removed if rows)
 
 
 def _missing_step(missing: pd.DataFrame) -> str:

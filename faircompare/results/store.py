@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
-from faircompare.exceptions import FaircompareError
+from faircompare.exceptions import FaircompareError, cut_message
 from faircompare.records import DEFAULTS, AuditRow, Predictions, RunRecord, RunSpec
 from faircompare.safe_write import disk_state, make_folder, refuse_links, write_error
 
@@ -55,6 +55,8 @@ _DATABASE_FILES = ("", "-wal", "-shm", "-journal")  # the database and SQLite's 
 _WRITE_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN")
 T = TypeVar("T")
 _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id")
+#: The runs table's columns of JSON text (:mod:`faircompare.results.columns`).
+_JSON_COLUMNS = ("params", "versions", "warnings", "inputs", "audit_errors")
 _STATUSES = ("done", "failed", "pending")  # a planned run's status: stored, or not yet
 
 _SCHEMA = """
@@ -184,7 +186,10 @@ class ResultStore:
         if self.readonly:
             uri = f"{self.path.resolve().as_uri()}?mode=ro"
             try:
-                db = _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
+                if self.path.is_symlink():  # SQLite would write its index beside the target
+                    db = self._private_copy()
+                else:
+                    db = _probed(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60))
             except sqlite3.OperationalError:  # a WAL in a folder we cannot write: read a copy
                 db = self._private_copy()
             self._refuse_damaged(db)
@@ -251,6 +256,9 @@ class ResultStore:
         if "meta" not in tables:
             raise StoreError(f"{self.path} is not a faircompare results database (no meta table)")
         row = db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        if row is not None and not str(row[0]).isdigit():
+            raise self._damaged("meta", "schema_version", f"its value {cut_message(repr(row[0]))} "
+                                "is not a number")  # fmt: skip
         version = int(row[0]) if row else None
         if version == SCHEMA_VERSION:
             return True
@@ -318,14 +326,16 @@ class ResultStore:
         """Open a private copy of the database and its WAL, read completely.
 
         SQLite reads a WAL database through its ``-shm`` index, which it cannot create in a
-        folder it cannot write; read as immutable, it would ignore the runs still in the WAL
-        (2 of 8, say). The copy, in a temporary folder removed at :meth:`close`, reads whole.
+        folder it cannot write (or, where the file is a link, would create beside the link's
+        target, outside the results folder); read as immutable, it would ignore the runs still
+        in the WAL (2 of 8, say). The copy, in a temporary folder removed at :meth:`close`,
+        reads whole.
         """
         self._copy = Path(tempfile.mkdtemp(prefix="faircompare-store-"))
         try:
             for suffix in ("", "-wal"):
-                if (source := self.folder / f"{DATABASE}{suffix}").is_file():
-                    shutil.copyfile(source, self._copy / source.name)
+                if (source := Path(f"{self.path.resolve()}{suffix}")).is_file():
+                    shutil.copyfile(source, self._copy / f"{DATABASE}{suffix}")
         except OSError as error:
             raise StoreError(
                 f"cannot read {self.path}: its folder cannot be written, so its runs are read "
@@ -401,7 +411,10 @@ class ResultStore:
             For each dataset, rows removed by step (empty when cleaning removed none).
         """
         rows = self._open.execute("SELECT name, value FROM meta WHERE name LIKE 'cleaning:%'")
-        return {name.removeprefix("cleaning:"): json.loads(value) for name, value in rows}
+        return {
+            name.removeprefix("cleaning:"): self._json(value, "meta", name, "value")
+            for name, value in rows
+        }
 
     @_guarded
     def record_algorithms(self, described: Mapping[str, Mapping[str, Any]]) -> None:
@@ -433,7 +446,10 @@ class ResultStore:
             "references": [...]}}``; empty for a store written before 0.3.0.
         """
         rows = self._open.execute("SELECT name, value FROM meta WHERE name LIKE 'algorithm:%'")
-        return {name.removeprefix("algorithm:"): json.loads(value) for name, value in rows}
+        return {
+            name.removeprefix("algorithm:"): self._json(value, "meta", name, "value")
+            for name, value in rows
+        }
 
     @_guarded
     def statuses(self) -> dict[str, str]:
@@ -456,7 +472,7 @@ class ResultStore:
             For each run key, its inputs by name (see :class:`~faircompare.records.RunSpec`).
         """
         rows = self._open.execute("SELECT key, inputs FROM runs")
-        return {key: json.loads(inputs or "{}") for key, inputs in rows}
+        return {key: self._json(inputs or "{}", "runs", key, "inputs") for key, inputs in rows}
 
     @_guarded
     def write(self, run: RunRecord) -> None:
@@ -535,7 +551,11 @@ class ResultStore:
         """
         stored = self._open.execute("SELECT audit_errors FROM runs WHERE key = ?", (key,))
         (old,) = stored.fetchone()
-        kept = {a: e for a, e in json.loads(old or "{}").items() if a not in audits}
+        kept = {
+            a: e
+            for a, e in self._json(old or "{}", "runs", key, "audit_errors").items()
+            if a not in audits
+        }
         merged = {**kept, **errors}
         with self._transaction():
             self._open.executemany(
@@ -626,16 +646,28 @@ class ResultStore:
         return self._frame("SELECT * FROM plan")
 
     @_guarded
-    def require_runs(self) -> None:
+    def require_runs(self, *, done: bool = False) -> None:
         """Refuse a store that holds no run: there is nothing to report, draw or count.
+
+        Parameters
+        ----------
+        done
+            Refuse a store whose runs all failed as well (nothing to draw).
 
         Raises
         ------
         StoreError
-            Naming the store, how many runs are planned, and the command that runs them.
+            Naming the store, how many runs are planned, and the command that runs them; or
+            how many failed, and the command that lists them.
         """
-        if self._open.execute("SELECT count(*) FROM runs").fetchone()[0]:
+        counts = dict(self._open.execute("SELECT status, count(*) FROM runs GROUP BY status"))
+        if counts and (counts.get("done") or not done):
             return
+        if counts:
+            raise StoreError(
+                f"no run stored in {self.path} is done: all {sum(counts.values()):,} failed "
+                f"(faircompare status --results {self.folder} counts them)"
+            )
         (planned,) = self._open.execute("SELECT count(*) FROM plan").fetchone()
         waiting = f" ({planned:,} planned, none finished)" if planned else ""
         raise StoreError(
@@ -665,9 +697,20 @@ class ResultStore:
         Returns
         -------
         pandas.DataFrame
-            Identifying columns, status, error, timings, versions, warnings and inputs.
+            Identifying columns, status, error, timings, versions, warnings and inputs (the
+            JSON columns as text, each checked to be JSON).
+
+        Raises
+        ------
+        StoreError
+            If a run's JSON column is not JSON (a damaged store), naming the run.
         """
-        return self._frame("SELECT * FROM runs")
+        frame = self._frame("SELECT * FROM runs")
+        for column in _JSON_COLUMNS:
+            for key, text in zip(frame["key"], frame[column], strict=True):
+                if text:
+                    self._json(text, "runs", key, column)
+        return frame
 
     @_guarded
     def measures(self, part: str = "test") -> pd.DataFrame:
@@ -706,7 +749,12 @@ class ResultStore:
             "a.adjusted_pvalue, a.details FROM audits a JOIN runs r USING (key) "
             "WHERE r.status = 'done'"
         )
-        frame["details"] = [json.loads(text) if text else {} for text in frame["details"]]
+        frame["details"] = [
+            self._json(text, "audits", f"{key} {audit} {metric}", "details") if text else {}
+            for text, key, audit, metric in zip(
+                frame["details"], frame["key"], frame["audit"], frame["metric"], strict=True
+            )
+        ]
         return frame
 
     @_guarded
@@ -741,8 +789,26 @@ class ResultStore:
             y_true=_unpack(row[1], "int8"),
             y_pred=_unpack(row[2], "int8"),
             scores=None if row[3] is None else _unpack(row[3], "float64"),
-            sensitive_features=np.array(json.loads(zlib.decompress(row[4]))),
-            privileged=json.loads(row[5]),
+            sensitive_features=np.array(
+                self._json(zlib.decompress(row[4]), "predictions", key, "sensitive_features")
+            ),
+            privileged=self._json(row[5], "predictions", key, "privileged"),
+        )
+
+    def _json(self, text: str | bytes, table: str, row: str, column: str) -> Any:
+        """Parse a JSON value read from the store; a damaged one is a :class:`StoreError`."""
+        try:
+            return json.loads(text)
+        except ValueError as error:
+            what = getattr(error, "msg", str(error))
+            raise self._damaged(table, row, f"its {column} is not JSON ({what})") from None
+
+    def _damaged(self, table: str, row: str, what: str) -> StoreError:
+        """Return the error of a stored value faircompare cannot have written, and what to do."""
+        return StoreError(
+            f"{self.path}, table {table}, row {cut_message(row)}: {what}. The store is damaged "
+            "(nothing was changed): move it aside and run the benchmark again, or pass another "
+            "--results folder"
         )
 
     def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:

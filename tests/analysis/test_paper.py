@@ -242,6 +242,22 @@ def test_figure_and_table_as_a_user_types_them(study, tmp_path):
     assert r"\toprule" in tex and r"\textbf{" in tex and "Ours" in tex
 
 
+def test_a_typo_or_a_size_no_screen_holds_is_one_line(study, tmp_path):
+    # issue #83: a KeyError, an OverflowError and a MemoryError, each a traceback
+    typo = faircompare("figure", "tradeoff", "--results", str(study), "--x", "accuracyy",
+                       cwd=tmp_path)  # fmt: skip
+    assert typo.returncode == 1 and "Traceback" not in typo.stderr
+    assert "unknown measure 'accuracyy' (did you mean 'accuracy'?)" in typo.stderr
+    wide = faircompare("figure", "tradeoff", "--results", str(study), "--width", "1e308",
+                       cwd=tmp_path)  # fmt: skip
+    assert wide.returncode == 2 and "1e+308 is not in the range 0<x<=50" in wide.stderr
+    big = faircompare("figure", "tradeoff", "--results", str(study), "--dpi", "1200", "--width",
+                      "40", "--height", "40", "--out", "big.png", cwd=tmp_path)  # fmt: skip
+    assert big.returncode == 1 and "Traceback" not in big.stderr
+    assert "2,304,000,000 pixels, more than 100,000,000: lower --dpi" in big.stderr
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
 def test_a_latex_table_compiles_in_a_minimal_document(study, tmp_path):
     body = table("intervals", study, datasets=["german"], measures=["accuracy", "DIbinary"])

@@ -20,8 +20,10 @@ import numpy as np
 import pytest
 
 from faircompare.benchmark import make_plan, run_plan
+from faircompare.benchmark.execute import _recorded
 from faircompare.benchmark.workers import end_strays, hard_limit
 from faircompare.config import BenchmarkConfig
+from faircompare.records import RunSpec
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data
@@ -156,6 +158,13 @@ PLUGINS = """
 
         def fit(self, X, y, *, sensitive_features):
             raise SystemExit(3)
+
+
+    class Interrupts(Tree):
+        name = "interrupts"
+
+        def fit(self, X, y, *, sensitive_features):
+            raise KeyboardInterrupt("from the plugin's own code")
 """
 
 
@@ -429,3 +438,32 @@ def test_on_dask_a_killed_run_and_a_run_past_its_limit_cost_themselves_only(
         "worker process, and every process it started, were ended)"
     }
     assert set(runs.loc["decision-tree", "status"]) == {"done"}
+
+
+@pytest.mark.parametrize("backend", ["processes", "inline"])
+def test_a_keyboard_interrupt_a_plugin_raises_is_its_run_s_failure_on_every_backend(
+    tmp_path, plugins, capfd, backend
+):
+    # issue #83: in a worker it was stored as "WorkerDiedError: killed by signal 2 (SIGINT)"
+    # with a traceback on the terminal per run; inline it stopped the study (exit 130) and
+    # its runs were not recorded
+    specs = plan(plugins, ("interrupts", "decision-tree"), splits=2)
+    settings = BenchmarkConfig(plugins=str(plugins), audits=False, backend=backend, jobs=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, settings)
+        runs = store.runs().set_index("algorithm")
+    assert (summary.done, summary.failed) == (2, 2)
+    assert set(runs.loc["interrupts", "error"]) == {"KeyboardInterrupt: from the plugin's own code"}
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_real_interrupt_still_stops_an_inline_study():
+    # a SIGINT that arrives while a run computes is the user's Ctrl-C: it is raised, not stored
+    spec = RunSpec("ricci", "Race", "numerical", "decision-tree", (), 0, 0)
+
+    def interrupted():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+
+    with pytest.raises(KeyboardInterrupt):
+        _recorded(spec, BenchmarkConfig(audits=False), interrupted)

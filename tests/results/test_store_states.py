@@ -8,6 +8,7 @@ be full".
 """
 
 import random
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -208,3 +209,60 @@ def test_the_integrity_check_finds_damage_a_first_read_misses(tmp_path):
         assert db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
     with pytest.raises(StoreError, match="is damaged"):
         ResultStore(results, readonly=True)
+
+
+DAMAGED_VALUES = {  # issue #83: each was a traceback (ValueError, JSONDecodeError)
+    "schema_version": ("UPDATE meta SET value = 'abc' WHERE name = 'schema_version'",
+                       "table meta, row schema_version: its value 'abc' is not a number"),
+    "runs.inputs": ("UPDATE runs SET inputs = '{not json' WHERE key = ?",
+                    "table runs, row {key}: its inputs is not JSON"),
+    "meta algorithm": ("UPDATE meta SET value = '{not json' WHERE name = ? || ?",
+                       "table meta, row algorithm:{algorithm}: its value is not JSON"),
+}  # fmt: skip
+#: The commands that read each damaged value (the others do not, and go on).
+READ_BY = {
+    "schema_version": {*COMMANDS, "cite", "audit"},
+    "runs.inputs": {*COMMANDS, "cite", "audit"} - {"figure", "table"},  # measures and audits
+    "meta algorithm": {"report", "figure", "cite"},  # the families, and the references
+}
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("damage", list(DAMAGED_VALUES))
+@pytest.mark.parametrize("command", [*COMMANDS, "cite", "audit"])
+def test_a_value_faircompare_cannot_have_written_is_one_line_naming_it(
+    study, tmp_path, capsys, command, damage
+):
+    results = tmp_path / "results"
+    shutil.copytree(study, results)
+    sql, where = DAMAGED_VALUES[damage]
+    with sqlite3.connect(results / "results.sqlite") as db:
+        key, algorithm = db.execute("SELECT key, algorithm FROM runs LIMIT 1").fetchone()
+        db.execute(sql, {"runs.inputs": (key,), "meta algorithm": ("algorithm:", algorithm)}
+                   .get(damage, ()))  # fmt: skip
+    db.close()
+    before = (results / "results.sqlite").read_bytes()
+    argv = [command] if command in ("cite", "audit") else command_line(command, results, tmp_path)
+    code, errors, _ = answer([*argv, "--results", str(results)][: len(argv) + 2], capsys)
+    if command not in READ_BY[damage]:
+        assert code == 0 and not [line for line in errors if "Traceback" in line]
+        return
+    assert code == 1 and "Traceback" not in "\n".join(errors), errors
+    expected = f"error: {results / 'results.sqlite'}, {where.format(key=key, algorithm=algorithm)}"
+    assert errors[-1].startswith(expected)  # run says what it loaded first
+    assert errors[-1].endswith(
+        "The store is damaged (nothing was changed): move it aside and "
+        "run the benchmark again, or pass another --results folder"
+    )
+    assert (results / "results.sqlite").read_bytes() == before
+
+
+def test_figures_of_a_store_whose_runs_all_failed_say_so(tmp_path, capsys):
+    # a KeyError ("['accuracy', 'DIbinary'] not in index") on the main of issue #83
+    results = with_runs(tmp_path / "results", runs=2)
+    for command in ("figure", "table"):
+        code, errors, _ = answer(command_line(command, results, tmp_path), capsys)
+        assert (code, errors) == (1, [
+            f"error: no run stored in {results / 'results.sqlite'} is done: all 2 failed "
+            f"(faircompare status --results {results} counts them)"
+        ])  # fmt: skip
