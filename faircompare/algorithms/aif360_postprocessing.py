@@ -90,7 +90,36 @@ class _Postprocessed(FairEstimator):
         return features, s, self.model_.predict_proba(features)[:, 1]
 
 
-class AIF360CalibratedEqualizedOdds(_Postprocessed):
+class _Randomised(_Postprocessed):
+    """A post-processor whose labels are drawn per row: its expected prediction is its score."""
+
+    def _positive_probability(self, s: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Return the probability that the randomised classifier predicts each label.
+
+        Its expected prediction: the scores measured, and the loss the individual test
+        attacks (its draws would move that loss at every step of the attack).
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        sensitive_features
+            The rows' sensitive attribute (0/1, 1 privileged).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (rows, 2): the probabilities of labels 0 and 1.
+        """
+        _, s, scores = self._scores(X, sensitive_features)
+        positive = self._positive_probability(s, scores)
+        return np.column_stack([1.0 - positive, positive])
+
+
+class AIF360CalibratedEqualizedOdds(_Randomised):
     """Calibrated equalized-odds post-processing of logistic regression's probabilities.
 
     Parameters
@@ -103,7 +132,8 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
 
     name: ClassVar[str] = "aif360-calibrated-eo"
     references: ClassVar[tuple[Reference, ...]] = (PLEISS_2017, AIF360)
-    version: ClassVar[str] = "2"  # 2: mixing drawn per row (row hash)
+    # 2: mixing drawn per row (row hash); 3: predict_proba, the expected prediction (#80)
+    version: ClassVar[str] = "3"
 
     def __init__(self, cost_constraint: str = "weighted", random_state: int | None = 0) -> None:
         self.cost_constraint = cost_constraint
@@ -114,6 +144,11 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
             cost_constraint=self.cost_constraint, seed=self.random_state, **GROUPS
         )
 
+    def _positive_probability(self, s: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        # with the group's mixing rate its base rate decides the label, else the row's score
+        mix, base = self._mixing(s)
+        return mix * (base >= 0.5) + (1 - mix) * (scores >= 0.5)
+
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Mix each group's probabilities as fitted, then threshold at 1/2.
 
@@ -121,14 +156,23 @@ class AIF360CalibratedEqualizedOdds(_Postprocessed):
         group's mixing rate; here each row's draw comes from a hash of its features.
         """
         features, s, scores = self._scores(X, sensitive_features)
-        fitted = self.postprocessor_
-        mix = np.where(s == 1, fitted.priv_mix_rate, fitted.unpriv_mix_rate)
-        base = np.where(s == 1, fitted.base_rate_priv, fitted.base_rate_unpriv)
+        mix, base = self._mixing(s)
         mixed = np.where(row_uniform(features, self.random_state) <= mix, base, scores)
         return self.to_labels(mixed >= 0.5)
 
+    def _mixing(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return each row's group's mixing rate and base rate, as fitted.
 
-class AIF360EqualizedOdds(_Postprocessed):
+        AIF360 solves for the mixing rate without bounds, and it can fall outside [0, 1] (-7.2
+        on violent recidivism): its draw then mixes never or always, the rate clipped.
+        """
+        fitted = self.postprocessor_
+        mix = np.where(s == 1, fitted.priv_mix_rate, fitted.unpriv_mix_rate)
+        base = np.where(s == 1, fitted.base_rate_priv, fitted.base_rate_unpriv)
+        return np.clip(mix, 0.0, 1.0), base
+
+
+class AIF360EqualizedOdds(_Randomised):
     """Hardt et al.'s equalized odds: each group's predicted labels flipped at fitted rates.
 
     AIF360's ``EqOddsPostprocessing`` solves the linear program of Hardt et al. (§3.2) for the
@@ -144,6 +188,7 @@ class AIF360EqualizedOdds(_Postprocessed):
 
     name: ClassVar[str] = "aif360-eq-odds"
     references: ClassVar[tuple[Reference, ...]] = (HARDT_2016, AIF360)
+    version: ClassVar[str] = "2"  # 2: predict_proba, the expected prediction (#80)
 
     def __init__(self, random_state: int | None = 0) -> None:
         self.random_state = random_state

@@ -52,8 +52,10 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
     name: ClassVar[str] = "threshold-optimizer"
     uses_sensitive_at_predict: ClassVar[bool] = True
     # 2: randomised thresholds drawn per row (row hash); 3: a group absent from training or with
-    # one training label gets the regression's decision (fairlearn gave it label 0, or refused)
-    version: ClassVar[str] = "3"
+    # one training label gets the regression's decision (fairlearn gave it label 0, or refused);
+    # 4: predict_proba, the randomised classifier's expected prediction: its scores, and the
+    # loss the individual test attacks (the draws made each attack's loss noisy, #80)
+    version: ClassVar[str] = "4"
     sparse_input: ClassVar[bool] = True
 
     def __init__(
@@ -94,16 +96,47 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         """Return the regression's probabilities of label 1, as a one-column matrix."""
         return self.scorer_.predict_proba(features)[:, 1:]
 
+    def predict_proba(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
+        """Return the probability that the randomised classifier predicts each label.
+
+        Its expected prediction: 0 or 1 away from a group's thresholds, the mixing probability
+        between them (Hardt et al. 2016, §3.2); a row of a group without thresholds of its own
+        (see the module's docstring) gets the regression's decision, label 1 where its
+        probability exceeds 1/2.
+
+        Parameters
+        ----------
+        X
+            Features, with the columns seen in fit.
+        sensitive_features
+            The rows' group.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (rows, 2): the probabilities of labels 0 and 1.
+        """
+        features = self.fitted_features(X)
+        positive = self._positive(
+            features, self.sensitive_for_predict(features, sensitive_features)
+        )
+        return np.column_stack([1.0 - positive, positive])
+
     def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Apply each row's group threshold (randomised where the optimum needs it).
 
-        The randomisation draws per row from a hash of its features (:mod:`~faircompare.
-        algorithms.rowhash`), so a person's prediction does not depend on the batch. A row of a
-        group without thresholds of its own (see the module's docstring) gets the regression's
-        decision, label 1 where its probability exceeds 1/2.
+        Label 1 with the probability :meth:`predict_proba` gives, drawn per row from a hash of
+        its features (:mod:`~faircompare.algorithms.rowhash`), so a person's prediction does
+        not depend on the batch.
         """
         features = self.fitted_features(X)
-        s = self.sensitive_for_predict(features, sensitive_features)
+        positive = self._positive(
+            features, self.sensitive_for_predict(features, sensitive_features)
+        )
+        return self.to_labels(row_uniform(features, self.random_state) < positive)
+
+    def _positive(self, features: Any, s: np.ndarray) -> np.ndarray:
+        """Return each row's probability of label 1, warning of groups unseen in training."""
         scores = self._scores(features)
         positive = (scores[:, 0] > 0.5).astype(float)
         rows = np.isin(s, self.constrained_groups_)
@@ -113,7 +146,7 @@ class ThresholdOptimizerPostprocessing(FairEstimator):
         unseen = np.setdiff1d(s, self.groups_)
         if unseen.size:
             warn_unconstrained(unseen, "no training rows")
-        return self.to_labels(row_uniform(features, self.random_state) < positive)
+        return positive
 
 
 class UnconstrainedGroupWarning(UserWarning):

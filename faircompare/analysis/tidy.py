@@ -653,8 +653,9 @@ def permutation_verdicts(
     - ``"run"``: every permutation test of a run together, by Bonferroni over its F families:
       each family-adjusted p-value (and its interval's ends) times F, at most 1, so that each
       family is read at ``alpha / F`` and the run's family-wise error is at most ``alpha``
-      (F = 5 with the pooled tests and four metrics' groups; ``tests/analysis/
-      test_audit_verdicts.py`` measures it by simulation under a global null of five groups).
+      (F = 5 with the pooled tests and four metrics' groups, as the audit stored it; the
+      permutation audit's version 6 draws each test until its verdict at ``alpha / F`` is
+      decided as well; ``docs/measured/audit_error_rates.py`` measures both readings).
 
     Parameters
     ----------
@@ -703,11 +704,22 @@ def _adjusted_bounds(audits: pd.DataFrame, adjustment: str) -> pd.DataFrame:
         bounds.loc[pooled.index, end] = (
             bounds.loc[pooled.index, end].groupby(pooled["key"]).transform(_holm)
         )
-    if adjustment == "run":  # the pooled tests are one family, each metric's groups one
-        family = np.where(group, "groups " + tested["metric"].astype(str), "pooled")
-        families = pd.Series(family, index=tested.index).groupby(tested["key"]).transform("nunique")
-        bounds = bounds.mul(families, axis=0).clip(upper=1.0)
+    if adjustment == "run":
+        bounds = bounds.mul(_run_families(tested, details, group), axis=0).clip(upper=1.0)
     return bounds
+
+
+def _run_families(tested: pd.DataFrame, details: pd.DataFrame, group: np.ndarray) -> pd.Series:
+    """Each row's F: the families of its run's tests, as the audit stored it (version 6 on).
+
+    An older row has none stored: its run's families are counted (the pooled tests one, each
+    metric's groups one), which is F but where a whole family was left undefined.
+    """
+    family = np.where(group, "groups " + tested["metric"].astype(str), "pooled")
+    counted = pd.Series(family, index=tested.index).groupby(tested["key"]).transform("nunique")
+    if "families" not in details:
+        return counted
+    return details["families"].groupby(tested["key"]).transform("max").fillna(counted)
 
 
 def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:

@@ -38,9 +38,6 @@ INDIVIDUAL_ATTACK: dict[str, Any] = {"lam": 50.0, "steps": 100, "step_size": 0.0
 INDIVIDUAL_POINTS = 200
 SMOOTHING_PAIRS = 1
 REPLICATES = 2
-# An undecided verdict is attacked again, REPLICATES more attacks at a time, up to this many
-# (the Monte Carlo error halves at four times the attacks).
-MOST_REPLICATES = 8
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,9 +144,12 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     input_gradient`). A model without one is attacked
     :data:`REPLICATES` times, each with its own random directions within the metric's free
     directions (:func:`~faircompare.stats.individual.replicated_fairness_test`): the verdict
-    comes with its Monte Carlo error, and where that error leaves either verdict (the loss
-    ratio's or the error ratio's) open the model is attacked again, :data:`REPLICATES` more
-    times at a time, up to :data:`MOST_REPLICATES`; a verdict still open there is undecided.
+    comes with its Monte Carlo error, and where that error leaves the error ratio's verdict
+    open, or the loss ratio's where the report reads it (a model that is not near-certain), the
+    model is attacked again, the attacks doubling, up to the options' ``attacks``; a verdict
+    still open there is undecided. A randomised
+    classifier is attacked on its expected prediction (its ``predict_proba``), whose loss is
+    not redrawn at each step.
     """
 
     name = "individual"
@@ -158,11 +158,13 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
     # 2: networks are attacked in double precision (#19); 3: the share of near-certain audit
     # points is recorded with the loss ratio (which statistic the report reads, #29); 4: a
     # derivative-free gradient within the free directions, two attacks, undecided verdicts (#52);
-    # 5: an undecided verdict is attacked again, up to MOST_REPLICATES attacks (#66); no test
+    # 5: an undecided verdict is attacked again, up to 8 attacks (#66); no test
     # where the privileged group or the rest has too few rows (#64); 6: a Feldman pipeline whose
     # classifier has a gradient is attacked once along its surrogate gradient (#69); 7: attacked
-    # again until both verdicts are decided, not only the one the report reads (#80).
-    version = "7"
+    # again until both verdicts are decided, not only the one the report reads (#80); 8: the
+    # attacks double, up to 32, until the error ratio and, where the model is not near-certain,
+    # the loss ratio are decided (#80).
+    version = "8"
 
     def setup(self, run: AuditedRun) -> IndividualSetup:
         """Learn the split's fair metric and draw its audit rows (:func:`split_fair_metric`).
@@ -214,6 +216,6 @@ class IndividualAudit(SharedSetupAudit[IndividualSetup]):
             stacked = audit_oracle(run, setup, copies=REPLICATES)
             test = replicated_fairness_test(
                 stacked, setup.Z, y, setup.metric, replicates=REPLICATES,
-                most_replicates=MOST_REPLICATES, **INDIVIDUAL_ATTACK,
+                most_replicates=options.attacks, **INDIVIDUAL_ATTACK,
             )  # fmt: skip
         return individual_rows(test)

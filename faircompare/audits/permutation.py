@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -37,8 +39,9 @@ class PermutationAudit:
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
     # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted
     # order, the one order of the measures and every test (GroupCounts, #42); 5: sequential
-    # tests, drawn until decided (#66), and no test where a side has too few rows (#64).
-    version = "5"
+    # tests, drawn until decided (#66), and no test where a side has too few rows (#64); 6:
+    # decided at 0.05 / F as well, for the run's F families read together (#80).
+    version = "6"
 
     def applies(self, run: AuditedRun) -> bool:
         """Return True: the tests need predictions and groups only, which every run has.
@@ -64,6 +67,8 @@ class PermutationAudit:
         split = run.split
         arguments = (split.y_test, run.y_pred, split.sensitive_features_test)
         rng = np.random.default_rng(run.seed)
+        families = run_families(group_sizes(split.sensitive_features_test), split.privileged)
+        plan = None if options.plan is None else replace(options.plan, families=families)
         if (short := run.short_group) is not None:
             metrics = RUN_METRICS + (("AUC",) if run.scores is not None else ())
             rows = short_group_rows(self.name, metrics, "rest", short)
@@ -73,18 +78,91 @@ class PermutationAudit:
                 privileged=split.privileged,
                 scores=run.scores,
                 permutations=options.permutations,
-                sequential=options.plan,
+                sequential=plan,
                 rng=rng,
             )
         # with a side too small, every group is too small or has too small a privileged group
         # to compare with: its rows say so
-        return rows + group_audit(
+        rows += group_audit(
             *arguments,
             privileged=split.privileged,
             permutations=options.permutations,
-            sequential=options.plan,
+            sequential=plan,
             rng=rng,
         )
+        for row in rows:
+            if row.pvalue is not None and not np.isnan(row.pvalue):  # a test: read with F
+                row.details["families"] = families
+        return rows
+
+
+def group_sizes(sensitive_features: np.ndarray) -> dict[str, int]:
+    """Return each group's test rows, the groups named as strings (as the audits name them).
+
+    Parameters
+    ----------
+    sensitive_features
+        Each test row's group.
+
+    Returns
+    -------
+    dict
+        ``{group: rows}``, in sorted order.
+    """
+    names, counts = np.unique(np.asarray(sensitive_features).astype(str), return_counts=True)
+    return dict(zip(names.tolist(), counts.tolist(), strict=True))
+
+
+def compared_groups(sizes: Mapping[str, int], privileged: Any) -> list[str]:
+    """Return the groups a many-group attribute compares with the privileged one, one by one.
+
+    None with two groups (the pooled tests compare them) or with a privileged group of fewer
+    than :data:`MIN_GROUP_ROWS` test rows; otherwise every other group of at least that many.
+
+    Parameters
+    ----------
+    sizes
+        Each group's test rows (:func:`group_sizes`).
+    privileged
+        The privileged group.
+
+    Returns
+    -------
+    list of str
+        The groups compared, in the order of ``sizes``.
+    """
+    privileged = str(privileged)
+    if len(sizes) <= 2 or sizes.get(privileged, 0) < MIN_GROUP_ROWS:
+        return []
+    return [g for g, n in sizes.items() if g != privileged and n >= MIN_GROUP_ROWS]
+
+
+def run_families(sizes: Mapping[str, int], privileged: Any) -> int:
+    """Return F, the families of a run's permutation tests, which a run-wide reading adjusts.
+
+    The pooled tests are one family (Holm), and each run metric's comparisons of the groups
+    with the privileged one another (max-T), where groups are compared
+    (:func:`compared_groups`); read together, each family is read at alpha / F (Bonferroni).
+
+    Parameters
+    ----------
+    sizes
+        Each group's test rows (:func:`group_sizes`).
+    privileged
+        The privileged group.
+
+    Returns
+    -------
+    int
+        1, or 1 + the run metrics with groups compared (5).
+
+    Examples
+    --------
+    >>> from faircompare.audits.permutation import run_families
+    >>> run_families({"a": 500, "b": 400}, "a"), run_families({"a": 500, "b": 400, "c": 40}, "a")
+    (1, 5)
+    """
+    return 1 + len(RUN_METRICS) * bool(compared_groups(sizes, privileged))
 
 
 def permutation_audit(
@@ -188,9 +266,9 @@ def group_audit(
     """
     groups, privileged = np.asarray(sensitive_features).astype(str), str(privileged)
     counted = GroupCounts.from_predictions(y_true, y_pred, groups)
-    if len(counted.names) <= 2:
+    sizes = group_sizes(groups)
+    if len(sizes) <= 2:
         return []  # the pooled test is the comparison of the two groups
-    sizes = dict(zip(counted.names, counted.counts.sum(1).tolist(), strict=True))
     others = [group for group in sizes if group != privileged]
     if (n := sizes.get(privileged, 0)) < MIN_GROUP_ROWS:  # nothing to compare with
         return [
@@ -200,13 +278,14 @@ def group_audit(
                 "permutation", RUN_METRICS, group, n, MIN_GROUP_ROWS, short=privileged
             )
         ]
-    small = [group for group in others if sizes[group] < MIN_GROUP_ROWS]
+    compared = compared_groups(sizes, privileged)
+    small = [group for group in others if group not in compared]
     rows = [
         row
         for group in small
         for row in too_few_rows("permutation", RUN_METRICS, group, sizes[group], MIN_GROUP_ROWS)
     ]
-    if len(small) == len(others):
+    if not compared:
         return rows
     kept = ~np.isin(groups, small)
     y, yhat, groups = counted.y_true[kept], counted.y_pred[kept], groups[kept]

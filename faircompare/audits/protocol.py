@@ -31,6 +31,9 @@ AUDIT_ALPHA = 0.05
 #: The resampling risk of a run's family of sequential permutation tests: the chance that a
 #: verdict differs from the one every permutation would give.
 RESAMPLING_RISK = 1e-3
+#: Most attacks of a derivative-free individual test: an undecided verdict is attacked again,
+#: the attacks doubling (2, 4, 8, 16, 32; the Monte Carlo error halves at four times the attacks).
+MOST_ATTACKS = 32
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,15 @@ class AuditOptions:
         and at this cap otherwise; without ``sequential``, the permutations of every test.
     sequential
         Draw permutations until the verdict is decided (True), or a fixed number of them.
+    attacks
+        Most attacks of an individual test of a model without gradients: one whose verdicts
+        are undecided after its first attacks is attacked again, the attacks doubling, up to
+        this many.
     """
 
     permutations: int = DEFAULT_PERMUTATIONS
     sequential: bool = True
+    attacks: int = MOST_ATTACKS
 
     @property
     def plan(self) -> SequentialPlan | None:

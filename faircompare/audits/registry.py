@@ -19,7 +19,13 @@ from faircompare._validation import check_name
 from faircompare.audits.fliptest import FlipTestAudit
 from faircompare.audits.individual import IndividualAudit
 from faircompare.audits.permutation import PermutationAudit
-from faircompare.audits.protocol import Audit, AuditedRun, AuditOptions, AuditOutcome
+from faircompare.audits.protocol import (
+    MOST_ATTACKS,
+    Audit,
+    AuditedRun,
+    AuditOptions,
+    AuditOutcome,
+)
 from faircompare.choices import AUDIT_ENTRY_POINTS
 from faircompare.exceptions import cut_message
 from faircompare.plugin_source import source_fingerprint
@@ -111,7 +117,9 @@ def audit_versions() -> str:
     return ", ".join(current_versions().values())
 
 
-def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -> str:
+def audits_input(
+    permutations: int, versions: Mapping[str, str] | None = None, attacks: int = MOST_ATTACKS
+) -> str:
     """Return what a run's inputs record of its audits: their settings and versions.
 
     Parameters
@@ -121,14 +129,22 @@ def audits_input(permutations: int, versions: Mapping[str, str] | None = None) -
     versions
         Each audit's ``name version``, in the order audits run (a run audited again in part
         keeps the others' stored versions); None: every registered audit's as it is now.
+    attacks
+        The individual test's cap of attacks, recorded where it is not the default
+        (:data:`~faircompare.audits.protocol.MOST_ATTACKS`: ``faircompare audit
+        --undecided`` attacks further).
 
     Returns
     -------
     str
-        ``"on, 300000 permutations, permutation 5, fliptest 4, individual 7"``.
+        ``"on, 300000 permutations, permutation 6, fliptest 4, individual 8"``, or ``"on,
+        300000 permutations, 320 attacks, permutation 6, ..."``.
     """
     listed = current_versions() if versions is None else versions
-    return ", ".join(["on", f"{permutations} permutations", *listed.values()])
+    caps = [f"{permutations} permutations"]
+    if attacks != MOST_ATTACKS:
+        caps.append(f"{attacks} attacks")
+    return ", ".join(["on", *caps, *listed.values()])
 
 
 def read_audits_input(text: str) -> tuple[int, dict[str, str]] | None:
@@ -149,7 +165,25 @@ def read_audits_input(text: str) -> tuple[int, dict[str, str]] | None:
     if parts[0] != "on" or len(parts) < 2:
         return None
     permutations = int(parts[1].split()[0])
-    return permutations, {item.split()[0]: item for item in parts[2:]}
+    listed = [item for item in parts[2:] if not item.endswith(" attacks")]
+    return permutations, {item.split()[0]: item for item in listed}
+
+
+def read_attacks(text: str) -> int:
+    """Read the individual test's cap of attacks from what :func:`audits_input` wrote.
+
+    Parameters
+    ----------
+    text
+        A run's ``audits`` input.
+
+    Returns
+    -------
+    int
+        The cap recorded, or :data:`~faircompare.audits.protocol.MOST_ATTACKS` where none is.
+    """
+    caps = [item for item in text.split(", ")[2:] if item.endswith(" attacks")]
+    return int(caps[0].split()[0]) if caps else MOST_ATTACKS
 
 
 def current_versions() -> dict[str, str]:

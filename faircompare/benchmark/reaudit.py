@@ -16,7 +16,7 @@ import json
 import time
 import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.audits.registry import (
     audits_input,
     current_versions,
+    read_attacks,
     read_audits_input,
     registered_audits,
 )
@@ -50,7 +51,8 @@ from faircompare.results import ResultStore
 
 Say = Callable[[str], None]
 _LOG_STEPS = 20  # progress lines: one per 5 % of the runs
-#: ``--undecided`` without ``--permutations`` draws undecided tests to this many times their cap.
+#: ``--undecided`` draws undecided permutation tests (without ``--permutations``) to this many
+#: times their cap, and attacks undecided individual tests up to this many times their attacks.
 UNDECIDED_GROWTH = 10
 # the order runs are audited in: a split's runs together (its data, setups and shared fits)
 _ORDER = ("dataset", "split_id", "algorithm", "sensitive_attribute", "variant", "params")
@@ -76,6 +78,10 @@ class AuditSummary:
         ``(run, reason)`` of each run left as it was.
     refitted
         Runs whose model was fitted again (for an audit that reads it).
+    undecided
+        Per audit number that gives verdicts (the rows of
+        :func:`~faircompare.analysis.tidy.monte_carlo_errors`): its undecided verdicts before
+        and after, and the verdicts stored after.
     """
 
     audited: int
@@ -83,16 +89,26 @@ class AuditSummary:
     not_audited: int
     failed: tuple[tuple[str, str], ...]
     refitted: int
+    undecided: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _Work:
-    """One run to audit again: its stored row, the audits to run and the cap to run them at."""
+    """One run to audit again: its stored row, the audits to run and the caps to run them at."""
 
     run: dict[str, Any]
     audits: frozenset[str]
     permutations: int
+    attacks: int
     inputs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class _Caps:
+    """The caps a run's audits are to be drawn to; None keeps the run's own."""
+
+    permutations: int | None = None
+    attacks: int | None = None
 
 
 def audit_study(
@@ -113,10 +129,11 @@ def audit_study(
     A run is audited again when its stored audits are of other versions than this
     faircompare's, or were drawn to another cap than ``permutations``. With ``undecided``, the
     cap applies to the runs with an undecided permutation verdict alone (a Monte Carlo interval
-    that holds the level after Holm's adjustment), whose tests are drawn further: to
-    ``permutations``, or to :data:`UNDECIDED_GROWTH` times their own cap. Only the audits
-    that are stale, or drawn further, run again. (An individual test's undecided verdict is
-    attacked again within the run, up to its cap of attacks.)
+    that holds the level after its adjustment, per family or run-wide), whose tests are drawn
+    further: to ``permutations``, or to :data:`UNDECIDED_GROWTH` times their own cap; and the
+    runs with an undecided individual verdict are fitted again and attacked further, the
+    attacks doubling up to :data:`UNDECIDED_GROWTH` times their cap of attacks. Only the
+    audits that are stale, or drawn further, run again.
 
     Parameters
     ----------
@@ -129,7 +146,8 @@ def audit_study(
         The permutation tests' cap; None keeps each run's. A cap other than a run's stored one
         audits its permutation tests again.
     undecided
-        Draw the undecided permutation tests further (and only those runs' to a new cap).
+        Draw the undecided permutation tests further (and only those runs' to a new cap), and
+        attack the undecided individual tests further.
     mirror, cache
         The local mirror of raw data files and the cache of verified ones (None: the
         defaults), for the splits.
@@ -167,24 +185,33 @@ def audit_study(
         probe.require_runs()
     with ResultStore(results) as store, store.claim():
         runs = store.runs().query("status == 'done'")
-        audited = runs["inputs"].map(lambda text: _audits_of(text) is not None)
+        audited = runs["inputs"].map(lambda text: _audits_of(text) is not None).astype(bool)
         runs, not_audited = runs[audited], int((~audited).sum())
-        drawn_on = (
-            undecided_runs(store.audits()) if undecided and "permutation" in chosen else set()
-        )
+        stored_audits = store.audits()
+        drawn_on = {
+            name: undecided_runs(stored_audits, name) if undecided and name in chosen else set()
+            for name in ("permutation", "individual")
+        }
         current = current_versions()  # once: a plugin audit's version hashes its code
         work = [
             item
             for run in runs.to_dict("records")
-            if (item := _work(run, chosen, current, _cap(run, permutations, undecided, drawn_on)))
+            if (item := _work(run, chosen, current, _caps(run, permutations, undecided, drawn_on)))
         ]
         say(f"{len(work):,} of {len(runs):,} audited runs to audit again; results in {store.path}")
+        before = undecided_verdicts(stored_audits)
         summary = _audit_all(store, work, settings, files, say)
-        return replace(summary, current=len(runs) - len(work), not_audited=not_audited)
+        after = undecided_verdicts(store.audits())
+        counts = {
+            name: (before.get(name, (0, 0))[0], *after[name]) for name in after
+        }  # an audit first stored now had none undecided before
+        return replace(
+            summary, current=len(runs) - len(work), not_audited=not_audited, undecided=counts
+        )
 
 
-def undecided_runs(audits: pd.DataFrame) -> set[str]:
-    """Return the runs with a permutation test whose verdict at 0.05 is undecided.
+def undecided_verdicts(audits: pd.DataFrame) -> dict[str, tuple[int, int]]:
+    """Return, per audit number that gives verdicts, its undecided verdicts and all of them.
 
     Parameters
     ----------
@@ -193,65 +220,115 @@ def undecided_runs(audits: pd.DataFrame) -> set[str]:
 
     Returns
     -------
+    dict
+        ``{"permutation p-value (Holm-adjusted)": (undecided, stored), "individual T_n":
+        ...}``, as the report's Monte Carlo table counts them
+        (:func:`~faircompare.analysis.tidy.monte_carlo_errors`).
+    """
+    from faircompare.analysis.tidy import monte_carlo_errors  # see undecided_runs
+
+    if audits.empty:
+        return {}
+    errors = monte_carlo_errors(audits).dropna(subset=["undecided"])
+    return {
+        str(name): (int(row.undecided), int(row.stored))
+        for name, row in zip(errors.index, errors.itertuples(), strict=True)
+    }
+
+
+def undecided_runs(audits: pd.DataFrame, audit: str = "permutation") -> set[str]:
+    """Return the runs with an undecided verdict of one audit.
+
+    Parameters
+    ----------
+    audits
+        The store's audits (:meth:`~faircompare.results.ResultStore.audits`).
+    audit
+        ``"permutation"``: a test whose Monte Carlo interval holds the level after its
+        adjustment, read per family or run-wide
+        (:func:`~faircompare.analysis.tidy.permutation_verdicts`); ``"individual"``: a loss or
+        error ratio within 1.96 Monte Carlo errors of delta after its last attack.
+
+    Returns
+    -------
     set of str
-        The keys of the runs with an undecided verdict (a Monte Carlo interval that holds the
-        level after Holm's adjustment, :func:`~faircompare.analysis.tidy.permutation_verdicts`).
+        The keys of the runs with an undecided verdict.
     """
     # imported here: the analysis layer's tidying of audits is a re-audit's only use of it
-    from faircompare.analysis.tidy import permutation_verdicts, pooled_audits
+    from faircompare.analysis.tidy import audit_details, permutation_verdicts, pooled_audits
 
     pooled = pooled_audits(audits)
+    if audit == "individual":
+        tested = audit_details(pooled, "individual")
+        undecided = tested.get("undecided", pd.Series(False, index=tested.index))
+        return set(tested.loc[undecided.fillna(False).astype(bool), "key"])
     pooled = pooled[pooled["audit"] == "permutation"]
-    verdicts = permutation_verdicts(pooled)
-    return set(pooled.loc[verdicts.index[verdicts == "undecided"], "key"])
+    keys = set()
+    for adjustment in ("family", "run"):
+        verdicts = permutation_verdicts(pooled, adjustment=adjustment)
+        keys |= set(pooled.loc[verdicts.index[verdicts == "undecided"], "key"])
+    return keys
 
 
-def _cap(
-    run: dict[str, Any], permutations: int | None, undecided: bool, drawn_on: set[str]
-) -> int | None:
-    """Return the cap a run's permutation tests are to be drawn to; None to keep its own.
+def _caps(
+    run: dict[str, Any],
+    permutations: int | None,
+    undecided: bool,
+    drawn_on: Mapping[str, set[str]],
+) -> _Caps:
+    """Return the caps a run's audits are to be drawn to.
 
     Without ``undecided``, ``permutations`` applies to every run. With it, to the runs with an
-    undecided verdict alone, which are drawn further: to ``permutations``, or to
+    undecided permutation verdict alone, which are drawn further: to ``permutations``, or to
     :data:`UNDECIDED_GROWTH` times their cap (drawn to the same cap again, a test gives the
-    same verdict).
+    same verdict); and a run with an undecided individual verdict is attacked again, up to
+    :data:`UNDECIDED_GROWTH` times its cap of attacks.
     """
     if not undecided:
-        return permutations
-    if run["key"] not in drawn_on:
-        return None
+        return _Caps(permutations=permutations)
     stored = _audits_of(run["inputs"])
     cap = stored[0] if stored else 0
-    return permutations or min(UNDECIDED_GROWTH * cap, MAX_PERMUTATIONS)
+    drawn = run["key"] in drawn_on["permutation"]
+    attacked = run["key"] in drawn_on["individual"]
+    return _Caps(
+        permutations=(permutations or min(UNDECIDED_GROWTH * cap, MAX_PERMUTATIONS))
+        if drawn
+        else None,
+        attacks=UNDECIDED_GROWTH * read_attacks(_audits_text(run["inputs"])) if attacked else None,
+    )
 
 
 def _work(
-    run: dict[str, Any],
-    chosen: frozenset[str],
-    current: Mapping[str, str],
-    permutations: int | None,
+    run: dict[str, Any], chosen: frozenset[str], current: Mapping[str, str], caps: _Caps
 ) -> _Work | None:
     """Return what to do for one stored run, or None where its audits are current.
 
-    ``current``: every registered audit's version now; ``permutations``: the cap its
-    permutation tests are to be drawn to (None: its own).
+    ``current``: every registered audit's version now; ``caps``: the caps its audits are to
+    be drawn to.
     """
     inputs = json.loads(run["inputs"] or "{}")
-    stored = read_audits_input(inputs.get("audits", "off"))
+    text = inputs.get("audits", "off")
+    stored = read_audits_input(text)
     if stored is None:  # a run the study did not audit
         return None
-    cap, versions = stored
+    (cap, versions), attacks = stored, read_attacks(text)
     todo = {name for name in chosen if versions.get(name) != current[name]}
-    new_cap = cap if permutations is None else permutations
-    if new_cap != cap and "permutation" in chosen:
-        todo.add("permutation")
+    new_cap = cap if caps.permutations is None else caps.permutations
+    new_attacks = attacks if caps.attacks is None else caps.attacks
+    for name, changed in (("permutation", new_cap != cap), ("individual", new_attacks != attacks)):
+        if changed and name in chosen:
+            todo.add(name)
     if not todo:
         return None
     # the audits not run again keep their stored versions (an audit never run says so)
     listed = {name: current[name] if name in todo else versions.get(name, f"{name} none")
               for name in current}  # fmt: skip
-    inputs["audits"] = audits_input(new_cap if "permutation" in todo else cap, listed)
-    return _Work(run, frozenset(todo), new_cap, inputs)
+    inputs["audits"] = audits_input(
+        new_cap if "permutation" in todo else cap,
+        listed,
+        attacks=new_attacks if "individual" in todo else attacks,
+    )
+    return _Work(run, frozenset(todo), new_cap, new_attacks, inputs)
 
 
 def _audit_all(
@@ -324,13 +401,19 @@ def _audit_one(
                 )
         run = AuditedRun(split, model, stored.y_pred, stored.scores, seed=spec.seed,
                          data=dataset.fingerprint)  # fmt: skip
-        outcome = audit_run(run, AuditOptions(permutations=work.permutations), only=work.audits)
+        options = AuditOptions(permutations=work.permutations, attacks=work.attacks)
+        outcome = audit_run(run, options, only=work.audits)
         return outcome, bool(needs_model)
 
 
 def _audits_of(inputs: str | None) -> tuple[int, dict[str, str]] | None:
     """Return a stored run's audit cap and versions from its inputs; None if not audited."""
-    return read_audits_input(json.loads(inputs or "{}").get("audits", "off"))
+    return read_audits_input(_audits_text(inputs))
+
+
+def _audits_text(inputs: str | None) -> str:
+    """Return what a stored run's inputs record of its audits (``"off"``: not audited)."""
+    return str(json.loads(inputs or "{}").get("audits", "off"))
 
 
 def _where(run: Mapping[str, Any]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from faircompare.benchmark.settings import BenchmarkConfig
-from faircompare.choices import FIGURE_KINDS, FORMATS, TABLE_KINDS
+from faircompare.choices import FIGURE_KINDS, FORMATS, MOST_INCHES, MOST_PIXELS, TABLE_KINDS
 from faircompare.cli.options import (
     FOLDER,
     PLUGINS,
@@ -39,7 +39,8 @@ from faircompare.cli.options import (
     "--adjust", "adjustment", type=click.Choice(["family", "run"]), default="family",
     show_default=True,
     help="Which of a run's permutation tests the audit tables adjust together: each family "
-    "(the pooled tests; each metric's groups), or every test of the run.",
+    "(the pooled tests; each metric's groups), each read at 0.05, or every test of the run, "
+    "each of its F families read at 0.05 / F (a run rejects anything at most 5% of the time).",
 )  # fmt: skip
 def report_command(
     results: Path, out: Path | None, redraw: bool, jobs: int | None, adjustment: str
@@ -137,11 +138,11 @@ def _selection(command: Callable[..., None]) -> Callable[..., None]:
 @click.option("--x", help="The measure on the x axis, where the kind has a choice (--list).")
 @click.option("--y", help="The measure on the y axis, where the kind has a choice (--list).")
 @click.option(
-    "--width", type=click.FloatRange(0, min_open=True), default=3.5, show_default=True,
-    help="Inches: 3.5 for a column of a two-column paper, 7 for its page.",
+    "--width", type=click.FloatRange(0, MOST_INCHES, min_open=True), default=3.5,
+    show_default=True, help="Inches: 3.5 for a column of a two-column paper, 7 for its page.",
 )  # fmt: skip
 @click.option(
-    "--height", type=click.FloatRange(0, min_open=True),
+    "--height", type=click.FloatRange(0, MOST_INCHES, min_open=True),
     help="Inches. [default: the kind's aspect, with its legend's room]",
 )  # fmt: skip
 @click.option("--font-size", type=click.FloatRange(4, 24), default=8.0, show_default=True)
@@ -192,9 +193,14 @@ def figure_command(
         )  # fmt: skip
     except ValueError as error:  # an unknown kind or value, or a figure that cannot fit
         raise click.ClickException(str(error)) from None
+    size = figure.get_size_inches()
+    if path.suffix == ".png" and (pixels := size.prod() * dpi**2) > MOST_PIXELS:
+        raise click.ClickException(
+            f"a PNG of {size[0]:.2f} x {size[1]:.2f} in at {dpi} dpi is {pixels:,.0f} pixels, "
+            f"more than {MOST_PIXELS:,}: lower --dpi or the size, or write .pdf or .svg"
+        )
     with replaced(path, path.parent) as temporary:
         figure.savefig(temporary, dpi=dpi)
-    size = figure.get_size_inches()
     click.echo(f"{path} ({size[0]:.2f} x {size[1]:.2f} in)")
 
 

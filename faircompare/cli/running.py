@@ -289,8 +289,9 @@ def audit_command(
     further. Permutation tests
     and FlipTest read the stored predictions (no run is fitted again); the individual test
     fits the run's model again with its seeds and checks that it predicts what is stored. Each
-    run is stored as it is audited: an interrupted audit resumes where it stopped. The report
-    is then written again. The exit status is 1 when a run could not be audited again.
+    run is stored as it is audited: an interrupted audit resumes where it stopped. The
+    undecided verdicts of each audit are counted before and after, and the report is then
+    written again. The exit status is 1 when a run could not be audited again.
     """
     from faircompare.analysis.report import write_report
     from faircompare.benchmark.reaudit import audit_study
@@ -313,6 +314,8 @@ def audit_command(
         f"{summary.current:,} were current; {summary.not_audited:,} are not audited by their "
         "study (a frontier's runs, or --no-audits)"
     )
+    for name, (before, after, stored) in summary.undecided.items():
+        click.echo(f"undecided {name}: {before:,} before, {after:,} after, of {stored:,}")
     if summary.audited:
         click.echo(f"report: {write_report(results, say=say)}")
     if summary.failed:

@@ -106,8 +106,9 @@ class PermutationTestResult:
     studentized, alternative, within_outcome
         How the test was run.
     decided
-        For a sequential test, whether its verdict at alpha is decided (False: it reached its
-        cap undecided); None for a test of a fixed number of permutations.
+        For a sequential test, whether its verdict at each of its plan's levels is decided
+        (False: it reached its cap undecided); None for a test of a fixed number of
+        permutations.
 
     Examples
     --------
@@ -249,8 +250,8 @@ def permutation_tests(
         Number of permutations B per test (without ``sequential``).
     sequential
         Draw the tests sequentially instead: in batches, each until the verdict of its
-        Holm-adjusted p-value (over the tests that have one) at the plan's alpha is decided,
-        with the plan's resampling risk for the family, or until the plan's cap
+        Holm-adjusted p-value (over the tests that have one) at each of the plan's levels is
+        decided, with the plan's resampling risk for the family, or until the plan's cap
         (:func:`~faircompare.stats.sequential.draw_until_decided`).
     rng
         Random generator or seed.
@@ -866,8 +867,8 @@ def compare_groups(
         Standard error of the difference: ``"pooled"`` or ``"unpooled"``.
     sequential
         Draw the joint permutations in batches instead of ``permutations`` at once, until
-        every defined group's max-T adjusted verdict at the plan's alpha is decided (with the
-        plan's resampling risk over the groups) or the plan's cap is reached
+        every defined group's max-T adjusted verdict at each of the plan's levels is decided
+        (with the plan's resampling risk over the groups) or the plan's cap is reached
         (:func:`~faircompare.stats.sequential.draw_until_decided`).
     rng
         Random generator or seed.

@@ -28,6 +28,12 @@ one of the thresholds alpha / m, ..., alpha / 1 that Holm's steps compare p-valu
 family's risk is split evenly between its tests (a union bound), so it stays at most
 ``risk`` for the family.
 
+A family that will also be read together with others (a run's F families of tests adjusted
+together by Bonferroni: each family read at alpha / F) is decided at both levels, alpha and
+alpha / F: its thresholds are those of both, and a test draws on until its verdict at each
+is decided. The confidence sequence holds at every number of draws at once, so one sequence
+serves both readings at the same risk.
+
 The interval holds the 95% Clopper-Pearson interval whenever epsilon <= 0.025 (a binomial tail
 beyond k is a sum of at most n + 1 terms each at most the probability of k), so a test decided
 here is decided by that interval too.
@@ -91,26 +97,43 @@ class SequentialPlan:
     first
         Draws of the first batch; each later batch draws as many as the test has drawn
         (the draws double), so a test costs at most twice the draws it needs.
+    families
+        The families the tests are also read together with, F (this one among them), by
+        Bonferroni: their verdicts are decided at ``alpha`` and at ``alpha / families``
+        (:attr:`levels`), so either reading of a stored test is decided.
 
     Examples
     --------
     >>> from faircompare.stats import SequentialPlan
     >>> SequentialPlan(cap=10_000).cap
     10000
+    >>> SequentialPlan(families=5).levels
+    (0.05, 0.01)
     """
 
     alpha: float = 0.05
     risk: float = 1e-3
     cap: int = 300_000
     first: int = 64
+    families: int = 1
 
     def __post_init__(self) -> None:
         if not 0 < self.alpha < 1:
             raise ValueError(f"alpha must lie strictly between 0 and 1, got {self.alpha}")
         if not 0 < self.risk <= 0.025:
             raise ValueError(f"risk must lie in (0, 0.025], got {self.risk}")
-        if self.cap < 1 or self.first < 1:
-            raise ValueError(f"cap and first must be at least 1, got {self.cap}, {self.first}")
+        if min(self.cap, self.first, self.families) < 1:
+            raise ValueError(
+                f"cap, first and families must be at least 1, got {self.cap}, {self.first}, "
+                f"{self.families}"
+            )
+
+    @property
+    def levels(self) -> tuple[float, ...]:
+        """The levels whose verdicts the tests decide: alpha, and alpha / families."""
+        if self.families == 1:
+            return (self.alpha,)
+        return (self.alpha, self.alpha / self.families)
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +150,8 @@ class SequentialCounts:
         Per test, the confidence sequence's interval of p after its last draw, at the test's
         share of the risk (shape (tests, 2)).
     decided
-        Per test, whether its verdict at alpha (adjusted as asked) is decided.
+        Per test, whether its verdict at every level of the plan (adjusted as asked) is
+        decided.
     """
 
     exceeding: np.ndarray
@@ -212,7 +236,7 @@ def draw_until_decided(
     *,
     adjustment: Adjustment = "holm",
 ) -> SequentialCounts:
-    """Draw for a family of Monte Carlo tests until every verdict at alpha is decided.
+    """Draw for a family of Monte Carlo tests until every verdict at each level is decided.
 
     Parameters
     ----------
@@ -223,7 +247,7 @@ def draw_until_decided(
     tests
         The family's tests.
     plan
-        Level, risk, cap and first batch.
+        Levels, risk, cap and first batch.
     adjustment
         How the family's p-values are adjusted before they meet alpha: ``"holm"``, or
         ``"none"`` where each p-value is compared with alpha as it is (max-T adjusted
@@ -247,11 +271,13 @@ def draw_until_decided(
     ([True, True], True)
     """
     epsilon = plan.risk / max(tests, 1)
-    cuts = thresholds(plan.alpha, tests, adjustment)
+    cuts = np.concatenate([thresholds(level, tests, adjustment) for level in plan.levels])
     exceeding, drawn = np.zeros(tests, dtype=np.int64), np.zeros(tests, dtype=np.int64)
     intervals = np.tile([0.0, 1.0], (tests, 1))
     while True:
-        decided = _decided(intervals, plan.alpha, adjustment)
+        decided = np.logical_and.reduce(
+            [_decided(intervals, level, adjustment) for level in plan.levels]
+        )
         holds_cut = ((intervals[:, :1] < cuts) & (cuts < intervals[:, 1:])).any(axis=1)
         active = np.flatnonzero(holds_cut & (drawn < plan.cap))
         if decided.all() or not len(active):

@@ -23,6 +23,7 @@ from faircompare.algorithms.aif360_data import GROUPS, binary_label_dataset  # n
 from faircompare.algorithms.aif360_inprocessing import GerryFair, MetaFair  # noqa: E402
 from faircompare.algorithms.aif360_postprocessing import (  # noqa: E402
     REJECT_OPTION_METRICS,
+    AIF360CalibratedEqualizedOdds,
     AIF360EqualizedOdds,
     AIF360RejectOption,
     reject_option_search,
@@ -73,16 +74,29 @@ def test_eq_odds_equalises_the_expected_true_and_false_positive_rates_on_trainin
     np.testing.assert_allclose(after, 0.0, atol=1e-7)
 
 
-def test_eq_odds_draws_each_row_with_its_probability(biased):
+@pytest.mark.parametrize("algorithm", [AIF360EqualizedOdds, AIF360CalibratedEqualizedOdds])
+def test_a_randomised_post_processor_draws_each_row_with_its_probability(biased, algorithm):
+    # predict_proba is the expected prediction (the scores, and the loss the individual test
+    # attacks): within each of its distinct values, the share of rows predict labels 1 is it
     X, y, s = biased
-    model = AIF360EqualizedOdds().fit(X, y, sensitive_features=s)
+    model = algorithm().fit(X, y, sensitive_features=s)
+    if algorithm is AIF360CalibratedEqualizedOdds:  # a rate AIF360 fitted outside [0, 1], as
+        model.postprocessor_.unpriv_mix_rate = -7.2  # on violent recidivism: never mixed
     big = X.sample(20_000, replace=True, random_state=0)
     big += np.random.default_rng(0).normal(scale=1e-9, size=big.shape)  # distinct rows
     groups = s[X.index.get_indexer(big.index)]
     predicted = model.predict(big, sensitive_features=groups)
-    expected = model.positive_probability(big, sensitive_features=groups)
-    # 20,000 Bernoulli draws: the realised share is within 4 standard errors of the expectation
-    assert abs(predicted.mean() - expected.mean()) < 4 * np.sqrt(0.25 / len(big))
+    expected = model.predict_proba(big, sensitive_features=groups)
+    np.testing.assert_allclose(expected.sum(axis=1), 1.0)
+    assert ((expected >= 0) & (expected <= 1)).all()
+    randomised = 0
+    for value in np.unique(expected[:, 1]):
+        rows = expected[:, 1] == value
+        # Bernoulli draws: the realised share within 4 standard errors of the expectation
+        spread = np.sqrt(value * (1 - value) / rows.sum())
+        assert abs(predicted[rows].mean() - value) <= 4 * spread + 1e-12
+        randomised += 0 < value < 1
+    assert randomised  # some rows are drawn, not decided
     alone = [model.predict(big.iloc[[i]], sensitive_features=groups[[i]])[0] for i in range(20)]
     assert alone == predicted[:20].tolist()  # a row's label does not depend on its batch
 

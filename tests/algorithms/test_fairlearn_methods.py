@@ -94,7 +94,8 @@ def test_the_fairlearn_methods_are_plugins_of_their_family():
 
 def test_threshold_optimizer_has_fairlearns_thresholds_on_the_regression_it_fits(biased):
     # faircompare fits the regression and hands fairlearn its scores; fairlearn fitting the
-    # same regression on the features itself gives the same probabilities of label 1
+    # same regression on the features itself gives the same probabilities of each label, which
+    # predict_proba returns (the expected prediction the scores and the individual test read)
     from fairlearn.postprocessing import ThresholdOptimizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
@@ -108,7 +109,7 @@ def test_threshold_optimizer_has_fairlearns_thresholds_on_the_regression_it_fits
         predict_method="predict_proba",
     ).fit(X.to_numpy(), y, sensitive_features=s)
     np.testing.assert_array_equal(
-        model.model_._pmf_predict(model._scores(X.to_numpy()), sensitive_features=s),
+        model.predict_proba(X, sensitive_features=s),
         peer._pmf_predict(X.to_numpy(), sensitive_features=s),
     )
 

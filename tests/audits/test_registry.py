@@ -51,7 +51,7 @@ def registered(monkeypatch):
 
 def test_the_built_in_audits_run_in_order_with_their_versions():
     assert list(registered_audits()) == ["permutation", "fliptest", "individual"]
-    assert audit_versions() == "permutation 5, fliptest 4, individual 7"
+    assert audit_versions() == "permutation 6, fliptest 4, individual 8"
 
 
 def test_a_failing_audit_is_recorded_and_the_others_still_run(registered, run):
@@ -93,7 +93,7 @@ def test_a_plugin_audits_version_is_among_every_runs_inputs(registered):
     # package is the audit's code (a helper it imports may change its results)
     package = Path(__file__).parents[1]
     code = files_fingerprint(sorted(package.rglob("*.py")), package)
-    assert before.endswith("individual 7") and added == f"{before}, counting 1 (code {code})"
+    assert before.endswith("individual 8") and added == f"{before}, counting 1 (code {code})"
     assert bumped == f"{before}, counting 2 (code {code})"  # a stored run of version 1 is stale
 
 

@@ -127,6 +127,10 @@ def test_undecided_draws_on_only_the_runs_with_an_undecided_verdict(tmp_path):
     )
     summary = audit_study(tmp_path, undecided=True)
     assert (summary.audited, summary.current, summary.refitted) == (2, 0, 0)
+    # counted before and after, as the report counts them: the tree's capped tests and the
+    # linear run's accuracy, then what drawing on left open, of the two runs' 10 pooled tests
+    was, now, stored = summary.undecided["permutation p-value (Holm-adjusted)"]
+    assert (was, stored) == (len(capped) + 1, 10) and now < was
     after = audits(tmp_path)
     # drawn to ten times the cap, the decided tests are those drawn before (same batches)
     mine, theirs = (frame[frame["key"] == linear] for frame in (after, before))

@@ -26,7 +26,9 @@ measures and audits on both datasets, changed; nothing else), and when T_n's cri
 came to be the bootstrap draw its p-value's count puts at alpha, not a quantile interpolated
 between draws, and a derivative-free attack to be repeated until both verdicts are decided
 (#80, individual version 7: German's 2 loss-ratio rows changed in T_n and its interval, their
-p-values not at all; nothing else).
+p-values not at all; nothing else), and when each permutation test came to store the families
+of its run that a run-wide reading divides alpha by (#80, permutation version 6: German's 20
+permutation rows gained ``families`` = 1 in their details; nothing else).
 
 One kind of row depends on the processor: the individual audit's loss ratios (T_n, its p-value and
 its details) come out of 100 steps of an attack that amplifies the last bits of matrix products,

@@ -106,6 +106,27 @@ def test_clear_tests_stop_early_and_close_ones_draw_on():
     assert close.drawn[0] == 50_000 and not close.decided[0]  # 0.049 is too close to 0.05
 
 
+def test_a_family_read_with_others_is_decided_at_alpha_over_their_number_too():
+    # p = 0.02 lies below 0.05 and above 0.05 / 5 = 0.01: read alone it is decided once its
+    # interval leaves 0.05 behind; read among 5 families it must also leave 0.01 behind, and
+    # draws on (4,096 to 8,192 draws over seeds 0-4 at risk 1e-3, against 512 to 2,048 for
+    # 0.05 alone). Either way the interval it stops with decides its readings: below 0.05,
+    # and above 0.01 where it is read among the five.
+    alone, among = SequentialPlan(), SequentialPlan(families=5)
+    assert among.levels == (0.05, 0.01)
+    drawn = {}
+    for name, plan in (("alone", alone), ("among", among)):
+        rng = np.random.default_rng(7)
+        counts = draw_until_decided(lambda active, b, rng=rng: rng.binomial(b, 0.02), 1, plan)
+        assert counts.decided[0]
+        drawn[name] = counts.drawn[0]
+        low, high = counts.intervals[0]
+        assert high < 0.05 and (name == "alone" or low > 0.01)
+    assert drawn["among"] >= 2 * drawn["alone"]
+    with pytest.raises(ValueError, match="families must be at least 1"):
+        SequentialPlan(families=0)
+
+
 def test_a_plan_refuses_a_risk_its_intervals_cannot_keep():
     with pytest.raises(ValueError, match="risk must lie in"):
         SequentialPlan(risk=0.05)

@@ -25,12 +25,15 @@ hidden layer) is attacked in the span of V and the metric's directions, exactly
 
 The package holds one module per concern: :mod:`.metric` (the fair metric), :mod:`.oracle` (a
 model's loss and its gradient), :mod:`.attack` (the gradient flow), :mod:`.inference` (the
-tests) and :mod:`.diagnostics` (the statistic by step and by coefficients); each name is
-importable from the package as well.
+tests) and :mod:`.diagnostics` (the statistic by step and by coefficients, a known model's
+loss ratios); each name is importable from the package as well.
 """
 
 from faircompare.stats.individual.attack import gradient_flow_attack as gradient_flow_attack
 from faircompare.stats.individual.diagnostics import coefficient_grid as coefficient_grid
+from faircompare.stats.individual.diagnostics import (
+    logistic_loss_ratios as logistic_loss_ratios,
+)
 from faircompare.stats.individual.diagnostics import statistic_by_steps as statistic_by_steps
 from faircompare.stats.individual.inference import BOOTSTRAP_RESAMPLES as BOOTSTRAP_RESAMPLES
 from faircompare.stats.individual.inference import MAITY_2021 as MAITY_2021

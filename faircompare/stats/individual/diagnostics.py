@@ -55,6 +55,41 @@ def coefficient_grid(
     return frame
 
 
+def logistic_loss_ratios(
+    theta: Any, X_fit: Any, y_fit: Any, X: Any, y: Any, metric: FairMetric, **attack: Any
+) -> np.ndarray:
+    """Each point's loss ratio under the attack, for a logistic model of fixed coefficients.
+
+    The model is p = sigmoid(b + theta' x), its intercept b fitted by maximum likelihood on
+    ``X_fit, y_fit`` (App. E.2); the ratio is its loss at the attacked point over its loss at
+    the point. Drawn on fresh points of a known model, ratios like these give the test's
+    behaviour at its null's boundary (``docs/measured/audit_error_rates.py``).
+
+    Parameters
+    ----------
+    theta
+        The coefficients.
+    X_fit, y_fit
+        The rows the intercept is fitted on.
+    X, y
+        The points attacked.
+    metric
+        The fair metric of the attack.
+    **attack
+        The attack's settings (:func:`~faircompare.stats.individual.gradient_flow_attack`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One ratio per point.
+    """
+    w = np.asarray(theta, dtype=float)
+    X_fit, X = np.asarray(X_fit, dtype=float), np.asarray(X, dtype=float)
+    oracle = logistic_oracle(w, _intercept(X_fit @ w, np.asarray(y_fit)))
+    attacked = gradient_flow_attack(oracle, X, np.asarray(y), metric, **attack)
+    return oracle.loss(attacked, np.asarray(y)) / oracle.loss(X, np.asarray(y))
+
+
 def _intercept(margin: np.ndarray, y: np.ndarray) -> float:
     """Fit the maximum-likelihood intercept of a logistic model with a fixed linear part."""
 
