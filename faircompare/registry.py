@@ -288,17 +288,18 @@ class PluginImportError(FaircompareError):
     """Why a plugin file could not be imported: what it raised, or that it ended or hung."""
 
 
-# each plugin file's import, by path, content and time limit: its module, or why it failed
-_IMPORTS: dict[tuple[Path, bytes, float], ModuleType | PluginImportError] = {}
+# each plugin file's import, by path and content: its module, or why it failed (executed once,
+# so its classes are the same objects for every caller, whatever time limit it asked)
+_IMPORTS: dict[tuple[Path, bytes], ModuleType | PluginImportError] = {}
 
 
 def _imported(path: Path, content: bytes, timeout: float) -> ModuleType:
     """Execute a plugin file once within ``timeout`` seconds; raise why it failed otherwise.
 
     The failure is kept as well as the module, so that a file that hangs costs its time limit
-    once per process.
+    once per process (the first import's limit is the one that applies).
     """
-    key = (path, content, timeout)
+    key = (path, content)
     if key not in _IMPORTS:
         try:
             with time_limit(timeout):

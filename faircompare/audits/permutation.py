@@ -266,7 +266,7 @@ def group_audit(
     """
     groups, privileged = np.asarray(sensitive_features).astype(str), str(privileged)
     counted = GroupCounts.from_predictions(y_true, y_pred, groups)
-    sizes = group_sizes(groups)
+    sizes = dict(zip(counted.names, counted.counts.sum(1).tolist(), strict=True))
     if len(sizes) <= 2:
         return []  # the pooled test is the comparison of the two groups
     others = [group for group in sizes if group != privileged]

@@ -707,10 +707,25 @@ class ResultStore:
         """
         frame = self._frame("SELECT * FROM runs")
         for column in _JSON_COLUMNS:
-            for key, text in zip(frame["key"], frame[column], strict=True):
-                if text:
-                    self._json(text, "runs", key, column)
+            self._check_json(frame["key"], frame[column], column)
         return frame
+
+    def _check_json(self, keys: pd.Series, texts: pd.Series, column: str) -> None:
+        """Check that each run's ``column`` is one JSON value, naming the first that is not.
+
+        The column's values are parsed as one array, in one call (a value that is not one JSON
+        value breaks it or adds elements); only then is each parsed alone, to name the run.
+        """
+        stored = [text for text in texts if text]
+        try:
+            whole = json.loads("[" + ",".join(stored) + "]")
+        except ValueError:
+            whole = None
+        if whole is not None and len(whole) == len(stored):
+            return
+        for key, text in zip(keys, texts, strict=True):
+            if text:
+                self._json(text, "runs", key, column)
 
     @_guarded
     def measures(self, part: str = "test") -> pd.DataFrame:

@@ -503,7 +503,7 @@ def replicated_fairness_test(
         doubled = 2 * len(afters) * replicates
         if decided or most_replicates is None or doubled > most_replicates:
             break
-        afters += [attack()[1] for _ in afters]
+        afters += [attack()[1] for _ in range(len(afters))]  # as many again: doubled
     settings |= {"replicates": len(afters) * replicates}
     return IndividualFairnessResult(loss, error, attacked[:n], oracle.kind, settings)
 
