@@ -465,5 +465,10 @@ def test_a_real_interrupt_still_stops_an_inline_study():
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
 
-    with pytest.raises(KeyboardInterrupt):
-        _recorded(spec, BenchmarkConfig(audits=False), interrupted)
+    # Python's own handler, as under a terminal (a job started in the background ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _recorded(spec, BenchmarkConfig(audits=False), interrupted)
+    finally:
+        signal.signal(signal.SIGINT, previous)
