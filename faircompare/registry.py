@@ -15,7 +15,6 @@ made of its letters and digits, and never reaches a file name, a page or the sto
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -26,7 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from faircompare._timeout import RunTimeoutError, time_limit
+from faircompare._plugin_trial import execute, trial
 from faircompare._validation import check_choice, check_name, is_name
 from faircompare.algorithms.base import FairEstimator
 from faircompare.algorithms.calders import TwoNaiveBayes
@@ -278,8 +277,8 @@ def plugin_module(path: Path, *, timeout: float = IMPORT_SECONDS) -> ModuleType:
     Raises
     ------
     PluginImportError
-        Saying what executing the file raised, that it ended the process (``SystemExit``), or
-        that it did not finish within ``timeout`` seconds.
+        Saying what executing the file raised, that it ended the process (``sys.exit``,
+        ``os._exit``, a signal), or that it did not finish within ``timeout`` seconds.
     """
     return _imported(path, path.read_bytes(), timeout)
 
@@ -296,35 +295,20 @@ _IMPORTS: dict[tuple[Path, bytes], ModuleType | PluginImportError] = {}
 def _imported(path: Path, content: bytes, timeout: float) -> ModuleType:
     """Execute a plugin file once within ``timeout`` seconds; raise why it failed otherwise.
 
-    The failure is kept as well as the module, so that a file that hangs costs its time limit
-    once per process (the first import's limit is the one that applies).
+    The file is tried in a child process first (:mod:`faircompare._plugin_trial`), so that one
+    that ends or hangs the process is reported rather than followed. The failure is kept as
+    well as the module, so that a file that hangs costs its time limit once per process (the
+    first import's limit is the one that applies).
     """
     key = (path, content)
     if key not in _IMPORTS:
-        try:
-            with time_limit(timeout):
-                _IMPORTS[key] = _executed(path, content)
-        except RunTimeoutError:
-            _IMPORTS[key] = PluginImportError(f"its import did not finish within {timeout:g} s")
-        except SystemExit as exited:  # the file's own sys.exit, not the user's
-            _IMPORTS[key] = PluginImportError(
-                f"it ends the process at import (SystemExit {exited.code})"
-            )
-        except Exception as error:
-            _IMPORTS[key] = PluginImportError(f"{type(error).__name__}: {error}")
+        failure = trial(path, timeout)
+        executed = execute(path, timeout) if failure is None else failure
+        _IMPORTS[key] = PluginImportError(executed) if isinstance(executed, str) else executed
     outcome = _IMPORTS[key]
     if isinstance(outcome, PluginImportError):
         raise outcome
     return outcome
-
-
-def _executed(path: Path, content: bytes) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"faircompare_plugin_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{path} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def defined_in(module: ModuleType) -> list[Any]:
@@ -348,10 +332,11 @@ def defined_in(module: ModuleType) -> list[Any]:
 def load_plugin_file(path: str | Path, *, timeout: float = IMPORT_SECONDS) -> list[Algorithm]:
     """Load the plugin classes defined in one Python file (or why it cannot be loaded).
 
-    A file that raises at import, ends the process there (``SystemExit``, ``sys.exit``) or
-    does not finish importing within ``timeout`` seconds is reported, not raised: its entry
-    says why, and the command goes on without it. (Each outcome once per process and content:
-    a file that hangs costs its time limit once.)
+    A file that raises at import, ends the process there (``sys.exit``, ``os._exit``, a
+    signal) or does not finish importing within ``timeout`` seconds is reported, not raised:
+    it is tried in a child process first, its entry says why, and the command goes on without
+    it. (Each outcome once per process and content: a file that hangs costs its time limit
+    once.)
 
     Parameters
     ----------

@@ -98,6 +98,17 @@ def test_a_plan_too_large_to_hold_is_refused_before_a_run_is_built(monkeypatch):
         ("raise SystemExit(0)\n", "it ends the process at import (SystemExit 0)"),
         ("import sys\nsys.exit(3)\n", "it ends the process at import (SystemExit 3)"),
         ("while True:\n    pass\n", "its import did not finish within 2 s"),
+        # ended where no exception reaches, or hung where no timer does: the child process
+        ("import os\nos._exit(0)\n", "it ends the process at import (exit status 0)"),
+        (
+            "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+            "it ends the process at import (signal SIGKILL)",
+        ),
+        (
+            "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass\n",
+            "its import did not finish within 2 s",
+        ),
+        ("raise KeyboardInterrupt\n", "KeyboardInterrupt: "),
     ],
 )
 def test_a_plugin_file_that_ends_or_hangs_at_import_is_reported_and_the_rest_goes_on(
@@ -110,7 +121,7 @@ def test_a_plugin_file_that_ends_or_hangs_at_import_is_reported_and_the_rest_goe
     plugin.write_text(code)
     (loaded,) = load_plugin_file(plugin, timeout=2)
     assert (loaded.name, loaded.make, loaded.unavailable) == ("bad", None, reason)
-    if "SystemExit" in reason:  # the registry of a study lists it, and the study goes on
+    if "ends the process" in reason:  # the registry of a study lists it, and the study goes on
         assert algorithms(plugin.parent)["bad"].unavailable == reason
     checked = check_plugin(plugin, timeout=2)
     details = [check.detail for _, checks in checked.outcomes for check in checks]
