@@ -6,10 +6,8 @@ So a file is first executed in a child Python process within its time limit, and
 the command's own process only where the child imported it; a file that ended, hung or broke
 its child is reported, with why, and the command goes on without it. The trial costs a Python
 start and the imports of the registry and the file (about 2 s), once per command and file
-content.
-
-Worker processes skip the trial (:func:`skip_trials`): they are such children already, and a
-worker that dies costs the run it held, recorded as failed (:mod:`faircompare.benchmark.workers`).
+content. Worker processes try the files too: a worker that a file ended would cost a run that
+did not even use the file.
 """
 
 from __future__ import annotations
@@ -39,7 +37,6 @@ _CHILD_CODE = (
     "_report({fd}, {path!r}, {timeout!r})"
 )
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
-_trials = True  # False in a worker process: see skip_trials
 
 
 def execute(path: Path, timeout: float) -> ModuleType | str:
@@ -73,10 +70,8 @@ def trial(path: Path, timeout: float) -> str | None:
 
     The child has a session of its own (a terminal's Ctrl-C reaches this process only) and its
     output is discarded (the file prints once, when imported here); it and every process it
-    started are ended when the trial is over. In a worker process (:func:`skip_trials`), None.
+    started are ended when the trial is over.
     """
-    if not _trials:
-        return None
     ours, theirs = multiprocessing.Pipe(duplex=False)
     fd = theirs.fileno()
     code = _CHILD_CODE.format(root=_PACKAGE_ROOT, fd=fd, path=str(path), timeout=timeout)
@@ -129,8 +124,3 @@ def _report(fd: int, path: str, timeout: float) -> None:
     connection.send(outcome if isinstance(outcome, str) else None)
     os._exit(0)  # what the file left running (threads, exit handlers) does not keep the child
 
-
-def skip_trials() -> None:
-    """Import plugin files directly from now on: this process is a worker, a child already."""
-    global _trials
-    _trials = False

@@ -46,7 +46,6 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from faircompare._deprecations import moved_names
-from faircompare._plugin_trial import skip_trials
 from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run, remove_folder
 from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.exceptions import cut_message
@@ -368,7 +367,6 @@ def serve(fd: int) -> None:
         (None to stop); ``("started", None)`` and ``("record", record)`` out.
     """
     connection = Connection(fd)
-    skip_trials()  # a plugin file that ends this process costs the run it was loaded for
     _adopt_orphans()
     _end_with_coordinator()
     settings = connection.recv()

@@ -457,6 +457,17 @@ def test_a_keyboard_interrupt_a_plugin_raises_is_its_run_s_failure_on_every_back
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_plugin_file_that_ends_its_process_at_import_costs_no_worker_a_run(tmp_path, plugins):
+    # issue #83's probe: a worker imported the folder's files as the coordinator did not, so a
+    # file calling os._exit at import ended each worker, and a built-in algorithm's run failed
+    (plugins / "ends_at_import.py").write_text("import os\nos._exit(0)\n")
+    specs = plan(plugins, ("decision-tree",), splits=2)
+    settings = BenchmarkConfig(plugins=str(plugins), audits=False, jobs=2)
+    with ResultStore(tmp_path / "results") as store:
+        summary = run_plan(specs, store, settings)
+    assert (summary.done, summary.failed) == (2, 0)
+
+
 def test_a_real_interrupt_still_stops_an_inline_study():
     # a SIGINT that arrives while a run computes is the user's Ctrl-C: it is raised, not stored
     spec = RunSpec("ricci", "Race", "numerical", "decision-tree", (), 0, 0)
