@@ -123,4 +123,3 @@ def _report(fd: int, path: str, timeout: float) -> None:
         outcome = f"{type(error).__name__}: {error}"
     connection.send(outcome if isinstance(outcome, str) else None)
     os._exit(0)  # what the file left running (threads, exit handlers) does not keep the child
-
