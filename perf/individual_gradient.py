@@ -1,7 +1,7 @@
 """Validate the individual audit's cheaper derivative-free gradient against the previous one.
 
 A study of the audit's version 3 (its directions in every dimension); the audit's version 4 and
-its agreement across seeds: ``perf/audit_reproducibility.py``.
+its agreement across seeds: ``docs/measured/audit_reproducibility.py``.
 
 Models without an input gradient (trees, naive Bayes, Feldman's pipelines, Calders-Verwer) are
 attacked with a Gaussian-smoothing estimate of their loss's gradient

@@ -244,7 +244,9 @@ def test_fetch_data_verifies_a_dataset(tmp_path):
 
 def test_run_dry_run_says_what_it_audits_and_prices_a_small_study_in_seconds(tmp_path):
     text = ok(faircompare_("run", "--profile", "quick", "--dry-run", "--jobs", "2", cwd=tmp_path))
-    header, *_, total = text.strip().splitlines()
+    resolved, header, *_, total = text.strip().splitlines()
+    # the settings the profile resolved to come first (issue #85: none were echoed)
+    assert resolved.startswith("settings: ") and "; seed 0; time limit 600 s a run; " in resolved
     assert header.startswith("plan: 2 splits; ") and header.endswith(
         "audits: permutation (sequential, at most 300,000 permutations), fliptest, individual"
     )
@@ -252,7 +254,14 @@ def test_run_dry_run_says_what_it_audits_and_prices_a_small_study_in_seconds(tmp
     # under a minute of CPU time: in CPU-seconds, not "about 0.0 CPU-hours"
     assert total.startswith("276 runs, about ") and "CPU-seconds: about" in total
     bare = ok(faircompare_("run", "--profile", "quick", "--dry-run", "--no-audits", cwd=tmp_path))
-    assert bare.splitlines()[0].endswith("audits: none")
+    assert bare.splitlines()[1].endswith("audits: none")
+    # more workers asked than can work: the dry run says how many will, and why
+    many = ok(
+        faircompare_("run", "--profile", "quick", "--dry-run", "--jobs", "100000", cwd=tmp_path)
+    )
+    assert re.search(
+        r" workers? \(processes, 100,000 asked: (\d+ cores here|276 runs to share)\)", many
+    )
     assert not (tmp_path / "results").exists()
 
 

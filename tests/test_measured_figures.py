@@ -25,8 +25,13 @@ def flattened(text: str) -> str:
 
 
 def test_the_measuring_scripts_write_quoting_files():
-    # the two scripts of the audits' error rates (issue #80); a lost file would pass below
-    assert {path.stem for path in QUOTING} >= {"audit_error_rates", "undecided_verdicts"}
+    # the scripts of the audits' error rates and costs (issue #80); a lost file would pass below
+    assert {path.stem for path in QUOTING} >= {
+        "audit_error_rates",
+        "audit_reproducibility",
+        "sequential_audits",
+        "undecided_verdicts",
+    }
 
 
 @pytest.mark.parametrize("path", QUOTING, ids=lambda path: path.stem)

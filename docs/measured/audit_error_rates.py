@@ -174,8 +174,13 @@ def main() -> None:
         f"python docs/measured/audit_error_rates.py --runs {args.runs} --audits {args.audits}, "
         f"{time.perf_counter() - start:,.0f} s"
     )
+    write(figures, "audit_error_rates.csv", command)
+
+
+def write(figures: list[Figure], name: str, command: str) -> None:
+    """Write figures to the CSV file ``name`` beside this one, under their provenance line."""
     table = pd.DataFrame(figures)
-    target = HERE / "audit_error_rates.csv"
+    target = HERE / name
     target.write_text(
         provenance(command) + table.to_csv(index=False, float_format="%.6g"), encoding="utf-8"
     )

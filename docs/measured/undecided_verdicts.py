@@ -21,8 +21,7 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
-import pandas as pd
-from audit_error_rates import HERE, Figure, provenance, rate  # the script beside this one
+from audit_error_rates import Figure, rate, write  # the script beside this one
 
 from faircompare.analysis import tidy
 from faircompare.results import ResultStore
@@ -68,14 +67,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, required=True, help="a default study's folder")
     args = parser.parse_args()
-    table = pd.DataFrame(undecided(args.results))
-    target = HERE / "undecided_verdicts.csv"
     command = f"python docs/measured/undecided_verdicts.py --results {args.results.name}"
-    target.write_text(
-        provenance(command) + table.to_csv(index=False, float_format="%.6g"), encoding="utf-8"
-    )
-    print(table[["quantity", "quoted"]].to_string(index=False))
-    print(f"wrote {target}: {len(table)} figures")
+    write(undecided(args.results), "undecided_verdicts.csv", command)
 
 
 if __name__ == "__main__":

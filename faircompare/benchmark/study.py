@@ -34,7 +34,7 @@ from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model, describe_plan, side_by_side
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.schedule import Progress, run_plan
-from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
+from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings, cpu_cores
 from faircompare.benchmark.summary import Summary
 from faircompare.datasets import (
     DatasetSpec,
@@ -106,11 +106,38 @@ class Study:
         Returns
         -------
         str
-            What the plan runs (splits, settings, tuning, audits), its runs and expected CPU
-            time per dataset and algorithm, and in all (:func:`~.costs.describe_plan`).
+            The settings it was resolved to (each dataset's attributes and variants, the seed,
+            the time limit, the workers), what it runs (splits, settings, tuning, audits), its
+            runs and expected CPU time per dataset and algorithm, and in all
+            (:func:`~.costs.describe_plan`).
         """
         pricing = Pricing.of(self.config)
-        return describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed)
+        plan = describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed)
+        return f"{_resolved(self.config, self.runs, workers)}\n{plan}"
+
+
+def _resolved(config: BenchmarkConfig, runs: Sequence[RunSpec], workers: int) -> str:
+    """Say what a plan's settings resolved to: its data, seed, time limit and workers."""
+    data: dict[str, tuple[set[str], set[str]]] = {}
+    for run in runs:
+        attributes, variants = data.setdefault(run.dataset, (set(), set()))
+        attributes.add(run.sensitive_attribute)
+        variants.add(run.variant)
+    datasets = "; ".join(
+        f"{name} ({', '.join(sorted(attributes))}; {', '.join(sorted(variants))})"
+        for name, (attributes, variants) in data.items()
+    )
+    asked = ""
+    if config.jobs is not None and config.jobs > workers and config.backend != "inline":
+        cores = cpu_cores()
+        bound = f"{cores} cores here" if config.on_this_machine and cores < config.jobs else None
+        share = f"{len(runs):,} run{'s' if len(runs) != 1 else ''} to share"
+        asked = f", {config.jobs:,} asked: {bound or share}"
+    plugins = f"; plugins from {config.plugins}" if config.plugins else ""
+    return (
+        f"settings: {datasets or 'no data'}; seed {config.seed}; time limit {config.timeout:g} s "
+        f"a run; {workers} worker{'s' if workers != 1 else ''} ({config.backend}{asked}){plugins}"
+    )
 
 
 @folded_keywords("config")

@@ -208,6 +208,8 @@ def run(
     config = _configuration(profile, config_path, overrides)
     if dry_run:
         study = plan_study(config, fetch=False, say=say)
+        if config_path is not None:  # the settings line below is what it was read as
+            click.echo(f"configuration: {config_path}")
         click.echo(study.describe(config.workers(len(study.runs))))
         return
     summary = run_benchmark(config, results, progress=progress_printer(), report=report, say=say)

@@ -530,7 +530,7 @@ def subsample_errors(parts: Sequence[FlipTestResult]) -> tuple[np.ndarray, pd.Se
     :math:`\sqrt{k}` (the subsampling variance estimate of Politis, Romano & Wolf,
     *Subsampling*, 1999, at the rate :math:`\sqrt{n}`). Parts of a quarter of the rows map
     each row to a farther counterpart than the whole map does, so the error is conservative:
-    ``perf/audit_reproducibility.py`` compares it with the rates' spread over seeds.
+    ``docs/measured/audit_reproducibility.py`` compares it with the rates' spread over seeds.
 
     Parameters
     ----------

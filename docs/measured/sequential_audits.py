@@ -1,11 +1,11 @@
-"""Sequential audits against fixed ones: undecided verdicts and audit cost, on the same models.
+"""Write ``sequential_audits.csv`` beside this file: the sequential audits' verdicts and cost.
 
 Runs of the ``default`` profile (every ``--every``-th planned run, all splits, numeric and
 original variants as planned) are fitted once each and audited three times, in the same
 process:
 
-- **fixed**: as the audits ran before (permutation version 4, individual version 4): every
-  permutation test draws B = 1,000 permutations; a model without gradients is attacked twice;
+- **fixed**: every permutation test draws B = 1,000 permutations (the permutation audit's
+  design before version 5); a model without gradients is attacked twice;
 - **8 attacks**: the sequential tests, with the individual test's attacks capped at 8 (its
   cap before version 8);
 - **sequential**: as they run now: each run's permutation tests draw in doubling batches until
@@ -13,24 +13,28 @@ process:
   with a resampling risk of 1e-3, up to ``--cap`` permutations; an undecided individual
   verdict is attacked again, the attacks doubling, up to 32.
 
-Printed per scheme: the verdicts stored (a run's pooled permutation tests; its individual
-statistic, T_n or T~_n as the report reads it), the share left undecided (a permutation test's
-Holm-adjusted Monte Carlo interval holds 0.05, :func:`~faircompare.analysis.tidy.
-permutation_verdicts`; an individual statistic within 1.96 Monte Carlo errors of delta; and
-every loss ratio), the mean permutations per test, and the CPU seconds of each audit and of
-all three (FlipTest is the same in each; every split's setups are built before the timing,
-once for every scheme), with the ratios of the sequential scheme's to the others'. ::
+Measured per scheme: the verdicts stored (a run's pooled permutation tests; its individual
+statistic, T_n or T~_n as the report reads it) and how many are left undecided (a permutation
+test's Holm-adjusted Monte Carlo interval holds 0.05, :func:`~faircompare.analysis.tidy.
+permutation_verdicts`; an individual statistic within 1.96 Monte Carlo errors of delta), and
+the CPU seconds of each audit and of all three (FlipTest is the same in each; every split's
+setups are built before the timing, once for every scheme), with the ratios of the sequential
+scheme's to the others'. CPU seconds, so the load moves them little; the file's first line
+says under what load. The audits guide quotes the figures, and the sequential permutation
+tests' ratio is the dry run's (:data:`faircompare.benchmark.costs.SEQUENTIAL`). ::
 
-    FAIRCOMPARE_MIRROR=../shared/data python perf/sequential_audits.py [--every 5] [--cap N]
+    FAIRCOMPARE_MIRROR=../shared/data python docs/measured/sequential_audits.py [--every 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+from audit_error_rates import Figure, rate, write  # the script beside this one
 from threadpoolctl import threadpool_limits
 
 from faircompare.analysis.tidy import permutation_verdicts
@@ -46,6 +50,7 @@ from faircompare.stats.individual import NEAR_CERTAIN_SHARE
 
 FIXED = AuditOptions(permutations=1000, sequential=False, attacks=individual_audit.REPLICATES)
 BEFORE_ATTACKS = 8  # the individual test's cap of attacks before its version 8
+COSTS = "faircompare/benchmark/costs.py"
 
 
 def planned(every: int) -> list[RunSpec]:
@@ -55,7 +60,7 @@ def planned(every: int) -> list[RunSpec]:
 
 
 def fitted(spec: RunSpec, datasets: dict) -> AuditedRun:
-    """The run's split and model, fitted as a benchmark worker fits it."""
+    """Return the run's split and model, fitted as a benchmark worker fits it."""
     if spec.dataset not in datasets:
         datasets[spec.dataset] = load_dataset(spec.dataset)
     prepared = prepare(datasets[spec.dataset], spec.variant, spec.sensitive_attribute)
@@ -80,7 +85,7 @@ def audited(run: AuditedRun, options: AuditOptions) -> tuple[list[AuditRow], dic
 
 
 def undecided(rows: list[AuditRow], key: str) -> dict:
-    """A run's pooled permutation verdicts and individual verdict, and the open ones."""
+    """Count a run's pooled permutation verdicts and individual verdict, and the open ones."""
     frame = pd.DataFrame([row._asdict() for row in rows]).assign(key=key)
     pooled = frame[(frame["audit"] == "permutation") & (frame["scope"] == "rest")]
     verdicts = permutation_verdicts(pooled)
@@ -105,6 +110,7 @@ def undecided(rows: list[AuditRow], key: str) -> dict:
 
 
 def main() -> None:
+    """Audit under each scheme, then write the figures with their provenance."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=5, help="audit every n-th planned run")
     parser.add_argument("--cap", type=int, default=PROFILES["default"].permutations)
@@ -116,37 +122,65 @@ def main() -> None:
     }
     runs, datasets, records = planned(args.every), {}, []
     print(f"{len(runs)} runs of the default profile (every {args.every}th), cap {args.cap:,}")
+    start = time.perf_counter()
     with threadpool_limits(limits=1):
         for i, spec in enumerate(runs, 1):
             run = fitted(spec, datasets)
             for scheme, options in schemes.items():
                 rows, seconds = audited(run, options)
                 records.append(
-                    {"scheme": scheme, "dataset": spec.dataset, **undecided(rows, spec.key),
+                    {"scheme": scheme, **undecided(rows, spec.key),
                      **{f"{name} s": s for name, s in seconds.items()}}
                 )  # fmt: skip
             if i % 25 == 0:
                 print(f"  {i}/{len(runs)} runs", flush=True)
-    frame = pd.DataFrame(records).fillna(0.0)
-    totals = frame.groupby("scheme").sum(numeric_only=True)
-    cost = [c for c in totals.columns if c.endswith(" s")]
-    totals["all audits s"] = totals[cost].sum(axis=1)
-    table = pd.DataFrame(
-        {
-            "permutation tests": totals["tests"].astype(int),
-            "undecided": totals["tests undecided"] / totals["tests"],
-            "permutations per test": totals["permutations"] / totals["tests"],
-            "individual verdicts": totals["individual"].astype(int),
-            "individual undecided": totals["individual undecided"] / totals["individual"],
-            "loss ratios undecided": totals["loss ratios undecided"] / totals["individual"],
-            **{column: totals[column] for column in [*cost, "all audits s"]},
-        }
+    totals = pd.DataFrame(records).fillna(0.0).groupby("scheme", sort=False).sum()
+    command = (
+        f"python docs/measured/sequential_audits.py --every {args.every} --cap {args.cap}, "
+        f"{time.perf_counter() - start:,.0f} s"
     )
-    print(table.T.to_string(float_format=lambda x: f"{x:,.4f}"))
-    for other in list(schemes)[:-1]:
-        for column in [*cost, "all audits s"]:
-            part = totals.loc["sequential", column] / max(totals.loc[other, column], 1e-12)
-            print(f"sequential / {other}, {column[:-2]}: {part:.2f}")
+    write(figures(totals, len(runs)), "sequential_audits.csv", command)
+
+
+def figures(totals: pd.DataFrame, runs: int) -> list[Figure]:
+    """Return the runs, each scheme's undecided verdicts and CPU seconds, the cost ratios."""
+    design = f"every n-th run of the default profile, {runs} runs"
+    audited = int(totals["individual"].iloc[0])
+    found = [Figure("runs audited for individual fairness", design, runs, audited,
+                    quoted=f"On {runs} runs, {audited} of them")]  # fmt: skip
+    seconds = [f"{audit} s" for audit in ("permutation", "fliptest", "individual")]
+    totals["all s"] = totals[seconds].sum(axis=1)
+    for scheme, total in totals.iterrows():
+        for what, k, n in (
+            ("permutation tests undecided", total["tests undecided"], total["tests"]),
+            ("individual verdicts undecided", total["individual undecided"], total["individual"]),
+        ):
+            figure = rate(what, f"{design}, {scheme}", int(k), int(n))
+            found.append(replace(figure, quoted=f"{int(k):,} of {int(n):,}"))
+        cpu = ", ".join(f"{total[c]:.1f}" for c in [*seconds, "all s"])
+        found.append(Figure("CPU s: permutation, FlipTest, individual, all", f"{design}, {scheme}",
+                            runs, total["all s"], quoted=cpu))  # fmt: skip
+    for other, column, what in (
+        ("fixed", "all s", "all audits"),
+        ("fixed", "permutation s", "permutation tests"),
+        (f"{BEFORE_ATTACKS} attacks", "all s", "all audits"),
+    ):
+        ratio = totals.loc["sequential", column] / totals.loc[other, column]
+        found.append(Figure(f"sequential over {other}, {what}", design, runs, ratio,
+                            quoted=f"{ratio:.2f} times"))  # fmt: skip
+    ratio = totals.loc["sequential", "permutation s"] / totals.loc["fixed", "permutation s"]
+    for quoted, page in (
+        (f"SEQUENTIAL = {ratio:.1f}", COSTS),
+        (f"at {ratio:.1f} times its measured cost", "docs/guide/running.md"),
+        (f"cost about {ratio:.1f} times as much", "docs/guide/performance.md"),
+    ):
+        found.append(Figure("the dry run's sequential factor", design, runs, ratio,
+                            quoted=quoted, page=page))  # fmt: skip
+    for scheme in ("fixed", "sequential"):
+        ms = 1000 * totals.loc[scheme, "permutation s"] / runs
+        found.append(Figure(f"permutation CPU ms per run, {scheme}", design, runs, ms,
+                            quoted=f"{ms:.0f} ms a run"))  # fmt: skip
+    return found
 
 
 if __name__ == "__main__":
