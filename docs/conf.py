@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -24,6 +25,9 @@ from sphinx.ext.autodoc import mock  # the function: importing its module by nam
 import faircompare
 
 matplotlib.use("Agg")
+# numpydoc says what it cannot read (an unknown docstring section) as a Python warning, which
+# `-W` does not see: an error here, so a docstring numpydoc misreads fails the build
+warnings.filterwarnings("error", category=UserWarning, module="numpydoc")
 
 DOCS = Path(__file__).parent
 ROOT = DOCS.parent

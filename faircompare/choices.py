@@ -8,11 +8,13 @@ where it belongs (:data:`faircompare.preprocessing.VARIANTS`,
 
 __all__ = [
     "ALGORITHM_ENTRY_POINTS",
+    "AUDIT_ALPHA",
     "AUDIT_ENTRY_POINTS",
     "DEFAULT_PERMUTATIONS",
     "FAMILIES",
     "FIGURE_KINDS",
     "FORMATS",
+    "RESAMPLING_RISK",
     "TABLE_KINDS",
     "VARIANTS",
 ]
@@ -92,7 +94,13 @@ ALGORITHM_ENTRY_POINTS = "faircompare.algorithms"
 #: The entry-point group through which an installed package registers audits.
 AUDIT_ENTRY_POINTS = "faircompare.audits"
 
-#: The most permutations a sequential permutation test draws by default (``--permutations``):
-#: on the ``default`` study 0.84 % of the verdicts stay undecided there, against 6.4 % at a
-#: fixed 1,000 (docs/guide/audits.md, "Undecided verdicts").
+#: The most permutations a sequential permutation test draws by default (``--permutations``;
+#: what it leaves undecided: ``docs/measured/undecided_verdicts.csv``).
 DEFAULT_PERMUTATIONS = 300_000
+
+#: The level whose verdicts the sequential audits decide (the report's level too).
+AUDIT_ALPHA = 0.05
+
+#: The resampling risk of a run's family of sequential permutation tests: the chance that a
+#: verdict differs from the one every permutation would give.
+RESAMPLING_RISK = 1e-3

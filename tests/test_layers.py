@@ -84,6 +84,7 @@ def test_no_module_imports_in_a_cycle():
 FOUNDATION = {
     "faircompare",
     "faircompare.bibliography",  # a leaf: references, each kept beside the code it cites
+    "faircompare.choices",  # the names a user chooses among, and the defaults they start at
     "faircompare.escaping",  # text escaped for LaTeX and BibTeX (a reference's fields)
     "faircompare._deprecations",
     "faircompare._lazy",

@@ -37,8 +37,10 @@ class AlgorithmInputError(FaircompareError, ValueError):
 class FairEstimator(ClassifierMixin, BaseEstimator):
     """Base class of faircompare's algorithms.
 
-    Class attributes
-    ----------------
+    A subclass sets these class attributes to describe itself.
+
+    Attributes
+    ----------
     supports
         Preprocessing variants the algorithm accepts.
     param_grid

@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from faircompare._deprecations import renamed_arguments
 from faircompare.analysis.style import PALETTE, new_figure
 from faircompare.stats.individual import MONTE_CARLO_Z
-from faircompare.stats.permutation import permutation_test
+from faircompare.stats.permutation import PERMUTATIONS, permutation_test
 
 
 def threshold_curve(
@@ -36,7 +36,7 @@ def threshold_curve(
     group_a: Any,
     thresholds: Any,
     metric: str = "positive_rate",
-    permutations: int = 1000,
+    permutations: int = PERMUTATIONS,
     rng: np.random.Generator | int | None = None,
 ) -> pd.DataFrame:
     """Compute, per threshold, the observed difference and the 95th percentile under permutation.

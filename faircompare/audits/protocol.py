@@ -26,11 +26,6 @@ from faircompare.stats.sequential import SequentialPlan
 # is far from its normal limit, a transport map pairs a few rows with many, and the fair metric
 # of the individual test is learned from a handful of rows.
 MIN_GROUP_ROWS = 30
-#: The level whose verdicts the sequential audits decide (the report's level too).
-AUDIT_ALPHA = 0.05
-#: The resampling risk of a run's family of sequential permutation tests: the chance that a
-#: verdict differs from the one every permutation would give.
-RESAMPLING_RISK = 1e-3
 #: Most attacks of a derivative-free individual test: an undecided verdict is attacked again,
 #: the attacks doubling (2, 4, 8, 16, 32; the Monte Carlo error halves at four times the attacks).
 MOST_ATTACKS = 32
@@ -44,9 +39,10 @@ class AuditOptions:
     ----------
     permutations
         Most permutations per permutation test: a sequential test stops as soon as its verdict
-        at :data:`AUDIT_ALPHA` is decided, with a resampling risk of at most
-        :data:`RESAMPLING_RISK` for a run's tests (:mod:`faircompare.stats.sequential`),
-        and at this cap otherwise; without ``sequential``, the permutations of every test.
+        at :data:`~faircompare.choices.AUDIT_ALPHA` is decided, with a resampling risk of at
+        most :data:`~faircompare.choices.RESAMPLING_RISK` for a run's tests
+        (:mod:`faircompare.stats.sequential`), and at this cap otherwise; without
+        ``sequential``, the permutations of every test.
     sequential
         Draw permutations until the verdict is decided (True), or a fixed number of them.
     attacks
@@ -64,7 +60,7 @@ class AuditOptions:
         """The sequential tests' plan (level, risk, cap); None for tests of fixed size."""
         if not self.sequential:
             return None
-        return SequentialPlan(alpha=AUDIT_ALPHA, risk=RESAMPLING_RISK, cap=self.permutations)
+        return SequentialPlan(cap=self.permutations)  # at the level and risk of choices.py
 
 
 @dataclass(frozen=True, eq=False)

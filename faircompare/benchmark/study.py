@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +46,7 @@ from faircompare.datasets import (
     removed_text,
 )
 from faircompare.records import RunSpec
+from faircompare.registry import Algorithm
 from faircompare.results.store import DATABASE, ResultStore
 
 Say = Callable[[str], None]
@@ -176,8 +178,8 @@ def plan_study(
     """
     say = say or _silent
     plan = make_plan(config, settings)
-    for algorithm in plan.unavailable:
-        say(f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}")
+    for line in skipped(plan.unavailable):
+        say(line)
     model = cost_model().on_machine(calibration_seconds(cache_dir(config.cache), say=say))
     specs = {
         (name, path): read_spec(path) if path else get_spec(name)
@@ -201,6 +203,49 @@ def plan_study(
         say(f"skipping {reason}")
     costs = model.plan_seconds(plan.runs, rows, Pricing.of(config))
     return Study(plan.runs, costs, cleaning, config, model.speed)
+
+
+#: The optional extras (``pip install "faircompare[...]"``) by the module each installs.
+EXTRAS = {"torch": "torch", "aif360": "aif360"}
+
+
+def skipped(unavailable: Sequence[Algorithm]) -> list[str]:
+    """Say which algorithms a plan leaves out, and why: one line for those an extra installs.
+
+    Parameters
+    ----------
+    unavailable
+        The algorithms that cannot be loaded here (:attr:`~.plan.Plan.unavailable`).
+
+    Returns
+    -------
+    list of str
+        One line for every algorithm whose module is missing and is installed by one of the
+        :data:`EXTRAS` (their counts per extra, and the command), then one per other algorithm
+        with its reason.
+    """
+    needing: dict[str, int] = {}
+    lines = []
+    for algorithm in unavailable:
+        missing = re.fullmatch(r"ModuleNotFoundError: No module named '(\w+)[\w.]*'",
+                               algorithm.unavailable or "")  # fmt: skip
+        extra = EXTRAS.get(missing[1]) if missing else None
+        if extra is None:
+            lines.append(
+                f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}"
+            )
+        else:
+            needing[extra] = needing.get(extra, 0) + 1
+    if needing:
+        extras = ",".join(sorted(needing))
+        counts = ", ".join(f"{n} need {extra}" for extra, n in sorted(needing.items()))
+        lines.insert(
+            0,
+            f"skipping {sum(needing.values())} algorithms that need an optional package ({counts}; "
+            f"`faircompare list algorithms` names them): python -m pip install "
+            f'"faircompare[{extras}]" installs them (from a clone: -e ".[{extras}]")',
+        )
+    return lines
 
 
 @accepts_run_settings("config")

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from faircompare.choices import FAMILIES
-from faircompare.cli.options import PLUGINS, SPECS, data_locations, say, selected_specs
+from faircompare.cli.options import PLUGINS, data_locations, say, selected_specs, specs_option
 from faircompare.datasets.builtin import BUILTIN
 
 
@@ -29,7 +29,7 @@ def list_() -> None:
 
 @list_.command(name="datasets")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@SPECS
+@specs_option("listed with the built-in datasets")
 @data_locations
 def list_datasets(
     as_json: bool, specs: tuple[Path, ...], mirror: Path | None, cache: Path | None

@@ -110,14 +110,20 @@ PLUGINS = click.option(
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="A folder of plugin files (Python files defining FairEstimator subclasses).",
 )
-SPECS = click.option(
-    "--spec",
-    "specs",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A TOML specification of your own dataset (repeatable); with `run` and no --dataset, "
-    "only these datasets are run.",
-)
+
+
+def specs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Return the repeatable ``--spec`` option, its help saying what the command does with it."""
+    return click.option(
+        "--spec",
+        "specs",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=f"A TOML specification of your own dataset (repeatable): {what}.",
+    )
+
+
+SPECS = specs_option("without --dataset, only these datasets are run")
 
 
 def output_folder(out: Path | None, results: Path, default: str) -> Path:

@@ -22,6 +22,7 @@ from faircompare.cli.options import (
     say,
     selected_specs,
     setting_type,
+    specs_option,
 )
 from faircompare.config import (
     PROFILES,
@@ -270,7 +271,7 @@ def _print_summary(summary: Summary) -> None:
     type=setting_type("timeout"),
     help=f"Seconds per run (a run past it is left as it was). {_settings_default('timeout')}",
 )
-@SPECS
+@specs_option("where the stored runs of your own datasets read their data again")
 @PLUGINS
 @data_locations
 def audit_command(

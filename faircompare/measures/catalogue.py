@@ -410,7 +410,9 @@ def _catalogue() -> list[Measure]:
         symbol = _RATE_SYMBOLS[rate]
         group_conditioned += [
             Measure(
-                f"sensitive-{rate}", "fairness", 1, f"{rate} per group and its mean",
+                # an error rate's ideal is 0; every other rate's, 1
+                f"sensitive-{rate}", "fairness", 0 if rate in ("FPR", "FNR") else 1,
+                f"{rate} per group and its mean",
                 _sensitive(rate), f"{{attribute}}-{rate}", f"{{group}}-{rate}",
                 math=_per_group(rate),
             ),

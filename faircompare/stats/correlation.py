@@ -18,6 +18,7 @@ import numpy as np
 from faircompare._validation import check_choice
 from faircompare.stats.permutation import (
     ALTERNATIVES,
+    PERMUTATIONS,
     Alternative,
     PermutationTestResult,
     _pvalue,
@@ -32,7 +33,7 @@ def correlation_test(
     *,
     studentize: bool = True,
     alternative: Alternative = "two-sided",
-    permutations: int = 1000,
+    permutations: int = PERMUTATIONS,
     rng: np.random.Generator | int | None = None,
 ) -> PermutationTestResult:
     """Test whether a continuous attribute (age, say) is correlated with the model's error.

@@ -58,6 +58,8 @@ PROPORTIONS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 }
 #: The metrics the permutation tests compare by name: the proportions, and ``AUC``.
 METRICS = (*PROPORTIONS, "AUC")
+#: Permutations per test where no sequential plan says how many to draw (a fixed B).
+PERMUTATIONS = 1000
 _TOLERANCE = 1e-9  # relative: permuted statistics this close to the observed one count as ties
 
 
@@ -153,7 +155,7 @@ def permutation_test(
     studentize: bool = True,
     within_outcome: bool = False,
     alternative: Alternative = "two-sided",
-    permutations: int = 1000,
+    permutations: int = PERMUTATIONS,
     resamples: int = 100,
     variance: Literal["pooled", "unpooled"] = "pooled",
     rng: np.random.Generator | int | None = None,
@@ -224,7 +226,7 @@ def permutation_tests(
     metrics: Sequence[str],
     group_a: Any,
     scores: Any = None,
-    permutations: int = 1000,
+    permutations: int = PERMUTATIONS,
     sequential: SequentialPlan | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> dict[str, PermutationTestResult | ValueError]:
@@ -836,7 +838,7 @@ def compare_groups(
     *,
     metric: str = "positive_rate",
     privileged: Any,
-    permutations: int = 1000,
+    permutations: int = PERMUTATIONS,
     within_outcome: bool = False,
     variance: Literal["pooled", "unpooled"] = "pooled",
     sequential: SequentialPlan | None = None,

@@ -49,6 +49,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from faircompare.bibliography import Reference
+from faircompare.choices import AUDIT_ALPHA, DEFAULT_PERMUTATIONS, RESAMPLING_RISK
 from faircompare.stats.multitest import holm
 
 Adjustment = Literal["holm", "none"]
@@ -111,9 +112,9 @@ class SequentialPlan:
     (0.05, 0.01)
     """
 
-    alpha: float = 0.05
-    risk: float = 1e-3
-    cap: int = 300_000
+    alpha: float = AUDIT_ALPHA
+    risk: float = RESAMPLING_RISK
+    cap: int = DEFAULT_PERMUTATIONS
     first: int = 64
     families: int = 1
 

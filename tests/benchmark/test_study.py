@@ -2,12 +2,16 @@
 
 import os
 import subprocess
+import tomllib
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from faircompare.benchmark import plan_study, run_benchmark
+from faircompare.benchmark.study import EXTRAS, skipped
 from faircompare.config import PROFILES
+from faircompare.registry import Algorithm
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data
@@ -101,3 +105,23 @@ def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, mon
     assert sorted(loaded) == ["german", "german", "ricci", "ricci"]
     assert not [line for line in said if line.startswith("fetched")]
     assert again.costs == fetched.costs
+
+
+def test_the_algorithms_an_extra_would_install_are_said_in_one_line_with_its_command():
+    # issue #85: a bare install's `python benchmark.py` printed eleven lines, one per algorithm
+    needs = "ModuleNotFoundError: No module named '{}'"
+    missing = [Algorithm(f"net-{i}", None, "built-in", needs.format("torch")) for i in range(4)]
+    missing.append(Algorithm("aif", None, "entry point", needs.format("aif360.algorithms")))
+    broken = Algorithm("mine", None, "plugins/mine.py", "ValueError: bad")
+    assert skipped([*missing, broken]) == [
+        "skipping 5 algorithms that need an optional package (1 need aif360, 4 need torch; "
+        '`faircompare list algorithms` names them): python -m pip install "faircompare[aif360,'
+        'torch]" installs them (from a clone: -e ".[aif360,torch]")',
+        "skipping unavailable algorithm mine: ValueError: bad",
+    ]
+
+
+def test_every_extra_named_is_one_the_package_declares():
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    assert set(EXTRAS.values()) <= set(declared)

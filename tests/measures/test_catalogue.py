@@ -230,3 +230,9 @@ def test_a_ratios_gap_is_bounded_and_symmetric():
     np.testing.assert_allclose(gap, [0.5, 0.5, 0.0, 1.0, 1 - 1 / 560, np.nan])
     assert MEASURES["CV"].gap([0.8, 1.3]).tolist() == pytest.approx([0.2, 0.3])  # |CV - 1|
     assert {m.name for m in MEASURES.values() if m.ratio} >= {"DIbinary", "DIavgall"}
+
+
+def test_a_group_s_error_rate_is_ideal_at_zero_and_its_other_rates_at_one():
+    # issue #85: the measures reference gave sensitive-FPR and sensitive-FNR an ideal of 1
+    ideals = {rate: MEASURES[f"sensitive-{rate}"].ideal for rate in ("FPR", "FNR", "TPR", "TNR")}
+    assert ideals == {"FPR": 0, "FNR": 0, "TPR": 1, "TNR": 1}
