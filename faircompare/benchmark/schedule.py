@@ -11,15 +11,13 @@ writer at a time.
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from faircompare import registry
 from faircompare._deprecations import deprecated, folded_keywords, renamed_arguments
+from faircompare._interrupts import sigterm_interrupts
 from faircompare.audits.registry import read_audits_input
 from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
 from faircompare.benchmark.summary import Summary
@@ -113,7 +111,7 @@ def run_plan(
         groups = longest_first(shared_fits(todo), cost)
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
         try:
-            with _sigterm_interrupts():
+            with sigterm_interrupts():
                 for record in run_groups(groups, settings, settings.workers(len(groups))):
                     store.write(record)
                     summary.add(record, cost[record.key])
@@ -222,29 +220,6 @@ def _only_these(algorithms: set[str]) -> str:
     """Name the ``--algorithm`` options that limit ``--force`` to these algorithms' runs."""
     options = " ".join(f"--algorithm {name}" for name in sorted(algorithms))
     return f" (with {options} to recompute only the runs of the changed algorithms)"
-
-
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C while runs execute, so workers are stopped and nothing is lost.
-
-    A handler of the caller's stays (the command line's treats SIGTERM so for every command).
-    """
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
-    ):
-        yield
-        return
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # what the store keeps of each (the references: `faircompare cite` without the plugin at hand)

@@ -14,19 +14,17 @@ answer at once (``perf/cli_latency.py`` measures it).
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import click
 
 from faircompare import __version__
 from faircompare._deprecations import ENVIRONMENT
+from faircompare._interrupts import sigterm_interrupts
 from faircompare.cli import listing, outputs, plugins, reproducing, running
 from faircompare.cli.options import INTERRUPTED, deprecated_line
 from faircompare.exceptions import FaircompareError, cut_message
@@ -73,29 +71,6 @@ def _show_cut(error: click.ClickException) -> None:
     click.echo("\n".join(cut_message(line) for line in lines), err=True)
 
 
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[threading.Event]:
-    """Treat SIGTERM as Ctrl-C while a command runs; the event says whether one came.
-
-    Every command stops on SIGTERM as on Ctrl-C: workers ended, files whole or not written
-    (:mod:`faircompare.safe_write`), finished runs stored.
-    """
-    came = threading.Event()
-    if threading.current_thread() is not threading.main_thread():  # signals reach it alone
-        yield came
-        return
-
-    def interrupt(signum: int, frame: Any) -> None:
-        came.set()
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield came
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; faircompare's own errors are printed without a traceback.
 
@@ -108,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         The command's words after ``faircompare`` (``["run", "--profile", "quick"]``); None
         for the process's own arguments.
     """
-    with _sigterm_interrupts() as terminated:
+    with sigterm_interrupts() as terminated:
         try:
             _main(argv)
         except SystemExit as exited:  # run's own summary: "interrupted: every finished run ..."
