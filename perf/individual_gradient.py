@@ -82,8 +82,8 @@ def audited(spec: RunSpec) -> AuditedRun:
     """The run's split and fitted model, as a benchmark worker has them."""
     prepared = prepare(load_dataset(spec.dataset), spec.variant, spec.sensitive_attribute)
     split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
-    model, _ = execute._fit(spec, BenchmarkConfig(), split, {})
-    y_pred, scores = execute._predict(spec.algorithm, model, split)
+    model, _ = execute.fit_model(spec, BenchmarkConfig(), split, {})
+    y_pred, scores = execute.predict_rows(spec.algorithm, model, split)
     return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
 
 

@@ -104,18 +104,19 @@ def time_parts(
     # the harness's own fit, predict and measures, so the estimate times what a run does
     # a run that shares its fit refits its last step, as every run of the fit but the first
     fits: execute.Fits = {}
-    (model, _), parts["fits"] = cpu(execute._fit, spec, SETTINGS, split, fits)
+    (model, _), parts["fits"] = cpu(execute.fit_model, spec, SETTINGS, split, fits)
     if spec.refits:
-        (model, _), parts["refits"] = cpu(execute._fit, spec, SETTINGS, split, fits)
-    (y_pred, scores), parts["predictions"] = cpu(execute._predict, spec.algorithm, model, split)
+        (model, _), parts["refits"] = cpu(execute.fit_model, spec, SETTINGS, split, fits)
+    (y_pred, scores), parts["predictions"] = cpu(execute.predict_rows, spec.algorithm, model, split)
     parts["measures"] += cpu(execute._measure_rows, split, y_pred, scores)[1]
     if spec.tune:
         tuning = validation_split(split)
-        (tuned, _), parts["tuning fits"] = cpu(execute._fit, spec, SETTINGS, tuning, fits)
+        fit = (execute.fit_model, spec, SETTINGS, tuning, fits)
+        (tuned, _), parts["tuning fits"] = cpu(*fit)
         if spec.refits:
-            (tuned, _), parts["tuning refits"] = cpu(execute._fit, spec, SETTINGS, tuning, fits)
+            (tuned, _), parts["tuning refits"] = cpu(*fit)
         predicted, parts["tuning predictions"] = cpu(
-            execute._predict, spec.algorithm, tuned, tuning
+            execute.predict_rows, spec.algorithm, tuned, tuning
         )
         parts["tuning predictions"] += cpu(execute._measure_rows, tuning, *predicted)[1]
     run = AuditedRun(split, model, y_pred, scores, seed=spec.seed)

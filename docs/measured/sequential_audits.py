@@ -65,8 +65,8 @@ def fitted(spec: RunSpec, datasets: dict) -> AuditedRun:
         datasets[spec.dataset] = load_dataset(spec.dataset)
     prepared = prepare(datasets[spec.dataset], spec.variant, spec.sensitive_attribute)
     split = make_split(prepared, spec.split_id, base_seed=spec.base_seed)
-    model, _ = execute._fit(spec, BenchmarkConfig(), split, {})
-    y_pred, scores = execute._predict(spec.algorithm, model, split)
+    model, _ = execute.fit_model(spec, BenchmarkConfig(), split, {})
+    y_pred, scores = execute.predict_rows(spec.algorithm, model, split)
     return AuditedRun(split, model, y_pred, scores, seed=spec.seed)
 
 

@@ -183,9 +183,8 @@ def _recorded(
     interrupted = _Interrupt()
     try:
         with (
-            _process_state_kept(),
+            run_surroundings(),
             interrupted.watched(),
-            _run_folder(),
             threadpool_limits(limits=1),
             time_limit(settings.timeout),
             warnings.catch_warnings(record=True) as caught,
@@ -270,6 +269,21 @@ def failed_run(
         started_at=started,
         finished_at=None if started is None else time.time(),
     )
+
+
+@contextlib.contextmanager
+def run_surroundings() -> Iterator[Path]:
+    """Surround a run as the benchmark does: a folder of its own, and its process put back after.
+
+    Yields
+    ------
+    Path
+        The run's folder (:func:`_run_folder`), its working and temporary directory while the
+        block runs, removed afterwards; the process state the run may change
+        (:func:`_process_state_kept`) is put back as it was.
+    """
+    with _process_state_kept(), _run_folder() as folder:
+        yield folder
 
 
 @contextlib.contextmanager
@@ -379,10 +393,10 @@ def _fit_and_score(
     What the run predicts is left in ``kept``, by holdout.
     """
     start = time.perf_counter()
-    dataset, split = _split(spec, settings)
-    model, fit_seconds = _fit(spec, settings, split, fits)
+    dataset, split = run_split(spec, settings)
+    model, fit_seconds = fit_model(spec, settings, split, fits)
     predict_start = time.perf_counter()
-    y_pred, scores = kept[split.holdout] = _predict(spec.algorithm, model, split)
+    y_pred, scores = kept[split.holdout] = predict_rows(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
     if (constant := constant_predictions(y_pred, split.sensitive_features_test)) is not None:
         warnings.warn(constant, DegeneratePredictionsWarning, stacklevel=1)
@@ -393,8 +407,8 @@ def _fit_and_score(
         audits = audit_run(run, AuditOptions(permutations=settings.permutations))
     if spec.tune:  # parameters are chosen on data the test set never touched
         tuning = validation_split(split)
-        tuned_model, _ = _fit(spec, settings, tuning, fits)
-        kept[tuning.holdout] = _predict(spec.algorithm, tuned_model, tuning)
+        tuned_model, _ = fit_model(spec, settings, tuning, fits)
+        kept[tuning.holdout] = predict_rows(spec.algorithm, tuned_model, tuning)
         measures += _measure_rows(tuning, *kept[tuning.holdout])
     return RunRecord(
         spec=spec,
@@ -458,7 +472,7 @@ def _repeated(
 ) -> RunRecord:
     """Return the record of a run that repeats ``twin``: its predictions, measured anew."""
     start = time.perf_counter()
-    _, split = _split(spec, settings)
+    _, split = run_split(spec, settings)
     y_pred, scores = predicted[split.holdout]
     measures = _measure_rows(split, y_pred, scores)
     if spec.tune:
@@ -473,8 +487,22 @@ def _repeated(
     )
 
 
-def _split(spec: RunSpec, settings: BenchmarkConfig) -> tuple[Dataset, Split]:
-    """Return the run's dataset (loaded once per worker) and its split."""
+def run_split(spec: RunSpec, settings: BenchmarkConfig) -> tuple[Dataset, Split]:
+    """Return a run's dataset (loaded once per process) and its split, made as the run made it.
+
+    Parameters
+    ----------
+    spec
+        The run.
+    settings
+        Where the data is (``mirror``, ``cache``).
+
+    Returns
+    -------
+    tuple
+        The :class:`~faircompare.datasets.Dataset` and the run's seeded
+        :class:`~faircompare.preprocessing.Split`.
+    """
     dataset = _dataset(
         spec.dataset, spec.dataset_file, settings.cache, settings.mirror, _data(spec)
     )
@@ -482,14 +510,32 @@ def _split(spec: RunSpec, settings: BenchmarkConfig) -> tuple[Dataset, Split]:
     return dataset, make_split(prepared, spec.split_id, base_seed=spec.base_seed)
 
 
-def _fit(spec: RunSpec, settings: BenchmarkConfig, split: Split, fits: Fits) -> tuple[Any, float]:
-    """Fit the run's model on ``split``, or take the one an earlier run of its fit key fitted.
+def fit_model(
+    spec: RunSpec, settings: BenchmarkConfig, split: Split, fits: Fits
+) -> tuple[Any, float]:
+    """Fit a run's model on ``split``, or take the one an earlier run of its fit key fitted.
 
     A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
     refit_params` (only their step of the fit, which is timed). A run whose fit is another
     algorithm's (:attr:`RunSpec.fit_as`) fits that algorithm. A run that repeats another fits
     its own model where that run's record is not there to repeat: the repeated run's model
     knows the groups by other names.
+
+    Parameters
+    ----------
+    spec
+        The run.
+    settings
+        Where its plugins are (``plugins``).
+    split
+        The split to fit on (:func:`run_split`, or its validation part).
+    fits
+        The models fitted so far, by fit key; the new one is added.
+
+    Returns
+    -------
+    tuple
+        The fitted model and the seconds its fit (or refit) took.
     """
     key = (spec.fit_key, split.holdout, spec.variant if spec.repeats else "")
     if key in fits:
@@ -512,11 +558,26 @@ def _fit(spec: RunSpec, settings: BenchmarkConfig, split: Split, fits: Fits) -> 
     return fits[key]
 
 
-def _predict(name: str, model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
-    """Predict the test rows, refusing predictions or scores that cannot be measured.
+def predict_rows(name: str, model: Any, split: Split) -> tuple[np.ndarray, np.ndarray | None]:
+    """Predict a split's test rows, refusing predictions or scores that cannot be measured.
 
     Outputs are put in the order of the test rows (a pandas output by its index) before they
     are checked; a plugin predicts from copies of the rows, which are measured afterwards.
+
+    Parameters
+    ----------
+    name
+        The algorithm's name, for the errors.
+    model
+        The fitted model (:func:`fit_model`).
+    split
+        The split whose test rows are predicted.
+
+    Returns
+    -------
+    tuple
+        The predicted labels, and the scores (``predict_proba``'s positive column, else
+        ``decision_function``) or None.
     """
     n, rows = len(split.y_test), row_index(split.X_test)
 

@@ -36,11 +36,10 @@ from faircompare.audits.registry import (
 )
 from faircompare.benchmark.execute import (
     Fits,
-    _fit,
-    _predict,
-    _process_state_kept,
-    _run_folder,
-    _split,
+    fit_model,
+    predict_rows,
+    run_split,
+    run_surroundings,
 )
 from faircompare.benchmark.plan import stored_spec
 from faircompare.benchmark.settings import BenchmarkConfig
@@ -373,14 +372,13 @@ def _audit_one(
     """Audit one run again; return its outcome and whether its model was fitted again."""
     registered = registered_audits()
     with (
-        _process_state_kept(),
-        _run_folder(),
+        run_surroundings(),
         threadpool_limits(limits=1),
         time_limit(settings.timeout),
         warnings.catch_warnings(),  # a fit's warnings were the run's, stored with it
     ):
         warnings.simplefilter("ignore")
-        dataset, split = _split(spec, settings)
+        dataset, split = run_split(spec, settings)
         if dataset.fingerprint != dict(spec.inputs).get("data"):
             raise ReauditError(
                 f"the {spec.dataset} data changed since the run (fingerprint "
@@ -391,8 +389,8 @@ def _audit_one(
         model = None
         needs_model = [a for a in sorted(work.audits) if getattr(registered[a], "uses_model", True)]
         if needs_model:
-            model, _ = _fit(spec, settings, split, fits)
-            y_pred, _ = _predict(spec.algorithm, model, split)
+            model, _ = fit_model(spec, settings, split, fits)
+            y_pred, _ = predict_rows(spec.algorithm, model, split)
             if (differ := int((y_pred != stored.y_pred).sum())) > 0:
                 raise ReauditError(
                     f"fitted again, the model predicts {differ:,} of {len(y_pred):,} test rows "

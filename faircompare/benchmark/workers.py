@@ -50,6 +50,7 @@ from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run, r
 from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
+from faircompare.registry import algorithms
 
 __getattr__ = moved_names(__name__)  # BACKENDS moved to faircompare.benchmark.settings
 _GRACE = (1.0, 30.0)  # seconds a run gets past its limit to stop itself: 5 %, within these
@@ -370,6 +371,7 @@ def serve(fd: int) -> None:
     _adopt_orphans()
     _end_with_coordinator()
     settings = connection.recv()
+    _load_plugins(settings.plugins)
     while (group := _received(connection)) is not None:
         work = GroupWork()
         for spec in group:
@@ -377,6 +379,18 @@ def serve(fd: int) -> None:
             record = work.execute(spec, settings)
             end_strays()
             connection.send(("record", record))
+
+
+def _load_plugins(plugins: str | None) -> None:
+    """Try and import the plugin files before the first run: their trial is not a run's time.
+
+    Each file is executed in a child process first (:mod:`faircompare._plugin_trial`, a few
+    seconds), which within a run would count against its time limit. A folder that cannot be
+    loaded is left for the runs, whose records say why.
+    """
+    if plugins is not None:
+        with contextlib.suppress(Exception):
+            algorithms(plugins)
 
 
 def _received(connection: Connection) -> list[RunSpec] | None:

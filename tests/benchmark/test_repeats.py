@@ -89,14 +89,14 @@ def test_a_repeating_run_whose_twin_failed_fits_its_own_model(monkeypatch):
     plan = make_plan(config).with_repeats({"german": load_dataset("german")})
     level = [r for r in plan.runs if r.parameters["repair_level"] == 0.5]
     twin, repeating = sorted(level, key=lambda r: r.variant)
-    real = execute._predict
+    real = execute.predict_rows
 
     def fails_for_the_twin(name, model, split):
         if split.privileged == "male":  # numerical: the twin, once its model is fitted
             raise RuntimeError("the twin fails after its fit")
         return real(name, model, split)
 
-    monkeypatch.setattr(execute, "_predict", fails_for_the_twin)
+    monkeypatch.setattr(execute, "predict_rows", fails_for_the_twin)
     options = BenchmarkConfig(audits=False)
     records = execute_runs([twin, repeating], options)
     assert records[0].status == "failed" and "after its fit" in records[0].error
