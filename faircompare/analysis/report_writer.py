@@ -175,7 +175,8 @@ class Writer:
         paths = figures.save(figure, self.out / "figures", name, root=self.root,
                              formats=FORMATS)  # fmt: skip
         png = base64.b64encode(paths[0].read_bytes()).decode()
-        part = {"kind": "figure", "png": png, "caption": caption, "name": name}
+        files = [path.name for path in paths]  # the page links these, and only these
+        part = {"kind": "figure", "png": png, "caption": caption, "name": name, "files": files}
         self.sections[-1].parts.append(part)
         self._record(part, paths)
 
@@ -187,7 +188,9 @@ class Writer:
             table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
         )
         html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
-        part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name}
+        files = [path.name for path in paths]
+        part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name,
+                "files": files}  # fmt: skip
         self.sections[-1].parts.append(part)
         self._record(part, paths)
 

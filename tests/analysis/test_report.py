@@ -1,6 +1,7 @@
 """The analyses and the report, built from a small real benchmark run."""
 
 import dataclasses
+import re
 
 import numpy as np
 import pandas as pd
@@ -60,6 +61,11 @@ def test_report_writes_every_expected_file(report, frames):
     assert page.count('<img src="data:image/png;base64,') == len(
         list((out / "figures").glob("*.png"))
     )
+    # every file the page names is a link to a file written (issue #81: captions named
+    # figures/*.pdf|svg, which the report does not write)
+    linked = re.findall(r'href="((?:figures|tables)/[^"]+)"', page)
+    assert len(linked) > 60 and [name for name in linked if not (out / name).is_file()] == []
+    assert ".pdf" not in page and "|" not in "".join(re.findall(r"<code>[^<]*</code>", page))
 
 
 def test_correlation_matrix_equals_pandas(report, frames):
