@@ -187,12 +187,25 @@ class Writer:
         paths = tables.write_table(
             table, self.out / "tables", name, numbers=numbers, caption=caption, root=self.root
         )
-        html = table.to_html(na_rep="", float_format="{:.3f}".format, border=0)  # escapes cells
+        html = _blank_missing(table).to_html(na_rep="", float_format="{:.3f}".format, border=0)
         files = [path.name for path in paths]
         part = {"kind": "table", "caption": caption, "table": Markup(html), "name": name,
                 "files": files}  # fmt: skip
         self.sections[-1].parts.append(part)
         self._record(part, paths)
+
+
+def _blank_missing(table: pd.DataFrame) -> pd.DataFrame:
+    """Return a table whose missing cells print empty: pandas prints a nullable one as <NA>.
+
+    (A float column's NaN already prints empty, and keeps its number format.) The cells are
+    escaped by :meth:`pandas.DataFrame.to_html`.
+    """
+    shown = table.copy()
+    for name, column in table.items():
+        if column.dtype.kind != "f" and column.isna().any():
+            shown[name] = column.astype(object).where(column.notna(), "")
+    return shown
 
 
 def _draw_figure(

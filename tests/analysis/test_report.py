@@ -66,6 +66,8 @@ def test_report_writes_every_expected_file(report, frames):
     linked = re.findall(r'href="((?:figures|tables)/[^"]+)"', page)
     assert len(linked) > 60 and [name for name in linked if not (out / name).is_file()] == []
     assert ".pdf" not in page and "|" not in "".join(re.findall(r"<code>[^<]*</code>", page))
+    # a missing number prints empty (FlipTest's undecided, which gives rates: it read "<NA>")
+    assert "&lt;NA&gt;" not in page and "FlipTest F+ rate" in page
 
 
 def test_correlation_matrix_equals_pandas(report, frames):
