@@ -808,7 +808,8 @@ def _audit_figures(
         writer.table(errors.round(4), "audit-monte-carlo-errors", caption)
     statistics = tidy.individual_statistics(audits)
     if len(statistics):  # runs with an individual test (not only groups too small for one)
-        title = f"Individual fairness of every run ({audits['dataset'].nunique()} datasets)"
+        shown = statistics["dataset"].nunique()  # a dataset whose groups are too small has none
+        title = f"Individual fairness of every run ({shown} dataset{'s' if shown > 1 else ''})"
         caption = (
             "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
             "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
@@ -818,8 +819,7 @@ def _audit_figures(
             "delta (dashed) the test rejects, and each column's share of decided runs "
             "rejecting is written above it. Feldman's pipelines are attacked along the "
             "gradient of their repair's smoothing where their classifier has one (the repair "
-            "itself has none), and reject more often than their classifiers alone: a repaired "
-            "row's ties are drawn again when any of its features moves (the methods page)"
+            "itself has none; the methods page)"
         )
         writer.drawn("individual-statistics", caption, figures.plot_individual_statistics,
                      statistics, styles, title=title)  # fmt: skip
