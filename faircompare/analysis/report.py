@@ -309,10 +309,7 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
         for measure in sorted(undefined)
         if measure in c.undefined
     )
-    small = ", ".join(
-        f"{group} ({low} rows)" if low == high else f"{group} ({low} to {high} rows)"
-        for group, (low, high) in c.small.items()
-    )
+    small = _groups_text(c.small)
     writer.table(
         tables.measure_table(c.summary, c.where[1], c.family),
         f"measures-{c.name}",
@@ -326,6 +323,14 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
             else ""
         ),
         numbers=c.summary,
+    )
+
+
+def _groups_text(small: dict[str, tuple[int, int]]) -> str:
+    """Name the groups below the audits' minimum with their test rows: ``b (3 to 5 rows)``."""
+    return ", ".join(
+        f"{group} ({low} rows)" if low == high else f"{group} ({low} to {high} rows)"
+        for group, (low, high) in small.items()
     )
 
 
@@ -356,22 +361,30 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
         return
     chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
     outcomes = tidy.audit_outcomes(chosen_audits, adjustment=c.adjustment)
+    table = tables.audit_table(outcomes)
     together = (
         "Holm-adjusted across the run's pooled tests"
         if c.adjustment == "family"
         else "every permutation test of a run adjusted together, Bonferroni over its families"
     )
-    writer.table(
-        tables.audit_table(outcomes),
-        f"audits-{c.name}",
-        f"Audits: share of splits rejecting ({together}), among the verdicts their Monte Carlo "
-        f"error leaves decided (undecided: the share of each audit's verdicts it leaves open; "
-        f"FlipTest: mean rates; n/a: no split gives one, the test not run where a metric is "
-        f"undefined in a group or a group has fewer than 30 test rows, the stored rows say "
-        f"which): "
-        f"{c.label}",
-        numbers=outcomes,
-    )
+    if table.empty:  # every run's groups below the minimum: said where the table would be
+        small = _groups_text(c.small)
+        writer.text(
+            f"Audits of {c.label}: no run was audited, each audit needing at least "
+            f"{MIN_GROUP_ROWS} test rows in the privileged group and in the rest"
+            + (f" (the groups' test rows over the splits: {small})" if small else "")
+        )
+    else:
+        writer.table(
+            table,
+            f"audits-{c.name}",
+            f"Audits: share of splits rejecting ({together}), among the verdicts their Monte "
+            f"Carlo error leaves decided (undecided: the share of each audit's verdicts it "
+            f"leaves open; FlipTest: mean rates; n/a: no split gives one, the test not run "
+            f"where a metric is undefined in a group or a group has fewer than "
+            f"{MIN_GROUP_ROWS} test rows, the stored rows say which): {c.label}",
+            numbers=outcomes,
+        )
     groups = tidy.group_outcomes(chosen_audits, adjustment=c.adjustment)
     if len(groups):
         over = (
@@ -482,7 +495,7 @@ _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
     "measures": (_measures_table, ("chosen", "undefined", "small")),
-    "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment")),
+    "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment", "small")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),
     "calibration": (_calibration, ("chosen",)),
