@@ -237,11 +237,14 @@ def skipped(unavailable: Sequence[Algorithm]) -> list[str]:
         else:
             needing[extra] = needing.get(extra, 0) + 1
     if needing:
-        extras = ",".join(sorted(needing))
-        counts = ", ".join(f"{n} need {extra}" for extra, n in sorted(needing.items()))
+        extras, total = ",".join(sorted(needing)), sum(needing.values())
+        counts = ", ".join(
+            f"{n} need{'s' if n == 1 else ''} {extra}" for extra, n in sorted(needing.items())
+        )
         lines.insert(
             0,
-            f"skipping {sum(needing.values())} algorithms that need an optional package ({counts}; "
+            f"skipping {total} algorithm{'s' if total > 1 else ''} that need"
+            f"{'s' if total == 1 else ''} an optional package ({counts}; "
             f"`faircompare list algorithms` names them): python -m pip install "
             f'"faircompare[{extras}]" installs them (from a clone: -e ".[{extras}]")',
         )

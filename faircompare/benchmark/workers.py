@@ -46,7 +46,13 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from faircompare._deprecations import moved_names
-from faircompare.benchmark.execute import GroupWork, execute_runs, failed_run, remove_folder
+from faircompare.benchmark.execute import (
+    GroupWork,
+    execute_runs,
+    failed_run,
+    remove_folder,
+    run_surroundings,
+)
 from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
@@ -385,11 +391,12 @@ def _load_plugins(plugins: str | None) -> None:
     """Try and import the plugin files before the first run: their trial is not a run's time.
 
     Each file is executed in a child process first (:mod:`faircompare._plugin_trial`, a few
-    seconds), which within a run would count against its time limit. A folder that cannot be
-    loaded is left for the runs, whose records say why.
+    seconds), which within a run would count against its time limit. They are imported as a
+    run imported them: in a folder of their own, the process put back afterwards. A folder
+    that cannot be loaded is left for the runs, whose records say why.
     """
     if plugins is not None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception), run_surroundings():
             algorithms(plugins)
 
 

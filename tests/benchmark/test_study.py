@@ -114,7 +114,7 @@ def test_the_algorithms_an_extra_would_install_are_said_in_one_line_with_its_com
     missing.append(Algorithm("aif", None, "entry point", needs.format("aif360.algorithms")))
     broken = Algorithm("mine", None, "plugins/mine.py", "ValueError: bad")
     assert skipped([*missing, broken]) == [
-        "skipping 5 algorithms that need an optional package (1 need aif360, 4 need torch; "
+        "skipping 5 algorithms that need an optional package (1 needs aif360, 4 need torch; "
         '`faircompare list algorithms` names them): python -m pip install "faircompare[aif360,'
         'torch]" installs them (from a clone: -e ".[aif360,torch]")',
         "skipping unavailable algorithm mine: ValueError: bad",
