@@ -10,10 +10,14 @@ __all__ = [
     "ALGORITHM_ENTRY_POINTS",
     "AUDIT_ALPHA",
     "AUDIT_ENTRY_POINTS",
+    "COLUMN",
     "DEFAULT_PERMUTATIONS",
     "FAMILIES",
     "FIGURE_KINDS",
+    "FONT_SIZE",
     "FORMATS",
+    "LEGENDS",
+    "PAGE",
     "RESAMPLING_RISK",
     "TABLE_KINDS",
     "VARIANTS",
@@ -68,6 +72,16 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         "fixed: the tests",
     ),
 }
+
+#: Inches: the width of a column of a two-column paper, a figure's default width.
+COLUMN = 3.5
+#: Inches: the width of the page of a two-column paper.
+PAGE = 7.0
+#: Points: a figure's default text size (ticks and legend one point less).
+FONT_SIZE = 8.0
+#: Where a figure's legend goes (the first is the default): below the panels, right of them,
+#: inside the first panel, or nowhere.
+LEGENDS = ("below", "right", "inside", "off")
 
 #: The largest figure side ``faircompare figure`` draws, in inches (a poster's).
 MOST_INCHES = 50.0

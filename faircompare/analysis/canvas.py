@@ -25,14 +25,10 @@ from matplotlib.textpath import TextToPath
 
 from faircompare._validation import check_choice
 from faircompare.analysis.style import PrintFigure
+from faircompare.choices import COLUMN, FONT_SIZE, LEGENDS, PAGE
 
 __all__ = ["COLUMN", "PAGE", "REPORT", "FigureFitError", "Layout"]
 
-#: Inches: the width of a column of a two-column paper.
-COLUMN = 3.5
-#: Inches: the width of the page of a two-column paper.
-PAGE = 7.0
-LEGENDS = ("below", "right", "inside", "off")
 MIN_PANEL = 1.2  # inches a panel needs, each way, for its ticks and points to be read
 MAX_PANEL_HEIGHT = 2.8  # inches: a page-wide panel keeps a column panel's height
 MARKER = 0.3  # inches a legend entry takes beside its text (marker and gaps)
@@ -68,8 +64,8 @@ class Layout:
 
     width: float = COLUMN
     height: float | None = None
-    font_size: float = 8.0
-    legend: str = "below"
+    font_size: float = FONT_SIZE
+    legend: str = LEGENDS[0]
     sharey: bool = False
 
     def __post_init__(self) -> None:
@@ -98,7 +94,7 @@ class Layout:
 _TO_PATH = TextToPath()
 
 #: The report's layout: a page wide, the legend beside the panels, as a screen reads it.
-REPORT = Layout(width=PAGE, font_size=8.0, legend="right")
+REPORT = Layout(width=PAGE, legend="right")
 
 
 def text_width(text: str, font_size: float) -> float:

@@ -36,10 +36,11 @@ from matplotlib.figure import Figure
 
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
-from faircompare.analysis.canvas import COLUMN, PAGE, FigureFitError, Layout
+from faircompare.analysis.canvas import FigureFitError, Layout
 from faircompare.analysis.kinds import KINDS, Kind
 from faircompare.analysis.kinds.correlations import CORRELATED
 from faircompare.analysis.selection import Selection, StudyFrames
+from faircompare.choices import COLUMN, FONT_SIZE, LEGENDS, PAGE
 from faircompare.results import ResultStore
 
 __all__ = [
@@ -118,8 +119,8 @@ def draw(
     measures: Sequence[str] | None = None,
     width: float = COLUMN,
     height: float | None = None,
-    font_size: float = 8.0,
-    legend: str = "below",
+    font_size: float = FONT_SIZE,
+    legend: str = LEGENDS[0],
     sharey: bool = False,
     ax: Axes | None = None,
 ) -> Figure:

@@ -22,6 +22,7 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from faircompare.analysis.tidy import label
+from faircompare.choices import FONT_SIZE
 from faircompare.records import DEFAULTS, POOLED, TUNED
 
 __all__ = [
@@ -298,7 +299,7 @@ def new_figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 @contextmanager
-def paper_style(font_size: float = 8.0) -> Iterator[None]:
+def paper_style(font_size: float = FONT_SIZE) -> Iterator[None]:
     """Draw in the paper style within the block: small text and thin lines.
 
     The style :func:`faircompare.analysis.paper.draw` draws in: 8-point text for a figure

@@ -9,7 +9,17 @@ from typing import Any
 import click
 
 from faircompare.benchmark.settings import BenchmarkConfig
-from faircompare.choices import FIGURE_KINDS, FORMATS, MOST_INCHES, MOST_PIXELS, TABLE_KINDS
+from faircompare.choices import (
+    COLUMN,
+    FIGURE_KINDS,
+    FONT_SIZE,
+    FORMATS,
+    LEGENDS,
+    MOST_INCHES,
+    MOST_PIXELS,
+    PAGE,
+    TABLE_KINDS,
+)
 from faircompare.cli.options import (
     FOLDER,
     PLUGINS,
@@ -138,18 +148,16 @@ def _selection(command: Callable[..., None]) -> Callable[..., None]:
 @click.option("--x", help="The measure on the x axis, where the kind has a choice (--list).")
 @click.option("--y", help="The measure on the y axis, where the kind has a choice (--list).")
 @click.option(
-    "--width", type=click.FloatRange(0, MOST_INCHES, min_open=True), default=3.5,
-    show_default=True, help="Inches: 3.5 for a column of a two-column paper, 7 for its page.",
+    "--width", type=click.FloatRange(0, MOST_INCHES, min_open=True), default=COLUMN,
+    show_default=True,
+    help=f"Inches: {COLUMN:g} for a column of a two-column paper, {PAGE:g} for its page.",
 )  # fmt: skip
 @click.option(
     "--height", type=click.FloatRange(0, MOST_INCHES, min_open=True),
     help="Inches. [default: the kind's aspect, with its legend's room]",
 )  # fmt: skip
-@click.option("--font-size", type=click.FloatRange(4, 24), default=8.0, show_default=True)
-@click.option(
-    "--legend", type=click.Choice(["below", "right", "inside", "off"]), default="below",
-    show_default=True,
-)  # fmt: skip
+@click.option("--font-size", type=click.FloatRange(4, 24), default=FONT_SIZE, show_default=True)
+@click.option("--legend", type=click.Choice(LEGENDS), default=LEGENDS[0], show_default=True)
 @click.option("--sharey", is_flag=True,
               help="One y range for every panel. [default: each panel its own]")  # fmt: skip
 @click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True,
