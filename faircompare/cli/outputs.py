@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.benchmark.settings import cpu_cores
 from faircompare.choices import (
     COLUMN,
     FIGURE_KINDS,
@@ -67,7 +67,7 @@ def report_command(
     with ResultStore(results, readonly=True) as store:  # a store it cannot read: no folder made
         store.require_runs()
     out = output_folder(out, results, "report")
-    workers = BenchmarkConfig(jobs=jobs).local_workers()  # checked as a study's jobs
+    workers = min(jobs or cpu_cores(), cpu_cores())  # --jobs checked as a study's jobs
     click.echo(write_report(results, out, say=say, reuse=not redraw, jobs=workers,
                             adjustment=adjustment))  # fmt: skip
 
