@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from faircompare.results.store import _SCHEMA
+from faircompare.results.store import SCHEMA
 
 __all__ = ["COLUMNS", "EXPORTS", "schema"]
 
@@ -118,7 +118,7 @@ def schema() -> dict[str, dict[str, str]]:
         Read from the store's own schema, created in memory, as SQLite reports it.
     """
     with sqlite3.connect(":memory:") as db:
-        db.executescript(_SCHEMA)
+        db.executescript(SCHEMA)
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         return {
             table: {row[1]: row[2] for row in db.execute(f"PRAGMA table_info({table})")}

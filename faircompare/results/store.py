@@ -59,7 +59,8 @@ _SPEC_COLUMNS = ("dataset", "sensitive_attribute", "variant", "algorithm", "para
 _JSON_COLUMNS = ("params", "versions", "warnings", "inputs", "audit_errors")
 _STATUSES = ("done", "failed", "pending")  # a planned run's status: stored, or not yet
 
-_SCHEMA = """
+#: The store's tables, as SQLite creates them (:mod:`faircompare.results.columns` too).
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS plan (
     key TEXT PRIMARY KEY, dataset TEXT, sensitive_attribute TEXT, variant TEXT,
@@ -238,7 +239,7 @@ class ResultStore:
         if self.readonly:
             return
         if not tables:
-            self._open.executescript(_SCHEMA)
+            self._open.executescript(SCHEMA)
         self._open.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
         )

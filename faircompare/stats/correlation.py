@@ -21,7 +21,7 @@ from faircompare.stats.permutation import (
     PERMUTATIONS,
     Alternative,
     PermutationTestResult,
-    _pvalue,
+    monte_carlo_pvalue,
 )
 
 _CHUNK = 2_000_000
@@ -91,7 +91,7 @@ def correlation_test(
             for start in range(0, permutations, chunk)
         ]
     )
-    pvalue, interval = _pvalue(statistic, null, alternative)
+    pvalue, interval = monte_carlo_pvalue(statistic, null, alternative)
     return PermutationTestResult(
         metric="pearson_correlation",
         groups=("attribute", "error"),

@@ -379,9 +379,8 @@ def _test(
     """Run one test of a fixed number of permutations (the body of :func:`permutation_test`)."""
     test = _prepare(groups, metric, settings, rng)
     null = test.draw(settings.permutations)
-    return _result(
-        groups, test, null, settings, _pvalue(test.statistic, null, settings.alternative)[1]
-    )
+    _, interval = monte_carlo_pvalue(test.statistic, null, settings.alternative)
+    return _result(groups, test, null, settings, interval)
 
 
 @dataclass(frozen=True, eq=False)
@@ -547,10 +546,15 @@ def _ratio(difference: np.ndarray, se: np.ndarray) -> np.ndarray:
         )
 
 
-def _pvalue(
+def monte_carlo_pvalue(
     statistic: float, null: np.ndarray, alternative: str
 ) -> tuple[float, tuple[float, float]]:
-    """Return the p-value of a fixed number of permuted statistics, with its interval."""
+    """Return the p-value of a fixed number of permuted statistics, with its interval.
+
+    The p-value counts the permuted statistics at least as extreme as ``statistic`` (within a
+    relative tolerance of 1e-9, so ties count), plus one, over the permutations plus one; the
+    interval is the Clopper-Pearson 95% interval of that share.
+    """
     k = _exceeding(statistic, null, alternative)
     return (k + 1) / (len(null) + 1), clopper_pearson(k, len(null))
 
