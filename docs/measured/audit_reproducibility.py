@@ -184,9 +184,10 @@ def main() -> None:
     start = time.perf_counter()
     for i, spec in enumerate(runs, 1):
         run = fitted(spec, datasets)
+        chosen = readings(run, flips)  # what applies depends on the run, not on the seed
         for seed in range(args.seeds):
             seeded = AuditedRun(run.split, run.model, run.y_pred, run.scores, seed=1000 + seed)
-            for reading in readings(seeded, flips):
+            for reading in chosen:
                 verdicts, seconds = timed(reading, seeded)
                 rows += [{"run": spec.key, "reading": name, "seed": seed, "verdict": verdict,
                           "seconds": seconds} for name, verdict in verdicts.items()]  # fmt: skip
