@@ -72,12 +72,16 @@ class Algorithm:
         ``built-in``, the entry point, or the plugin file.
     unavailable
         Why it cannot be loaded, or None.
+    missing
+        The package whose absence makes it unavailable (``torch``), or None: the one to
+        install.
     """
 
     name: str
     make: Callable[[], FairEstimator] | None
     source: str
     unavailable: str | None = None
+    missing: str | None = None
 
     @property
     def code(self) -> str | None:
@@ -240,7 +244,10 @@ def _from_entry_points() -> list[Algorithm]:
             with _quiet_imports():
                 obj = point.load()
         except Exception as error:  # any failure to import a plugin makes it unavailable
-            found.append(Algorithm(point.name, None, source, f"{type(error).__name__}: {error}"))
+            reason = f"{type(error).__name__}: {error}"
+            missing = error.name if isinstance(error, ModuleNotFoundError) else None
+            package = missing.partition(".")[0] if missing else None
+            found.append(Algorithm(point.name, None, source, reason, package))
             continue
         if _plugin_class(obj):
             found.append(Algorithm(point.name, obj, source))

@@ -54,6 +54,17 @@ def test_an_entry_point_may_name_a_family_of_algorithms(monkeypatch):
     assert "nor a mapping of algorithm names" in found["odd"].unavailable
 
 
+def test_an_entry_point_whose_package_is_missing_names_the_package(monkeypatch):
+    # a bare install's torch algorithms: the package is recorded where the import failed, so
+    # that a study names the extra to install (issue #85), not parsed from the message
+    points = [EntryPoint("needs-torch", "no_such_package.sub:Model", ENTRY_POINT_GROUP)]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points)
+    found = algorithms()["needs-torch"]
+    assert (found.make, found.missing) == (None, "no_such_package")
+    assert found.unavailable == "ModuleNotFoundError: No module named 'no_such_package'"
+    assert algorithms()["svm"].missing is None
+
+
 # Their default training takes thousands of steps; tests/algorithms/test_neural.py checks the
 # same contract with short training in the default run. LFR's default fit costs 5,000 objective
 # evaluations: lfr-logistic-regression checks the method in the default run, the others are the

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -220,16 +219,14 @@ def skipped(unavailable: Sequence[Algorithm]) -> list[str]:
     Returns
     -------
     list of str
-        One line for every algorithm whose module is missing and is installed by one of the
-        :data:`EXTRAS` (their counts per extra, and the command), then one per other algorithm
-        with its reason.
+        One line for every algorithm whose missing package (:attr:`~faircompare.registry.
+        Algorithm.missing`) one of the :data:`EXTRAS` installs (their counts per extra, and
+        the command), then one per other algorithm with its reason.
     """
     needing: dict[str, int] = {}
     lines = []
     for algorithm in unavailable:
-        missing = re.fullmatch(r"ModuleNotFoundError: No module named '(\w+)[\w.]*'",
-                               algorithm.unavailable or "")  # fmt: skip
-        extra = EXTRAS.get(missing[1]) if missing else None
+        extra = EXTRAS.get(algorithm.missing or "")
         if extra is None:
             lines.append(
                 f"skipping unavailable algorithm {algorithm.name}: {algorithm.unavailable}"

@@ -110,8 +110,12 @@ def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, mon
 def test_the_algorithms_an_extra_would_install_are_said_in_one_line_with_its_command():
     # issue #85: a bare install's `python benchmark.py` printed eleven lines, one per algorithm
     needs = "ModuleNotFoundError: No module named '{}'"
-    missing = [Algorithm(f"net-{i}", None, "built-in", needs.format("torch")) for i in range(4)]
-    missing.append(Algorithm("aif", None, "entry point", needs.format("aif360.algorithms")))
+    missing = [
+        Algorithm(f"net-{i}", None, "built-in", needs.format("torch"), "torch") for i in range(4)
+    ]
+    missing.append(
+        Algorithm("aif", None, "entry point", needs.format("aif360.algorithms"), "aif360")
+    )
     broken = Algorithm("mine", None, "plugins/mine.py", "ValueError: bad")
     assert skipped([*missing, broken]) == [
         "skipping 5 algorithms that need an optional package (1 needs aif360, 4 need torch; "
