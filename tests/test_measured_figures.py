@@ -25,10 +25,11 @@ def flattened(text: str) -> str:
 
 
 def test_the_measuring_scripts_write_quoting_files():
-    # the scripts of the audits' error rates and costs (issue #80); a lost file would pass below
+    # the scripts of the audits' error rates and costs (issue #80), Feldman's rejections (#78); a lost file would pass below
     assert {path.stem for path in QUOTING} >= {
         "audit_error_rates",
         "audit_reproducibility",
+        "feldman_individual",
         "sequential_audits",
         "undecided_verdicts",
     }
