@@ -17,6 +17,7 @@ __all__ = [
     "FONT_SIZE",
     "FORMATS",
     "LEGENDS",
+    "MIN_RATE_EVENTS",
     "PAGE",
     "RESAMPLING_RISK",
     "TABLE_KINDS",
@@ -107,6 +108,12 @@ ALGORITHM_ENTRY_POINTS = "faircompare.algorithms"
 
 #: The entry-point group through which an installed package registers audits.
 AUDIT_ENTRY_POINTS = "faircompare.audits"
+
+#: The fewest rows of a rate's denominator in a group (a TPR's positives), and for a ratio of
+#: rates the fewest events of its numerator (a disparate impact's predicted positives), below
+#: which the report flags a cell (:mod:`faircompare.analysis.flags`): a rate of k events has a
+#: relative standard error near 1 / sqrt(k), a third at 10.
+MIN_RATE_EVENTS = 10
 
 #: The most permutations a sequential permutation test draws by default (``--permutations``;
 #: what it leaves undecided: ``docs/measured/undecided_verdicts.csv``).

@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
 from faircompare._validation import SETTINGS, check_choice
-from faircompare.analysis import compare, equal_fairness, figures, tables, tidy
+from faircompare.analysis import compare, equal_fairness, figures, flags, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
@@ -42,7 +42,7 @@ from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.selection import Selection, StudyFrames, recorded_families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
-from faircompare.choices import FAMILIES
+from faircompare.choices import FAMILIES, MIN_RATE_EVENTS
 from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
 from faircompare.results import ResultStore
@@ -162,6 +162,7 @@ class _Study:
     styles: dict[str, Style]  # one per name across the report, tuned settings included
     configurations: list[_Configuration]
     chosen: pd.DataFrame  # every configuration's representative runs
+    run_flags: pd.DataFrame  # the flagged measures of those runs (flags.run_flags)
 
     @property
     def algorithms(self) -> tuple[str, ...]:
@@ -176,6 +177,8 @@ class _Study:
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)
+        judged = tuple(dict.fromkeys([*tables.KEY_MEASURES, *COMPARED]))
+        run_flags = flags.run_flags(store, chosen["key"].unique(), judged)
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
@@ -183,11 +186,12 @@ class _Study:
             undefined = tidy.undefined_reasons(runs[runs["key"].isin(part["key"])])
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
+            cells = flags.cell_flags(shown_runs, run_flags)
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
-                                                 family, undefined, small, algorithms,
+                                                 family, undefined, small, cells, algorithms,
                                                  adjustment))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
-                   chosen)  # fmt: skip
+                   chosen, run_flags)  # fmt: skip
 
 
 def _write_sections(writer: Writer, study: _Study) -> None:
@@ -203,14 +207,16 @@ def _write_sections(writer: Writer, study: _Study) -> None:
             reads = (c.where, c.styles, c.family, *(getattr(c, f) for f in fields))
             writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
     measures, chosen, styles = study.measures, study.chosen, study.styles
-    writer.attempt("rankings", _rankings, chosen)
+    cells = pd.concat([c.flags for c in study.configurations], ignore_index=True)
+    writer.attempt("rankings", _rankings, chosen, cells)
     _at_equal_fairness(writer, measures, study.validation, study.algorithms)
     writer.attempt("correlations", _correlations, measures, study.store)
     writer.attempt("measure pairs", _measure_pairs, chosen, study.family, styles)
     writer.attempt("preprocessing", _preprocessing, measures, styles)
     writer.attempt("sweeps", _sweeps, measures)
     writer.attempt("attributes", _attributes, chosen)
-    writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles)
+    flagged = tuple(sorted(set(study.run_flags["key"])))
+    writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles, flagged)
 
 
 def _summary(
@@ -278,6 +284,7 @@ class _Configuration:
     family: dict[str, str]
     undefined: dict[str, str]  # why each measure its runs leave undefined is undefined
     small: dict[str, tuple[int, int]]  # groups below the audits' minimum: least, most test rows
+    flags: pd.DataFrame  # each cell's flag (flags.cell_flags): "" where there is none
     algorithms: tuple[str, ...]  # every algorithm of the study, which sets the styles
     adjustment: str  # which of a run's permutation tests are adjusted together
 
@@ -291,7 +298,7 @@ class _Configuration:
 
     @cached_property
     def summary(self) -> pd.DataFrame:
-        return tidy.stability(self.chosen, tables.KEY_MEASURES)
+        return tidy.stability(self.chosen, tables.KEY_MEASURES, test_to_train=compare.TEST_TO_TRAIN)
 
     @cached_property
     def study(self) -> StudyFrames:
@@ -310,10 +317,13 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
         if measure in c.undefined
     )
     small = _groups_text(c.small)
+    numbers = c.summary.merge(c.flags, on=[*tidy.CONFIGURATION, "measure"], how="left")
     writer.table(
-        tables.measure_table(c.summary, c.where[1], c.family),
+        tables.measure_table(numbers, c.where[1], c.family, interval=True),
         f"measures-{c.name}",
-        f"Measures, mean ± sd over splits (the mean alone where one split defines it): {c.label}"
+        f"Measures, mean [95 % interval] over splits, the interval corrected for the overlap of "
+        f"the training sets (Nadeau and Bengio; the mean alone where one split defines it): "
+        f"{c.label}. {_FLAGS}"
         + (f". 'undefined': no split defines it ({why})" if why else "")
         + (
             f". Groups with fewer than {MIN_GROUP_ROWS} test rows on a split, whose own measures "
@@ -322,8 +332,18 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
             if small
             else ""
         ),
-        numbers=c.summary,
+        numbers=numbers,
     )
+
+
+# What a flagged cell of a table says, once for every table (analysis.flags)
+_FLAGS = (
+    f"A flagged cell is not a result to compare, and is left out of the comparisons and "
+    f"rankings: '{flags.ONE_CLASS}', a run predicts one class for every test row; "
+    f"'{flags.FEW_EVENTS}', a rate it reads rests in a group on fewer than {MIN_RATE_EVENTS} "
+    f"rows of its denominator, or a ratio of rates on fewer than {MIN_RATE_EVENTS} events of a "
+    "numerator (a denominator near zero); 'defined on k of n splits', fewer splits than the rest"
+)
 
 
 def _groups_text(small: dict[str, tuple[int, int]]) -> str:
@@ -449,13 +469,25 @@ def _calibration(writer: Writer, c: _Configuration) -> None:
 
 
 def _which_is_better(writer: Writer, c: _Configuration) -> None:
-    """Pairwise comparisons of the interventions over the shared splits, and their intervals."""
-    chosen, name, label = _interventions(c.chosen), c.name, c.label
+    """Pairwise comparisons of the interventions over the shared splits, and their intervals.
+
+    A flagged cell (:mod:`.flags`) is not compared: its algorithm is left out of that
+    measure's pairs and interval, and named.
+    """
+    name, label = c.name, c.label
+    interventions = _interventions(c.chosen)
+    chosen, left_out = _comparable(interventions, c.flags)
     if chosen["split_id"].nunique() < 2:
         writer.text(f"One split: comparing interventions needs two splits or more ({label}).")
         return
+    if left_out:
+        every = tidy.labelled(interventions)["algorithm"].nunique()
+        writer.text(f"Not compared, their cells flagged in the measures table ({label}): "
+                    f"{_left_out_text(left_out, every)}.")  # fmt: skip
     compared = []
     for measure in COMPARED:
+        if not (chosen["measure"] == measure).any():  # every cell flagged
+            continue
         pairs = compare.pairwise(chosen, measure, rope=ROPE)
         if pairs.empty:
             continue
@@ -469,11 +501,13 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
         )
         compared.append(measure)
     if compared:
-        shown = kind.intervals.frames(c.study, Selection(), measures=tuple(compared))
+        study = replace(c.study, chosen=chosen)
+        shown = kind.intervals.frames(study, Selection(), measures=tuple(compared))
         figure = kind.intervals.draw(shown, REPORT)
         caption = (
             f"Means with corrected 95% intervals over splits; filled: not significantly worse "
-            f"than the best (Holm, 5 %): {label}. {_YARDSTICK}"
+            f"than the best (Holm, 5 %); a row empty in a panel: its cell is flagged in the "
+            f"measures table, and not compared: {label}. {_YARDSTICK}"
         )
         writer.figure(figure, f"intervals-{name}", caption)
 
@@ -490,36 +524,89 @@ def _interventions(chosen: pd.DataFrame) -> pd.DataFrame:
     return chosen[~chosen["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)]
 
 
+def _comparable(
+    chosen: pd.DataFrame, cells: pd.DataFrame
+) -> tuple[pd.DataFrame, dict[str, list[str]]]:
+    """Leave out the measures of the flagged cells; return what is left and who left, by measure.
+
+    Parameters
+    ----------
+    chosen
+        The runs shown, long (a row per measure and group).
+    cells
+        Their cells' flags (:func:`.flags.cell_flags`).
+
+    Returns
+    -------
+    tuple
+        The rows of the cells not flagged, and ``{measure: [labels left out]}`` for the
+        compared measures (:data:`COMPARED`).
+    """
+    keys = [*tidy.CONFIGURATION, "measure"]
+    flagged = cells.loc[cells["flag"] != "", keys]
+    marked = chosen.merge(flagged.assign(_flagged=True), on=keys, how="left")["_flagged"]
+    out = chosen[marked.fillna(False).to_numpy(bool)]
+    left_out = {
+        measure: sorted(set(tidy.labelled(out[out["measure"] == measure])["algorithm"]))
+        for measure in COMPARED
+        if (out["measure"] == measure).any()
+    }
+    return chosen[~marked.fillna(False).to_numpy(bool)], left_out
+
+
+def _left_out_text(left_out: dict[str, list[str]], every: int) -> str:
+    """``accuracy: a, b; DIbinary: every one of the 31``, of ``every`` algorithms shown."""
+    return "; ".join(
+        f"{measure}: {f'every one of the {every}' if len(names) == every else ', '.join(names)}"
+        for measure, names in left_out.items()
+    )
+
+
 # Each part of a configuration, and the frames it reads (besides its name, styles and families).
 _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
-    "measures": (_measures_table, ("chosen", "undefined", "small")),
+    "measures": (_measures_table, ("chosen", "undefined", "small", "flags")),
     "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment", "small")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),
     "calibration": (_calibration, ("chosen",)),
-    "comparisons": (_which_is_better, ("chosen",)),
+    "comparisons": (_which_is_better, ("chosen", "flags")),
 }
 
 
-def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
+def _rankings(writer: Writer, chosen: pd.DataFrame, cells: pd.DataFrame) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
     An algorithm is ranked by its mean score over splits in the setting the report shows for
     it (tuned in one dataset, defaults in another), from ``chosen``, the representative runs of
-    every configuration; an algorithm missing from one of a variant's datasets is left out of
-    that variant's ranking, as the test needs complete blocks.
+    every configuration. A flagged cell (``cells``: :func:`.flags.cell_flags`) is not ranked:
+    a dataset where most cells of the measure are flagged is left out of its ranking, then an
+    algorithm missing from one of the variant's datasets left (flagged or not run there), as
+    the test needs complete blocks; the text names both.
     """
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
-    chosen = _interventions(chosen)
-    for measure, (variant, part) in itertools.product(COMPARED, chosen.groupby("variant")):
-        scored = compare.scores(part, measure)
-        table = scored.pivot_table(
-            index=["dataset", "sensitive_attribute"], columns="algorithm", values="score"
-        )
+    shown = _interventions(chosen)
+    comparable, _ = _comparable(shown, cells)
+    for measure, (variant, part) in itertools.product(COMPARED, shown.groupby("variant")):
+        every = _block_scores(part, measure)  # every block and algorithm, flagged or not
+        kept = _block_scores(comparable[comparable["variant"] == variant], measure)
+        table = kept.reindex(index=every.index, columns=every.columns)
+        sparse = table.notna().mean(axis=1) < 0.5  # most of the block's cells flagged
+        complete = table[~sparse].dropna(axis=1)
+        names = [", ".join(block) for block in table.index[sparse]]
+        missing = sorted(set(table.columns) - set(complete.columns))
+        reasons = []
+        if names:
+            reasons.append(f"the datasets where most cells are flagged: {' and '.join(names)}")
+        if missing:
+            reasons.append(f"the algorithms flagged or missing in a dataset kept: "
+                           f"{', '.join(missing)}")  # fmt: skip
+        if reasons:
+            writer.text(f"Left out of the ranks of {measure} ({variant}), flagged in the measures "
+                        f"tables or not run: {'; '.join(reasons)}.")  # fmt: skip
         try:
-            test = compare.friedman(table.dropna(axis=1))
+            test = compare.friedman(complete)
         except ValueError as reason:
             writer.text(f"No ranking of {measure} ({variant}) across datasets: {reason}.")
             continue
@@ -533,6 +620,15 @@ def _rankings(writer: Writer, chosen: pd.DataFrame) -> None:
             "attributes (1 best); a bar joins algorithms the Nemenyi test cannot tell apart. "
             f"{_YARDSTICK}",
         )
+
+
+def _block_scores(chosen: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Each algorithm's mean score (columns) in each dataset and attribute (rows)."""
+    if not (chosen["measure"] == measure).any():
+        return pd.DataFrame()
+    return compare.scores(chosen, measure).pivot_table(
+        index=["dataset", "sensitive_attribute"], columns="algorithm", values="score"
+    )
 
 
 def _at_equal_fairness(
@@ -798,8 +894,17 @@ def _attributes_figure(part: pd.DataFrame, dataset: str) -> Figure:
 
 
 def _audit_figures(
-    writer: Writer, store: ResultStore, audits: pd.DataFrame, styles: dict[str, Style]
+    writer: Writer,
+    store: ResultStore,
+    audits: pd.DataFrame,
+    styles: dict[str, Style],
+    flagged: tuple[str, ...],
 ) -> None:
+    """Write the audits' section: Monte Carlo errors, individual statistics, p-values, a headline.
+
+    ``flagged`` are the keys of the runs with a flagged measure (:func:`.flags.run_flags`),
+    which, with the degenerate runs, are no headline.
+    """
     if audits.empty:
         return
     writer.section("Audits")
@@ -846,7 +951,9 @@ def _audit_figures(
         writer.attempt("threshold curve", _threshold_curve, store, parity)
     flips = pooled[(pooled["audit"] == "fliptest") & (pooled["metric"] == "F+")]
     if len(flips):
-        sizes = store.runs()[["key", "n_test"]]
+        runs = store.runs()
+        headline = ~tidy.is_degenerate(runs) & ~runs["key"].isin(flagged)
+        sizes = runs.loc[headline, ["key", "n_test"]]
         writer.attempt("transparency report", _transparency_report, sizes, flips, parity)
 
 
@@ -871,15 +978,18 @@ def _transparency_report(
 ) -> None:
     """Black et al.'s transparency report of the largest F+ on a test split of fair size.
 
-    Among runs with at least :data:`FLIPTEST_MIN_ROWS` test rows, the run with the largest F+
-    rate whose demographic-parity test rejects (Holm-adjusted p < 0.05) is shown; when no such
-    run rejects, the largest F+ rate, and the caption says it is not significant.
+    Among ``runs`` (those predicting both classes in every group, with no flagged measure: a
+    degenerate or flagged run is no headline) with at least :data:`FLIPTEST_MIN_ROWS` test
+    rows, the run with the largest F+ rate whose demographic-parity test rejects (Holm-adjusted
+    p < 0.05) is shown; when no such run rejects, the largest F+ rate, and the caption says it
+    is not significant.
     """
     sizes = runs.set_index("key")["n_test"]
     sized = flips[flips["key"].map(sizes).fillna(0) >= FLIPTEST_MIN_ROWS]
     if sized.empty:
         writer.text(
-            f"No FlipTest transparency report: no test split has {FLIPTEST_MIN_ROWS} rows or more."
+            f"No FlipTest transparency report: no run predicting both classes in every group, "
+            f"its measures unflagged, has {FLIPTEST_MIN_ROWS} test rows or more."
         )
         return
     holm = parity.set_index("key")["adjusted_pvalue"]
@@ -905,7 +1015,9 @@ def _transparency_report(
     verdict = "rejects" if significant.any() else "does not reject (no run of this size does)"
     caption = (
         f"Transparency report of the largest F+ ({rate}) among runs with at least "
-        f"{FLIPTEST_MIN_ROWS} test rows whose demographic-parity test {verdict}: {where}; on a "
+        f"{FLIPTEST_MIN_ROWS} test rows, predicting both classes in every group and no measure "
+        f"flagged, whose "
+        f"demographic-parity test {verdict}: {where}; on a "
         "map fitted to samples, the rate and each mean carry their 95% sampling interval"
     )
     writer.figure(figure, "fliptest-largest-flipset", caption)

@@ -47,18 +47,26 @@ def measure_table(
     summary: pd.DataFrame,
     attribute: str | None = None,
     families: Mapping[str, str] | None = None,
+    *,
+    interval: bool = False,
 ) -> pd.DataFrame:
     """Tabulate algorithms by measures, "mean ± sd", from one configuration's stability summary.
 
     Parameters
     ----------
     summary
-        The stability summary of one dataset, attribute and variant.
+        The stability summary of one dataset, attribute and variant
+        (:func:`~.tidy.stability`); a ``flag`` column, where it has one, holds each cell's
+        flag (:func:`~faircompare.analysis.flags.cell_flags`): a flagged cell shows its mean
+        and its reasons, ``"478.827 (flag: few events on 5 of 5 splits)"``, and no spread.
     attribute
         The sensitive attribute; given, the headers are the paper's names (``sex-TPR``).
     families
         Each algorithm's family (:func:`faircompare.registry.families`); given, the rows are
         grouped by family, baselines first.
+    interval
+        Whether a cell shows the mean and the summary's interval, ``"0.811 [0.805, 0.817]"``,
+        rather than the mean ± sd.
 
     Returns
     -------
@@ -67,7 +75,12 @@ def measure_table(
         when ``families`` is given; a measure no split defines reads "undefined", and one
         without a spread (one split) its mean alone.
     """
-    cells = [_spread(mean, sd) for mean, sd in zip(summary["mean"], summary["sd"], strict=True)]
+    flagged = summary["flag"].fillna("") if "flag" in summary else pd.Series("", summary.index)
+    spread = summary[["ci_low", "ci_high"]] if interval else summary[["sd"]]
+    cells = [
+        _spread(mean, *bounds, flag=flag)
+        for mean, bounds, flag in zip(summary["mean"], spread.to_numpy(), flagged, strict=True)
+    ]
     rows = labelled(summary).assign(cell=cells)
     index = ["algorithm"]
     if families is not None:
@@ -86,11 +99,20 @@ def measure_table(
     return table.rename(columns=lambda m: _paper_name(m, attribute))
 
 
-def _spread(mean: float, sd: float) -> str:
-    """Return a measure's cell: "mean ± sd", the mean alone without a spread, or "undefined"."""
+def _spread(mean: float, *spread: float, flag: str = "") -> str:
+    """Return a measure's cell: "mean ± sd" or "mean [low, high]".
+
+    The mean alone without a spread, the mean and its flag's reasons, or "undefined".
+    """
     if np.isnan(mean):
-        return "undefined"
-    return f"{mean:.3f}" if np.isnan(sd) else f"{mean:.3f} ± {sd:.3f}"
+        return f"undefined (flag: {flag})" if flag else "undefined"
+    if flag:
+        return f"{mean:.3f} (flag: {flag})"
+    if np.isnan(spread).any():
+        return f"{mean:.3f}"
+    if len(spread) == 1:
+        return f"{mean:.3f} ± {spread[0]:.3f}"
+    return f"{mean:.3f} [{spread[0]:.3f}, {spread[1]:.3f}]"
 
 
 def _paper_name(measure: str, attribute: str) -> str:

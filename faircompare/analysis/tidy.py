@@ -33,6 +33,7 @@ __all__ = [
     "degenerate_runs",
     "group_outcomes",
     "individual_statistics",
+    "is_degenerate",
     "label",
     "labelled",
     "measure_correlations",
@@ -82,8 +83,7 @@ def degenerate_runs(runs: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
         where) and ``undefined`` (its aggregate measures that are NaN).
     """
     done = runs[runs["status"] == "done"]
-    notes = done["warnings"].map(lambda text: json.loads(text or "[]"))
-    predicts = notes.map(lambda found: next((w for w in found if w.startswith(DEGENERATE)), None))
+    predicts = _one_class(done)
     degenerate = done[predicts.notna()].assign(
         predicts=predicts.dropna().str.removeprefix(DEGENERATE)
     )
@@ -92,6 +92,28 @@ def degenerate_runs(runs: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
     degenerate = degenerate.assign(undefined=degenerate["key"].map(undefined).fillna(""))
     columns = ["dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id"]
     return degenerate[[*columns, "predicts", "undefined"]].reset_index(drop=True)
+
+
+def is_degenerate(runs: pd.DataFrame) -> pd.Series:
+    """Return whether each run predicts one class for every test row, overall or in a group.
+
+    Parameters
+    ----------
+    runs
+        The store's runs (:meth:`~faircompare.results.ResultStore.runs`), or some of them.
+
+    Returns
+    -------
+    pandas.Series
+        Booleans, indexed as ``runs``: what :func:`degenerate_runs` lists.
+    """
+    return (runs["status"] == "done") & _one_class(runs).notna()
+
+
+def _one_class(runs: pd.DataFrame) -> pd.Series:
+    """Each run's stored warning that it predicts one class, or None."""
+    notes = runs["warnings"].map(lambda text: json.loads(text or "[]"))
+    return notes.map(lambda found: next((w for w in found if w.startswith(DEGENERATE)), None))
 
 
 UNDEFINED = "UndefinedMeasureWarning: "  # the stored warning of a measure left NaN
@@ -340,6 +362,7 @@ def stability(
     names: Sequence[str] = ("accuracy", "DIbinary", "CV"),
     *,
     confidence: float = 0.95,
+    test_to_train: float = 0.0,
 ) -> pd.DataFrame:
     """Summarise each measure over splits: mean, standard deviation and a t interval (§7.1, Fig. 7).
 
@@ -351,6 +374,12 @@ def stability(
         The measures summarised.
     confidence
         The confidence level of the t interval.
+    test_to_train
+        n_test / n_train of the splits: the interval's variance of the mean is then
+        sd^2 (1/J + n_test/n_train) over J splits, Nadeau and Bengio's correction for the
+        overlap of the training sets (1/2 for the benchmark's 2/3 : 1/3 splits,
+        :data:`~faircompare.analysis.compare.TEST_TO_TRAIN`); 0, the default, is the plain t
+        interval of splits taken as independent.
 
     Returns
     -------
@@ -366,7 +395,7 @@ def stability(
         .reset_index()
     )
     half = stats.t.ppf(0.5 + confidence / 2, (summary["splits"] - 1).clip(lower=1))
-    half = half * summary["sd"] / np.sqrt(summary["splits"])
+    half = half * summary["sd"] * np.sqrt(1 / summary["splits"] + test_to_train)
     return summary.assign(ci_low=summary["mean"] - half, ci_high=summary["mean"] + half)
 
 

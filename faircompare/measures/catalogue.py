@@ -82,6 +82,13 @@ class Measure:
     math
         The definition in LaTeX, in the notation of the measures reference (:data:`NOTATION`),
         which renders it.
+    rates
+        The rates of :data:`~faircompare.stats.rates.RATES` the measure reads in each group;
+        empty for an overall measure. A rate from few rows, or a ratio of rates from few
+        events, makes the report flag a cell (:mod:`faircompare.analysis.flags`).
+    pooled
+        Whether the measure compares the privileged group with the other groups pooled into
+        one (DIbinary, CV), rather than group by group.
     """
 
     name: str
@@ -96,6 +103,8 @@ class Measure:
     bounds: tuple[float, float] = (0.0, 1.0)
     peers: str = ""
     math: str = ""
+    rates: tuple[str, ...] = ()
+    pooled: bool = False
 
     @property
     def has_best(self) -> bool:
@@ -388,21 +397,25 @@ def _catalogue() -> list[Measure]:
             "DIbinary", "fairness", 1, "P[Y_hat = 1 | S != priv] / P[Y_hat = 1 | S = priv]",
             _di_binary, "DIbinary", ratio=True, bounds=(0.0, INF),
             peers="= AIF360 disparate_impact", math=r"r_{\bar p} / r_p",
+            rates=("positive_rate",), pooled=True,
         ),
         Measure(
             "DIavgall", "fairness", 1, "mean over unprivileged s of P[+ | S = s] / P[+ | priv]",
             _comparative("positive_rate", "ratio"), "DIavgall", ratio=True, bounds=(0.0, INF),
             math=r"\tfrac{1}{\lvert U \rvert} \textstyle\sum_{s \in U} r_s / r_p",
+            rates=("positive_rate",),
         ),
         Measure(
             "CV", "fairness", 1, "1 - (P[Y_hat = 1 | S = priv] - P[Y_hat = 1 | S != priv])",
             _cv_binary, "CV", bounds=(0.0, 2.0),
             peers="= 1 + AIF360 statistical_parity_difference", math=r"1 - (r_p - r_{\bar p})",
+            rates=("positive_rate",), pooled=True,
         ),
         Measure(
             "CVavgall", "fairness", 1, "mean over unprivileged s of 1 - (P[+ | priv] - P[+ | s])",
             _comparative("positive_rate", "diff"), bounds=(0.0, 2.0),
             math=r"\tfrac{1}{\lvert U \rvert} \textstyle\sum_{s \in U} \big(1 - (r_p - r_s)\big)",
+            rates=("positive_rate",),
         ),
     ]  # fmt: skip
     group_conditioned = []
@@ -414,19 +427,19 @@ def _catalogue() -> list[Measure]:
                 f"sensitive-{rate}", "fairness", 0 if rate in ("FPR", "FNR") else 1,
                 f"{rate} per group and its mean",
                 _sensitive(rate), f"{{attribute}}-{rate}", f"{{group}}-{rate}",
-                math=_per_group(rate),
+                math=_per_group(rate), rates=(rate,),
             ),
             Measure(
                 f"comparative-sensitive-{rate}-ratio", "fairness", 1,
                 f"{rate} of each unprivileged group / privileged, and the mean",
                 _comparative(rate, "ratio"), f"{{attribute}}-{rate}Ratio", ratio=True,
-                bounds=(0.0, INF), math=rf"{symbol}_s / {symbol}_p{_EACH_OTHER}",
+                bounds=(0.0, INF), math=rf"{symbol}_s / {symbol}_p{_EACH_OTHER}", rates=(rate,),
             ),
             Measure(
                 f"comparative-sensitive-{rate}-diff", "fairness", 1,
                 f"1 - ({rate} privileged - {rate} of each unprivileged group), and the mean",
                 _comparative(rate, "diff"), f"{{attribute}}-{rate}Diff", bounds=(0.0, 2.0),
-                math=rf"1 - ({symbol}_p - {symbol}_s){_EACH_OTHER}",
+                math=rf"1 - ({symbol}_p - {symbol}_s){_EACH_OTHER}", rates=(rate,),
             ),
         ]  # fmt: skip
     modern = [
@@ -434,13 +447,13 @@ def _catalogue() -> list[Measure]:
             "demographic_parity_difference", "fairness", 0,
             "max - min positive rate over groups (fairlearn)", _spread("positive_rate"),
             peers="= fairlearn demographic_parity_difference",
-            math=r"\max_{s \in G} r_s - \min_{s \in G} r_s",
+            math=r"\max_{s \in G} r_s - \min_{s \in G} r_s", rates=("positive_rate",),
         ),
         Measure(
             "demographic_parity_ratio", "fairness", 1,
             "min / max positive rate over groups (fairlearn)", _spread("positive_rate", ratio=True),
             ratio=True, peers="= fairlearn demographic_parity_ratio",
-            math=r"\min_{s \in G} r_s / \max_{s \in G} r_s",
+            math=r"\min_{s \in G} r_s / \max_{s \in G} r_s", rates=("positive_rate",),
         ),
         Measure(
             "equalized_odds_difference", "fairness", 0,
@@ -453,6 +466,7 @@ def _catalogue() -> list[Measure]:
                 r"\max\big(\max_s \mathrm{TPR}_s - \min_s \mathrm{TPR}_s,\ "
                 r"\max_s \mathrm{FPR}_s - \min_s \mathrm{FPR}_s\big)"
             ),
+            rates=("TPR", "FPR"),
         ),
         Measure(
             "equal_opportunity_difference", "fairness", 0,
@@ -463,6 +477,7 @@ def _catalogue() -> list[Measure]:
                 "- TPR privileged, signed)"
             ),
             math=r"\max_{s \in G} \mathrm{TPR}_s - \min_{s \in G} \mathrm{TPR}_s",
+            rates=("TPR",),
         ),
         Measure(
             "average_odds_difference", "fairness", 0,
@@ -473,6 +488,7 @@ def _catalogue() -> list[Measure]:
                 r"\tfrac{1}{2}\big((\mathrm{TPR}_p - \mathrm{TPR}_{\bar p}) + "
                 r"(\mathrm{FPR}_p - \mathrm{FPR}_{\bar p})\big)"
             ),
+            rates=("TPR", "FPR"), pooled=True,
         ),
         Measure(
             "sensitive-AUC", "fairness", 1, "AUC per group and its mean", _sensitive_auc,
@@ -481,6 +497,7 @@ def _catalogue() -> list[Measure]:
                 r"\mathrm{AUC}_s \ \text{for each } s \in G\text{, and } "
                 r"\tfrac{1}{\lvert G \rvert} \textstyle\sum_{s \in G} \mathrm{AUC}_s"
             ),
+            rates=("TPR", "TNR"),  # an AUC ranks each positive against each negative
         ),
     ]  # fmt: skip
     return accuracy + base_rates + group_conditioned + modern

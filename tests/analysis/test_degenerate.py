@@ -54,13 +54,13 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     plugins.mkdir()
     (plugins / "never.py").write_text(CONSTANT)
     config = PROFILES["default"].overridden(
-        datasets=("german",), algorithms=("never", "logistic-regression"), splits=1,
+        datasets=("german",), algorithms=("never", "logistic-regression"), splits=2,
         plugins=str(plugins), audits=False,
     )  # fmt: skip
     run_benchmark(config, tmp_path / "results", report=False)
     with ResultStore(tmp_path / "results", readonly=True) as store:
         runs, measures = store.runs(), store.measures()
-    never = runs[runs["algorithm"] == "never"]
+    never = runs[(runs["algorithm"] == "never") & (runs["split_id"] == 0)]
     rows = never["n_test"].item()
     stored = json.loads(never["warnings"].item())
     # said once, before the measures it leaves undefined say so each
@@ -70,15 +70,25 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     )
     assert all(note.startswith("UndefinedMeasureWarning: ") for note in stored[1:])
     found = degenerate_runs(runs, measures)
-    assert found["algorithm"].tolist() == ["never"]  # the logistic regression predicts both
+    assert found["algorithm"].tolist() == ["never", "never"]  # the regression predicts both
     # no positive prediction: the ratios of positive rates are 0/0 (DIbinary, DIavgall)
-    assert {"DIbinary", "DIavgall"} <= set(found["undefined"].item().split(", "))
+    assert {"DIbinary", "DIavgall"} <= set(found["undefined"].iloc[0].split(", "))
     page = html.unescape(write_report(tmp_path / "results").read_text())
-    assert "(1 of them degenerate: one class predicted for every test row" in page
+    assert "(2 of them degenerate: one class predicted for every test row" in page
     assert f"one class for every test row: 0 ({rows:,} rows)" in page
-    # the measures table says "undefined", never "nan ± nan", and its caption says why
-    assert "<td>undefined</td>" in page and "nan ± nan" not in page
+    # the measures table says "undefined", never "nan ± nan", and its caption says why; the
+    # constant's cells are flagged, never given an interval, and left out of the comparisons
+    # (#81: a broken number is no result)
+    assert "nan ± nan" not in page
     assert "'undefined': no split defines it (DIbinary is undefined for group" in page
+    assert (
+        "<td>undefined (flag: one class on 2 of 2 splits; defined on 0 of 2 splits)</td>" in page
+    )
+    accuracy = measures.query("algorithm == 'never' and measure == 'accuracy' and group == ''")
+    assert f"<td>{accuracy['value'].mean():.3f} (flag: one class on 2 of 2 splits)</td>" in page
+    assert "Not compared, their cells flagged in the measures table (german, sex, " in page
+    assert "DIbinary: never; accuracy: never" not in page  # the measures in their order
+    assert "accuracy: never; DIbinary: never." in page
     # issue #63: the report, written without the plugin at hand, said its family was
     # "unspecified"; the store keeps each algorithm's description
     with ResultStore(tmp_path / "results", readonly=True) as store:

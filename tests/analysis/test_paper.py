@@ -131,6 +131,26 @@ def test_a_figure_that_cannot_fit_says_so_and_what_would(study):
                                                       "CV", "MCC", "AUC"], width=1.8)  # fmt: skip
 
 
+def test_the_intervals_axis_spans_the_intervals_drawn_not_far_beyond(study):
+    # the page's intervals on Adult ran from 0.42 for means of 0.71 to 0.87 (#81)
+    from faircompare.analysis.kinds import intervals
+    from faircompare.analysis.selection import Selection, StudyFrames
+
+    with ResultStore(study, readonly=True) as store:
+        frames = StudyFrames.read(store)
+    shown = intervals.frames(frames, Selection(datasets=("german",)), measures=("accuracy",))
+    [table] = shown.tables.values()
+    [ax] = intervals.draw(shown).axes
+    # two splits: t(1) = 12.7 makes some intervals wide, cut at twice the means' spread
+    means = table["mean"]
+    reach = 2 * (means.max() - means.min())
+    lowest = max(table["ci_low"].min(), means.min() - reach)
+    highest = min(table["ci_high"].max(), means.max() + reach)
+    margin = (highest - lowest) / 20  # a twentieth on each side, as the kind says
+    assert ax.get_xlim() == pytest.approx((max(lowest - margin, 0), min(highest + margin, 1)))
+    assert means.min() - ax.get_xlim()[0] < 2.5 * (means.max() - means.min())
+
+
 def test_a_selection_the_results_do_not_hold_names_what_they_do(study):
     with pytest.raises(ValueError, match="no runs of dataset 'adult'.*they hold: german, ricci"):
         paper.draw("tradeoff", study, datasets=["adult"])

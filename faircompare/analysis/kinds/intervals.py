@@ -4,12 +4,12 @@ A row per algorithm as the report shows it, best on top; a filled marker is an a
 corrected resampled t-test (Nadeau & Bengio), Holm-adjusted over the algorithms, cannot tell
 from the best, a hollow one is significantly worse (:func:`~faircompare.analysis.compare.
 intervals`). A fairness measure is scored by its gap, negated (higher is better; a ratio's gap
-1 - min(r, 1/r) keeps the axis within [-1, 0]). Each axis spans the means, with margins of
-twice their spread, within the scores the measure can take: an interval reaching past it, as
-with few splits (a t with one degree of freedom is 12.7), is cut at the edge and marked there
-with an arrow. A panel per dataset, attribute and variant and per measure, the rows shared.
-The frontiers of the equal-fairness section (``unprocessed-*``) are a yardstick, not an
-intervention: left out unless selected by name.
+1 - min(r, 1/r) keeps the axis within [-1, 0]). Each axis spans the intervals, within the
+scores the measure can take and at most twice the means' spread beyond them: an interval
+reaching past it, as with few splits (a t with one degree of freedom is 12.7), is cut at the
+edge and marked there with an arrow. A panel per dataset, attribute and variant and per
+measure, the rows shared. The frontiers of the equal-fairness section (``unprocessed-*``) are
+a yardstick, not an intervention: left out unless selected by name.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def _panel(
     ax: Axes, table: pd.DataFrame, positions: np.ndarray, bounds: tuple[float, float] | None
 ) -> None:
     """Draw one panel's means and intervals, each cut interval marked at the edge."""
-    low, high = _span(table["mean"].to_numpy(dtype=float))
+    low, high = _span(*(table[c].to_numpy(dtype=float) for c in ("mean", "ci_low", "ci_high")))
     lowest, highest = bounds or (-np.inf, np.inf)
     low, high = max(low, lowest), min(high, highest)
     ax.hlines(positions, table["ci_low"].clip(lower=low), table["ci_high"].clip(upper=high),
@@ -206,9 +206,18 @@ def _panel(
     ax.grid(axis="x", linewidth=0.3)
 
 
-def _span(means: np.ndarray) -> tuple[float, float]:
-    """Return an axis range around ``means``: their span with twice its width on each side."""
+def _span(means: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
+    """Return an axis range: the intervals' span, a twentieth wider on each side.
+
+    An interval reaching more than twice the means' span beyond them (a t with one degree of
+    freedom is 12.7) is cut there, so that the means stay readable.
+    """
     finite = means[np.isfinite(means)]
-    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    margin = 2 * max(high - low, 0.01 * max(abs(low), abs(high), 1.0))
+    if not finite.size:
+        return 0.0, 1.0
+    first, last = float(finite.min()), float(finite.max())
+    reach = 2 * max(last - first, 0.01 * max(abs(first), abs(last), 1.0))
+    low = max(np.nanmin(lows, initial=first), first - reach)
+    high = min(np.nanmax(highs, initial=last), last + reach)
+    margin = (high - low) / 20
     return low - margin, high + margin

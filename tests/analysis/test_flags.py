@@ -1,0 +1,110 @@
+"""A cell that is not a result is flagged with its reason, by hand-built counts (#81)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from faircompare.analysis import flags, tables, tidy
+from faircompare.choices import MIN_RATE_EVENTS
+from faircompare.measures import MEASURES
+from faircompare.measures.group_stats import GroupStats
+from faircompare.stats.rates import RATES
+
+
+def group_stats(rows: dict[str, tuple[int, int, int, int]]) -> GroupStats:
+    """Predictions with each group's (TN, FP, FN, TP) counts; group "a" privileged."""
+    y_true, y_pred, groups = [], [], []
+    for group, cells in rows.items():
+        for (label, predicted), count in zip(((0, 0), (0, 1), (1, 0), (1, 1)), cells, strict=True):
+            y_true += [label] * count
+            y_pred += [predicted] * count
+            groups += [group] * count
+    return GroupStats.from_predictions(
+        np.array(y_true), np.array(y_pred), np.array(groups), privileged="a"
+    )
+
+
+def test_every_rate_a_measure_reads_is_a_rate_and_every_group_measure_reads_one():
+    for measure in MEASURES.values():
+        assert set(measure.rates) <= set(RATES), measure.name
+    per_group = [m for m in MEASURES.values() if m.paper_group or "sensitive" in m.name]
+    assert all(m.rates for m in per_group)
+    # an overall measure reads no group's rate, and is never flagged for one
+    assert not MEASURES["accuracy"].rates and not MEASURES["MCC"].rates
+
+
+def test_a_ratio_over_few_events_is_flagged_and_a_difference_over_the_same_is_not():
+    # group a (privileged): 100 rows, 5 predicted positives; group b: 100 rows, 50
+    few = group_stats({"a": (45, 3, 50, 2), "b": (25, 25, 25, 25)})
+    # DI = 0.5 / 0.05 = 10: a denominator from 5 events, a relative error near 1/sqrt(5)
+    assert MEASURES["DIbinary"](
+        np.repeat([0, 0, 1, 1, 0, 0, 1, 1], [45, 3, 50, 2, 25, 25, 25, 25]),
+        np.repeat([0, 1, 0, 1, 0, 1, 0, 1], [45, 3, 50, 2, 25, 25, 25, 25]),
+        np.repeat(["a", "b"], [100, 100]),
+        privileged="a",
+    ) == pytest.approx(10)
+    assert flags.few_events(few, MEASURES["DIbinary"])
+    assert flags.few_events(few, MEASURES["comparative-sensitive-TPR-ratio"])  # TP of a: 2
+    # CV reads the same rates as a difference: its denominators are 100 rows each
+    assert not flags.few_events(few, MEASURES["CV"])
+    assert not flags.few_events(few, MEASURES["accuracy"])
+    # calibration+ of a rests on its 5 predicted positives
+    assert flags.few_events(few, MEASURES["sensitive-calibration+"])
+    assert not flags.few_events(few, MEASURES["sensitive-TNR"])  # 48 negatives in a
+
+
+def test_the_threshold_is_the_stated_number_of_events():
+    at = group_stats({"a": (40, 0, 40, MIN_RATE_EVENTS), "b": (25, 25, 25, 25)})
+    below = group_stats({"a": (40, 0, 40, MIN_RATE_EVENTS - 1), "b": (25, 25, 25, 25)})
+    assert not flags.few_events(at, MEASURES["DIbinary"])
+    assert flags.few_events(below, MEASURES["DIbinary"])
+
+
+def test_a_pooled_measure_reads_the_other_groups_together():
+    # groups b and c predict 6 positives each: 12 together, the pooled rate DIbinary reads
+    pooled = group_stats({"a": (25, 25, 25, 25), "b": (44, 3, 50, 3), "c": (44, 3, 50, 3)})
+    assert not flags.few_events(pooled, MEASURES["DIbinary"])
+    assert flags.few_events(pooled, MEASURES["DIavgall"])  # b / a and c / a, each from 6
+
+
+def long_runs(values: dict[str, list[float]]) -> pd.DataFrame:
+    """One configuration's DIbinary of each algorithm, a run per split."""
+    rows = [
+        ("german", "sex", "numerical+binary", algorithm, "{}", "defaults", split,
+         "DIbinary", "", value, f"{algorithm}-{split}")
+        for algorithm, column in values.items()
+        for split, value in enumerate(column)
+    ]  # fmt: skip
+    columns = [*tidy.CONFIGURATION[:3], "algorithm", "params", "setting", "split_id", "measure",
+               "group", "value", "key"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def test_a_cell_says_each_reason_with_its_splits():
+    chosen = long_runs({"lr": [0.8, 0.9, 1.0], "op": [400.0, np.nan, 500.0]})
+    run_flags = pd.DataFrame(
+        [("op-0", "DIbinary", flags.FEW_EVENTS), ("op-2", "DIbinary", flags.FEW_EVENTS)],
+        columns=["key", "measure", "reason"],
+    )
+    cells = flags.cell_flags(chosen, run_flags).set_index("algorithm")["flag"]
+    assert cells["lr"] == ""
+    assert cells["op"] == "few events on 2 of 3 splits; defined on 2 of 3 splits"
+
+
+def test_a_flagged_cell_shows_its_reasons_and_an_unflagged_one_its_interval():
+    chosen = long_runs({"lr": [0.8, 0.9, 1.0], "op": [400.0, 450.0, 500.0]})
+    summary = tidy.stability(chosen, ("DIbinary",)).assign(flag=["", "few events on 3 of 3"])
+    table = tables.measure_table(summary, interval=True)
+    half = stats.t.ppf(0.975, 2) * 0.1 / np.sqrt(3)  # the plain t interval, by hand
+    assert table.loc["lr", "DIbinary"] == f"0.900 [{0.9 - half:.3f}, {0.9 + half:.3f}]"
+    assert table.loc["op", "DIbinary"] == "450.000 (flag: few events on 3 of 3)"
+
+
+def test_the_corrected_interval_widens_by_nadeau_and_bengios_factor():
+    chosen = long_runs({"lr": [0.8, 0.9, 1.0]})
+    summary = tidy.stability(chosen, ("DIbinary",), test_to_train=0.5).iloc[0]
+    # sd 0.1 over J = 3 splits: half-width t(2) * 0.1 * sqrt(1/3 + 1/2)
+    half = stats.t.ppf(0.975, 2) * 0.1 * np.sqrt(1 / 3 + 0.5)
+    assert summary["ci_high"] - summary["mean"] == pytest.approx(half)
+    assert summary["mean"] - summary["ci_low"] == pytest.approx(half)
