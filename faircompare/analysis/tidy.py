@@ -19,6 +19,8 @@ from scipy import stats
 
 from faircompare._validation import check_choice
 from faircompare.analysis.tuning import tuned_measures
+from faircompare.datasets import get_spec
+from faircompare.exceptions import ChoiceError
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore, audit_details
@@ -31,6 +33,7 @@ __all__ = [
     "balanced_measures",
     "correlation_matrix",
     "degenerate_runs",
+    "group_names",
     "group_outcomes",
     "individual_statistics",
     "is_degenerate",
@@ -83,15 +86,51 @@ def degenerate_runs(runs: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
         where) and ``undefined`` (its aggregate measures that are NaN).
     """
     done = runs[runs["status"] == "done"]
-    predicts = _one_class(done)
-    degenerate = done[predicts.notna()].assign(
-        predicts=predicts.dropna().str.removeprefix(DEGENERATE)
-    )
+    predicts = _one_class(done).dropna().str.removeprefix(DEGENERATE)
+    degenerate = done.loc[predicts.index]
+    named = [
+        _name_groups(text, group_names(*where))
+        for text, where in zip(predicts, degenerate[WHERE].itertuples(index=False), strict=True)
+    ]
+    degenerate = degenerate.assign(predicts=named)
     aggregate = measures[(measures["group"] == "") & measures["value"].isna()]
     undefined = aggregate.groupby("key")["measure"].agg(lambda names: ", ".join(sorted(names)))
     degenerate = degenerate.assign(undefined=degenerate["key"].map(undefined).fillna(""))
     columns = ["dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id"]
     return degenerate[[*columns, "predicts", "undefined"]].reset_index(drop=True)
+
+
+def group_names(dataset: str, attribute: str, variant: str) -> dict[str, str]:
+    """Return the names of a configuration's group codes, where its groups are coded.
+
+    ``numerical+binary`` codes the privileged value 1 and every other value 0; the other
+    variants keep the values, which name themselves.
+
+    Parameters
+    ----------
+    dataset, attribute, variant
+        The configuration.
+
+    Returns
+    -------
+    dict
+        ``{"1": "Male", "0": "not Male"}`` for a built-in dataset in ``numerical+binary``;
+        empty otherwise (a dataset of your own keeps its codes).
+    """
+    if variant != "numerical+binary":
+        return {}
+    try:
+        privileged = get_spec(dataset).privileged_value(attribute)
+    except (ChoiceError, KeyError):  # not a built-in dataset, or not one of its attributes
+        return {}
+    return {"1": str(privileged), "0": f"not {privileged}"}
+
+
+def _name_groups(text: str, names: dict[str, str]) -> str:
+    """Name each coded group of a degenerate run's text: ``group 0`` -> ``group 0 (not Male)``."""
+    for code, name in names.items():
+        text = text.replace(f"group {code}:", f"group {code} ({name}):")
+    return text
 
 
 def is_degenerate(runs: pd.DataFrame) -> pd.Series:

@@ -28,6 +28,23 @@ def test_constant_predictions_are_said_overall_and_per_group():
     assert constant_predictions(np.array([0, 1, 1, 0, 1]), groups) is None
 
 
+def test_a_coded_group_is_named_by_its_value():
+    # numerical+binary codes German's privileged sex (male) 1 and the rest 0 (#81: the page
+    # named the groups 0 and 1)
+    warning = "DegeneratePredictionsWarning: one class for every test row of group 0: 0 (9 rows)"
+    runs = pd.DataFrame(
+        {"key": ["k", "j"], "dataset": "german", "sensitive_attribute": "sex",
+         "variant": ["numerical+binary", "numerical"], "algorithm": "never", "params": "{}",
+         "split_id": 0, "status": "done", "warnings": json.dumps([warning])}
+    )  # fmt: skip
+    measures = pd.DataFrame(columns=["key", "measure", "group", "value"])
+    found = degenerate_runs(runs, measures)
+    assert found["predicts"].tolist() == [
+        "one class for every test row of group 0 (not male): 0 (9 rows)",
+        "one class for every test row of group 0: 0 (9 rows)",  # its values name themselves
+    ]
+
+
 CONSTANT = """
 import numpy as np
 from faircompare.algorithms import FairEstimator
