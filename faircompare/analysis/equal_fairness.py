@@ -34,6 +34,7 @@ import json
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from faircompare.algorithms.unprocessed import CRUZ_HARDT_2024
 from faircompare.analysis.compare import corrected_ttest
@@ -53,6 +54,7 @@ __all__ = [
     "equal_fairness",
     "equal_fairness_summary",
     "equal_fairness_table",
+    "findings",
     "frontier_accuracy",
     "frontier_choice",
     "frontier_points",
@@ -339,6 +341,60 @@ def equal_fairness_summary(tables: pd.DataFrame) -> pd.DataFrame:
         [tables["constraint"], *(tables[c] for c in WHERE)], tables["verdict"]
     ).reindex(columns=verdicts, fill_value=0)
     return counts.assign(algorithms=counts.sum(axis=1))[["algorithms", *verdicts]]
+
+
+def findings(tables: pd.DataFrame, *, power: float = 0.8) -> pd.DataFrame:
+    """Return, per configuration and constraint, who beat the yardstick, by how much, how surely.
+
+    The yardstick's own baseline (``gradient-boosting`` for ``unprocessed-gradient-boosting``)
+    is its frontier's unconstrained end, not an intervention: it is left out.
+
+    Parameters
+    ----------
+    tables
+        The tables of several configurations, as :func:`equal_fairness_summary` reads them.
+    power
+        The chance of detecting the difference stated as ``detectable``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration (:data:`~faircompare.analysis.tidy.WHERE`) and constraint:
+        ``compared`` (algorithms with a test), ``above`` and ``below`` (how many the
+        Holm-adjusted test puts above and below the frontier), ``above by`` (each above, with
+        its mean difference and 95 % interval), ``closest`` (the algorithm with the highest
+        mean difference, with its interval and verdict), and ``detectable`` (the median over
+        the algorithms of the smallest difference their corrected t-test detects with
+        ``power`` at 5 %, before Holm's adjustment: ``(t_0.975 + t_power) * se`` with J - 1
+        degrees of freedom).
+    """
+    baseline = tables["frontier"].str.removeprefix(FRONTIER_PREFIX)
+    tested = tables[(tables["algorithm"] != baseline) & tables["ci_high"].notna()]
+    rows = []
+    for (*where, constraint), part in tested.groupby([*WHERE, "constraint"], sort=False):
+        degrees = part["splits"] - 1
+        se = (part["ci_high"] - part["difference"]) / stats.t.ppf(0.975, degrees)
+        detectable = (stats.t.ppf(0.975, degrees) + stats.t.ppf(power, degrees)) * se
+        above = part[part["verdict"] == "above"]
+        closest = part.loc[part["difference"].idxmax()]
+        rows.append({
+            **dict(zip(WHERE, where, strict=True)),
+            "constraint": constraint,
+            "compared": len(part),
+            "above": len(above),
+            "below": int((part["verdict"] == "below").sum()),
+            "above by": "; ".join(_difference(row) for _, row in above.iterrows()) or "none",
+            "closest": f"{_difference(closest)}, {closest['verdict']}",
+            "detectable": float(np.median(detectable)),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _difference(row: pd.Series) -> str:
+    """``kamishima +0.012 [0.004, 0.020]``: an algorithm's mean difference and its interval."""
+    return (
+        f"{row['algorithm']} {row['difference']:+.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+    )
 
 
 def above_in_every_split(tables: pd.DataFrame) -> pd.DataFrame:

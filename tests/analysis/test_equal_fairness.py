@@ -121,6 +121,24 @@ def test_the_table_averages_per_split_with_the_corrected_interval_by_hand():
     assert found["algorithm"].tolist() == [label("kamishima", DEFAULTS)] * 2
 
 
+def test_the_findings_name_who_is_above_and_what_the_splits_could_detect_by_hand():
+    tables = pd.DataFrame(
+        [("lr", 5, 0.0, 0.0, 0.0, "on"),  # the yardstick's own baseline: not an intervention
+         ("kam", 5, 0.03, 0.01, 0.05, "above"),
+         ("zaf", 5, -0.02, -0.03, -0.01, "below"),
+         ("cal", 5, -0.001, -0.021, 0.019, "on")],
+        columns=["algorithm", "splits", "difference", "ci_low", "ci_high", "verdict"],
+    ).assign(frontier="unprocessed-lr", constraint="demographic_parity", dataset="d",
+             sensitive_attribute="s", variant="v")  # fmt: skip
+    [row] = ef.findings(tables).to_dict("records")
+    assert (row["compared"], row["above"], row["below"]) == (3, 1, 1)
+    assert row["above by"] == "kam +0.030 [0.010, 0.050]"
+    assert row["closest"] == "kam +0.030 [0.010, 0.050], above"
+    # half-widths .02, .01, .02: se = half / t(.975, 4) = half / 2.7764; detectable at 80 %:
+    # (2.7764 + t(.8, 4) = 0.9410) se = 1.33893 half; the median of .02, .01, .02 is .02
+    assert row["detectable"] == pytest.approx(1.33893 * 0.02, rel=1e-4)
+
+
 def test_the_yardstick_is_the_frontier_whose_unconstrained_end_is_the_most_accurate():
     runs = []
     for split, (strong, weak) in enumerate(((0.85, 0.84), (0.87, 0.80), (0.83, 0.83))):
@@ -195,6 +213,12 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     baseline = table[table["algorithm"] == "logistic-regression"]
     assert (baseline["difference"].abs() < 1e-12).all()
     assert "The yardstick is unprocessed-logistic-regression" in page
+    # the page opens with the findings: kamishima against the yardstick, per constraint (#81)
+    assert page.index("Findings: who beat the yardstick") < page.index("<h2>Summary</h2>")
+    findings = pd.read_csv(tmp_path / "report" / "tables" / "findings.csv")
+    assert findings["constraint"].tolist() == ["demographic_parity", "equalized_odds"]
+    assert (findings["compared"] == 1).all()  # kamishima; the baseline is the yardstick's end
+    assert "Of 2 comparisons of an intervention with the yardstick" in page
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []
