@@ -98,9 +98,7 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     # (#81: a broken number is no result)
     assert "nan ± nan" not in page
     assert "'undefined': no split defines it (DIbinary is undefined for group" in page
-    assert (
-        "<td>undefined (flag: one class on 2 of 2 splits; defined on 0 of 2 splits)</td>" in page
-    )
+    assert "<td>undefined (flag: one class on 2 of 2 splits; defined on 0 of 2 splits)</td>" in page
     accuracy = measures.query("algorithm == 'never' and measure == 'accuracy' and group == ''")
     assert f"<td>{accuracy['value'].mean():.3f} (flag: one class on 2 of 2 splits)</td>" in page
     assert "Not compared, their cells flagged in the measures table (german, sex, " in page

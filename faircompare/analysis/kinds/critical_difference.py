@@ -4,9 +4,12 @@ The algorithms are ranked on each dataset and attribute by their mean score over
 setting the report shows them in, and their average ranks set on one axis, rank 1 (best) on the
 left. A thick bar joins each maximal group of algorithms whose average ranks differ by less than
 the Nemenyi critical difference (not significantly different), and a scale bar above the axis
-shows the difference itself. The diagram is what readers of comparisons over datasets know; it
-is the report's and the paper's. Its names hang on both sides of the axis where they fit the
-width, else all on its left, each joined to its rank by an elbow line that crosses no other.
+shows the difference itself; where it exceeds every gap of ranks (few datasets, many
+algorithms), the bar stops at the axis's end and says that no pair differs. The text beside it
+gives Friedman's p-value and Iman and Davenport's, which Demšar recommends (§3.2.2). The
+diagram is what readers of comparisons over datasets know; it is the report's and the paper's.
+Its names hang on both sides of the axis where they fit the width, else all on its left, each
+joined to its rank by an elbow line that crosses no other.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ __all__ = ["CriticalDifferenceFrames", "draw", "frames", "ranked"]
 MIN_AXIS = 1.2  # inches the rank axis needs to be read
 GAP = 0.1  # inches between a name and its line's end
 BAR = 0.07  # inches between the group bars below the axis
+TITLE_LINES = 3  # what is ranked; the tests' p-values; the datasets and the critical difference
 
 
 @dataclass(frozen=True)
@@ -157,7 +161,7 @@ def draw(
     width = _width(layout, ax)
     left = _left_count(names, width, layout)
     rows = max(left, len(names) - left)
-    top = 3 * line + 2.2 * line  # two title lines, the CD bar, the rank labels
+    top = (TITLE_LINES + 1) * line + 2.2 * line  # the title's lines, the CD bar, the rank labels
     first = top + BAR * (len(test.groups()) + 1) + line
     height = layout.height or first + rows * line + 0.1
     with paper_style(layout.font_size):
@@ -229,12 +233,18 @@ def _diagram(
     def at(rank: float) -> float:
         return start + (rank - 1) / max(k - 1, 1) * (end - start)
 
-    ax.text(0.02, 0.02, f"{frames.title} (1 best)\nFriedman p = {test.pvalue:.2g} over "
-            f"{test.datasets} datasets; Nemenyi CD = {test.critical_difference:.2f}",
+    _, iman = test.iman_davenport
+    # a CD beyond the ranks' span (two datasets, many algorithms) tells no pair apart: the bar
+    # stops at the axis's end and says so
+    reach = min(test.critical_difference, k - 1)
+    label = "CD" if reach == test.critical_difference else "CD > every rank gap: no pair differs"
+    ax.text(0.02, 0.02, f"{frames.title} (1 best)\nFriedman p = {test.pvalue:.2g}, "
+            f"Iman-Davenport p = {iman:.2g}\nover {test.datasets} datasets; Nemenyi CD = "
+            f"{test.critical_difference:.2f}",
             va="top", ha="left", fontsize=size, linespacing=1.2)  # fmt: skip
-    bar = 3 * line
-    ax.plot([at(1), at(1 + test.critical_difference)], [bar, bar], color="black", linewidth=1.2)
-    ax.text(at(1 + test.critical_difference / 2), bar - 0.04, "CD", ha="center", va="bottom",
+    bar = (TITLE_LINES + 1) * line
+    ax.plot([at(1), at(1 + reach)], [bar, bar], color="black", linewidth=1.2)
+    ax.text(at(1 + reach / 2), bar - 0.04, label, ha="center", va="bottom",
             fontsize=size)  # fmt: skip
     axis = top
     ax.plot([start, end], [axis, axis], color="black", linewidth=0.8)
