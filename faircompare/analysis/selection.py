@@ -209,14 +209,39 @@ class Selection:
         ValueError
             Naming the configurations the selection holds, where it holds other than one.
         """
-        found = configurations(measures)
+        found = configurations(measures, self)
         if len(found) != 1:
             listed = "; ".join(", ".join(c) for c in found) or "none"
             raise ValueError(
                 f"the {what} shows one dataset, attribute and variant; the selection holds "
-                f"{len(found)} ({listed}): choose one with datasets, attributes and variants"
+                f"{len(found)} ({listed}): choose one with datasets=, attributes= and "
+                "variants= (on the command line --dataset, --attribute and --variant)"
             )
         return found[0]
+
+    def arranged(self, found: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """Return configurations in the selection's order: its datasets', then attributes'.
+
+        Parameters
+        ----------
+        found
+            Configurations (dataset, sensitive attribute, variant).
+
+        Returns
+        -------
+        list of tuple
+            Each once, ``--dataset german --dataset adult`` putting German first; sorted where
+            the selection names none.
+        """
+        chosen = (self.datasets, self.attributes, self.variants)
+
+        def place(configuration: tuple[str, str, str]) -> tuple[int, ...]:
+            return tuple(
+                list(wanted).index(value) if wanted and value in wanted else 0
+                for value, wanted in zip(configuration, chosen, strict=True)
+            )
+
+        return sorted(sorted(set(found)), key=place)
 
     def order(self, names: Sequence[str]) -> list[str]:
         """Return algorithms in the selection's order (sorted where it names none).
@@ -302,22 +327,25 @@ def recorded_families(store: ResultStore, names: Iterable[str]) -> dict[str, str
     return {n: recorded[n]["family"] if n in recorded else known[n] for n in names}
 
 
-def configurations(measures: pd.DataFrame) -> list[tuple[str, str, str]]:
-    """Return the datasets, attributes and variants of ``measures``, sorted.
+def configurations(
+    measures: pd.DataFrame, selection: Selection | None = None
+) -> list[tuple[str, str, str]]:
+    """Return the datasets, attributes and variants of ``measures``, in order.
 
     Parameters
     ----------
     measures
         Long measures.
+    selection
+        Whose order to follow (:meth:`Selection.arranged`); sorted without one.
 
     Returns
     -------
     list of tuple
         Each configuration once: (dataset, sensitive attribute, variant).
     """
-    where = tidy.WHERE
-    found = measures[where].drop_duplicates().sort_values(where).to_numpy()
-    return [(str(d), str(a), str(v)) for d, a, v in found]
+    found = [(str(d), str(a), str(v)) for d, a, v in measures[tidy.WHERE].to_numpy()]
+    return (selection or Selection()).arranged(found)
 
 
 def algorithm_of(algorithms: Iterable[str]) -> dict[str, str]:

@@ -232,7 +232,9 @@ def table_command(
     """Write one table of a study for a paper, as LaTeX or CSV, over the runs asked.
 
     Without rewriting the report: KIND is one of `faircompare table --list`, e.g. `faircompare
-    table intervals --dataset german --measure accuracy --measure DIbinary --out t.tex`.
+    table intervals --dataset german --measure accuracy --measure DIbinary --out t.tex`. A
+    table shows one dataset, attribute and variant: where the results hold several, choose one
+    with --dataset, --attribute and --variant (one table per configuration).
     """
     if list_kinds:
         for name, shows in TABLE_KINDS.items():

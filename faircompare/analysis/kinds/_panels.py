@@ -53,8 +53,8 @@ def panels_of(
     labels. Of one configuration: a panel per family where :func:`family_panels` makes them
     (more than :data:`FACET_ABOVE` algorithms, known families), else one untitled panel.
     """
-    where = [tuple(map(str, w)) for w in frame[tidy.WHERE].to_numpy()]
-    configurations = sorted(set(where))
+    where = [(str(d), str(a), str(v)) for d, a, v in frame[tidy.WHERE].to_numpy()]
+    configurations = selection.arranged(where)
     groups = family_panels(order, families if len(configurations) == 1 else {})
     if len(groups) > 1:
         family = {a: f for f, members in groups for a in members}

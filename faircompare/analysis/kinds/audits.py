@@ -125,7 +125,7 @@ def frames(
             "its audits, or `faircompare audit`; a group below the audits' minimum of test rows "
             "is not tested)"
         )
-    found = configurations(outcomes)
+    found = configurations(outcomes, selection)
     tables = {}
     for configuration in found:
         mine = outcomes[(outcomes[tidy.WHERE] == pd.Series(configuration, tidy.WHERE)).all(axis=1)]

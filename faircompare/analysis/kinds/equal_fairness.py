@@ -130,7 +130,7 @@ def frames(
     order = [n for a in selection.order(runs["algorithm"].unique())
              for n in runs.loc[runs["algorithm"] == a, "name"].unique()]  # fmt: skip
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
-    found = [c for c in configurations(points) if c in set(configurations(measures))]
+    found = [c for c in configurations(points, selection) if c in set(configurations(measures))]
     panels, frontiers = [], []
     for configuration in found:
         at = pd.Series(configuration, index=tidy.WHERE)

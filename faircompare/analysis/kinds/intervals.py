@@ -97,7 +97,7 @@ def frames(
         selected = selected[~frontier]
     chosen = study.shown(selected)
     named = algorithm_of(chosen["algorithm"].unique())
-    found = configurations(chosen)
+    found = configurations(chosen, selection)
     tables: dict[tuple[str, str], pd.DataFrame] = {}
     for configuration in found:
         mine = chosen[(chosen[tidy.WHERE] == pd.Series(configuration, tidy.WHERE)).all(axis=1)]
