@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from faircompare import __version__
 from faircompare.bibliography import (
@@ -25,6 +25,9 @@ from faircompare.bibliography import (
     unique,
 )
 from faircompare.exceptions import FaircompareError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["StudyCitation", "every_reference", "study_citation"]
 
@@ -177,7 +180,7 @@ def study_citation(store: Any, plugins: Any = None) -> StudyCitation:
         algorithms=_algorithms(sorted(done["algorithm"].unique()), store.algorithms(), plugins),
         datasets=_datasets(sorted(done["dataset"].unique())),
         audits=_audits(sorted(store.audits()["audit"].unique())),
-        statistics=_statistics(frontier=done["algorithm"].str.startswith("unprocessed-").any()),
+        statistics=_statistics(done),
         splits=int(done["split_id"].nunique()),
     )
 
@@ -223,11 +226,31 @@ def _audits(names: list[str]) -> Cited:
     return {name: tuple(getattr(known.get(name), "references", ())) for name in names}
 
 
-def _statistics(frontier: bool = True) -> Cited:
-    """Return the report's comparisons, with equal fairness's where the frontier ran."""
+def _statistics(done: pd.DataFrame) -> Cited:
+    """Return the report's comparisons that the study's done runs make it run.
+
+    The pairwise comparisons need two splits; the ranks across datasets, a variant with two
+    datasets and attributes and three algorithms run on each; the comparison at equal
+    fairness, two splits and a frontier (``unprocessed-*``).
+    """
     from faircompare.analysis import compare, equal_fairness
 
-    return compare.REFERENCES | (equal_fairness.REFERENCES if frontier else {})
+    if done["split_id"].nunique() < 2:
+        return {}
+    frontier = done["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
+    statistics = {k: v for k, v in compare.REFERENCES.items() if k != compare.RANKS}
+    if _ranked(done[~frontier]):
+        statistics[compare.RANKS] = compare.REFERENCES[compare.RANKS]
+    return statistics | (equal_fairness.REFERENCES if frontier.any() else {})
+
+
+def _ranked(done: pd.DataFrame) -> bool:
+    """Whether some variant has two datasets and attributes with three algorithms run on each."""
+    for _, part in done.groupby("variant"):
+        blocks = part.groupby(["dataset", "sensitive_attribute"])["algorithm"].agg(set)
+        if len(blocks) >= 2 and len(set.intersection(*blocks)) >= 3:
+            return True
+    return False
 
 
 def every_reference() -> dict[str, Cited]:
@@ -240,6 +263,7 @@ def every_reference() -> dict[str, Cited]:
         {method: references}}``; an algorithm whose optional extra is missing here has none
         (the documentation and ``CITATION.cff`` read them with the extra mocked).
     """
+    from faircompare.analysis import compare, equal_fairness
     from faircompare.audits import registered_audits
     from faircompare.datasets.builtin import BUILTIN
     from faircompare.registry import algorithms, cited
@@ -251,5 +275,5 @@ def every_reference() -> dict[str, Cited]:
         },
         "datasets": {name: spec.references for name, spec in BUILTIN.items()},
         "audits": _audits(sorted(registered_audits())),
-        "statistics": _statistics(),
+        "statistics": compare.REFERENCES | equal_fairness.REFERENCES,
     }

@@ -14,14 +14,17 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.textpath import TextToPath
+from matplotlib.transforms import Bbox
 
 from faircompare._validation import check_choice
 from faircompare.analysis.style import PrintFigure
@@ -335,8 +338,9 @@ def finish(canvas: Canvas) -> Figure:
         ax.set_title(wrapped(ax.get_title(), canvas.panel_width, layout.font_size))
     if canvas.users:
         _text_sizes(canvas.axes[0], layout)
-        if layout.legend != "off" and canvas.axes[0].get_legend_handles_labels()[1]:
-            canvas.axes[0].legend(frameon=False, fontsize=layout.small)
+        handles, names = canvas.axes[0].get_legend_handles_labels()
+        if layout.legend != "off" and names:
+            _users_legend(canvas.axes[0], handles, names, layout)
         return canvas.figure
     _legend(canvas)
     return canvas.figure
@@ -392,9 +396,90 @@ def _legend(canvas: Canvas) -> None:
     handles, names = list(labelled.values()), list(labelled)
     options: dict[str, Any] = {"frameon": False, "handletextpad": 0.3, "columnspacing": 0.8}
     if layout.legend == "inside":
-        canvas.axes[0].legend(handles, names, loc="best", **options)
+        _inside(canvas.axes[0], handles, names, options)
     elif layout.legend == "right":
         canvas.figure.legend(handles, names, loc="outside right center", **options)
     else:
         options["ncols"] = canvas.legend_columns
         canvas.figure.legend(handles, names, loc="outside lower center", **options)
+
+
+# Where an inside legend is tried, the emptier corners first.
+_INSIDE: tuple[Literal["upper right", "upper left", "lower right", "lower left", "center right",
+                       "center left", "upper center", "lower center"], ...] = (
+    "upper right", "upper left", "lower right", "lower left", "center right", "center left",
+    "upper center", "lower center",
+)  # fmt: skip
+
+
+def _inside(ax: Axes, handles: list[Artist], names: list[str], options: dict[str, Any]) -> None:
+    """Put the legend in the first place inside the axes where it covers nothing drawn.
+
+    Raises
+    ------
+    FigureFitError
+        Where every place covers a point, a line or a bar, naming the places that do not.
+    """
+    figure = ax.get_figure(root=True)
+    assert isinstance(figure, Figure)
+    figure.draw_without_rendering()  # the layout's final places
+    drawn = _drawn_boxes(ax)
+    inside = ax.get_window_extent()
+    for place in _INSIDE:
+        legend = ax.legend(handles, names, loc=place, **options)
+        box = legend.get_window_extent()
+        if inside.contains(box.x0, box.y0) and inside.contains(box.x1, box.y1):
+            if not any(box.overlaps(other) for other in drawn):
+                return
+        legend.remove()
+    raise FigureFitError(
+        "the legend covers the data wherever it goes inside the axes: draw it below or right "
+        "(--legend below, --legend right; legend= in Python), or select fewer algorithms"
+    )
+
+
+def _drawn_boxes(ax: Axes) -> list[Bbox]:
+    """Return the display boxes of what the axes draw: each point, line segment and bar."""
+    boxes = []
+    for collection in ax.collections:
+        if isinstance(collection, PathCollection):
+            offsets = collection.get_offset_transform().transform(collection.get_offsets())
+            boxes += [_around(point) for point in offsets]
+        else:
+            boxes.append(collection.get_window_extent())
+    for line in ax.lines:
+        points = line.get_transform().transform(line.get_xydata())
+        segments = zip(points[:-1], points[1:], strict=True)
+        boxes += [Bbox(np.sort([a, b], axis=0)) for a, b in segments]
+        boxes += [_around(point) for point in points]
+    boxes += [patch.get_window_extent() for patch in ax.patches]
+    return boxes
+
+
+def _around(point: np.ndarray, pixels: float = 4.0) -> Bbox:
+    """Return the box a marker drawn at ``point`` (display pixels) takes."""
+    x, y = point
+    return Bbox.from_extents(x - pixels, y - pixels, x + pixels, y + pixels)
+
+
+def _users_legend(ax: Axes, handles: list[Artist], names: list[str], layout: Layout) -> None:
+    """Place the legend of the user's axes where the layout asks, never over their data.
+
+    Below the axes (under their tick labels and axis label), right of them, or inside where
+    it covers nothing (:func:`_inside`).
+    """
+    options: dict[str, Any] = {"frameon": False, "fontsize": layout.small}
+    if layout.legend == "inside":
+        _inside(ax, handles, names, options)
+        return
+    if layout.legend == "right":
+        ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.02, 1.0), **options)
+        return
+    figure = ax.get_figure(root=True)
+    assert isinstance(figure, Figure)
+    figure.draw_without_rendering()
+    bottom = ax.get_tightbbox()
+    assert bottom is not None
+    below = ax.transAxes.inverted().transform((0.0, bottom.y0))[1]
+    ax.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, below), ncols=2,
+              **options)  # fmt: skip

@@ -107,12 +107,16 @@ DEMSAR_2006 = Reference(
     url="https://jmlr.org/papers/v7/demsar06a.html",
 )
 
+#: The method of the report's ranks across datasets (its key in :data:`REFERENCES`).
+RANKS = (
+    "Friedman's and Iman and Davenport's tests across datasets with the Nemenyi critical difference"
+)
 #: The works behind the report's comparisons of algorithms, by the method each describes.
 REFERENCES: dict[str, tuple[Reference, ...]] = {
     "the corrected resampled t-test": (NADEAU_BENGIO_2003,),
     "Holm's adjustment": (HOLM_1979,),
     "the correlated Bayesian t-test": (CORANI_BENAVOLI_2015, BENAVOLI_2017),
-    "Friedman's test across datasets with the Nemenyi critical difference": (DEMSAR_2006,),
+    RANKS: (DEMSAR_2006,),
 }
 
 TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits

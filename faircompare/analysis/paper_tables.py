@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from faircompare._validation import check_choice
-from faircompare.analysis import compare, equal_fairness, tables, tidy
+from faircompare.analysis import compare, equal_fairness, flags, tables, tidy
 from faircompare.analysis.kinds.intervals import intervals_of
 from faircompare.analysis.paper import opened, shown_runs
 from faircompare.analysis.selection import Selection, algorithm_of
@@ -92,26 +92,52 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     names = list(names or tables.KEY_MEASURES)
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "measures table")
-    summary = tidy.stability(shown_runs(store, measures), names)
+    chosen = shown_runs(store, measures)
+    cells_flags = flags.cell_flags(
+        chosen, flags.run_flags(store, chosen["key"].unique(), names)
+    ).set_index(["algorithm", "measure"])["flag"]
+    summary = tidy.stability(chosen, names)
+    flagged = summary.set_index(["algorithm", "measure"]).index.map(cells_flags).fillna("")
+    summary = summary.assign(flag=list(flagged))
     mean = summary.pivot_table(index="algorithm", columns="measure", values="mean")
-    sd = summary.pivot_table(index="algorithm", columns="measure", values="sd", dropna=False)
     shown_names = [n for n in names if n in mean.columns]
-    spread = sd[shown_names].map(lambda v: "" if pd.isna(v) else f" ± {v:.3f}")  # 1 split: none
-    cells = mean[shown_names].map("{:.3f}".format) + spread
     order = selection.order(mean.index)
     names_of = _names(summary, selection)
-    best = {
-        selection.label(n): names_of[compare.oriented(n, mean[n].loc[order]).idxmax()]
-        for n in shown_names
-        if mean[n].loc[order].notna().any() and MEASURES[n].has_best
-    }
-    shown = cells.loc[order].rename(index=names_of, columns=selection.label)
+    best = {}
+    for name in shown_names:
+        winner = _best(chosen, name, summary, order) if MEASURES[name].has_best else None
+        if winner is not None:
+            best[selection.label(name)] = names_of[winner]
+    labelled = dict(zip(tidy.labelled(summary)["algorithm"], summary["algorithm"], strict=True))
+    cells = tables.measure_table(summary[summary["measure"].isin(shown_names)])
+    cells = cells.rename(index=labelled)  # by algorithm, as the selection orders them
+    shown = cells.loc[order, shown_names].rename(index=names_of, columns=selection.label)
     numbers = summary[summary["algorithm"].isin(order)]
     caption = (
-        f"Mean ± sd over splits, {', '.join(where)}; bold: the best of each column (a "
-        "group-conditioned measure, the mean of each group's rate, has none)"
+        f"Mean ± sd over splits, {_where(selection, where)}; bold: the best of each column, "
+        "the highest mean score (a fairness measure's score is its gap from its ideal, negated, "
+        "as the intervals table reads it; a group-conditioned measure, the mean of each "
+        "group's rate, has none); a flagged cell, which is never the best, says why it is no "
+        "result: one class predicted, a rate from few events, fewer splits"
     )
     return PaperTable(shown.rename_axis(index=None, columns=None), numbers, best, caption)
+
+
+def _best(
+    chosen: pd.DataFrame, measure: str, summary: pd.DataFrame, order: Sequence[str]
+) -> str | None:
+    """Return the algorithm whose mean score on ``measure`` is highest, its cell unflagged."""
+    flagged = summary.loc[(summary["measure"] == measure) & (summary["flag"] != ""), "algorithm"]
+    runs = chosen[chosen["algorithm"].isin(order) & ~chosen["algorithm"].isin(flagged)]
+    if not (runs["measure"] == measure).any():  # every cell flagged
+        return None
+    score = compare.scores(runs, measure).groupby("algorithm")["score"].mean().dropna()
+    return str(score.idxmax()) if len(score) else None
+
+
+def _where(selection: Selection, where: Sequence[str]) -> str:
+    """Return a configuration in the selection's labels: ``German credit, Sex, numerical``."""
+    return ", ".join(selection.label(part) for part in where)
 
 
 def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
@@ -138,7 +164,7 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     best = {column: names_of[row] for column, row in best.items()}
     caption = (
         f"Mean score with its corrected 95% interval over splits (Nadeau & Bengio), "
-        f"{', '.join(where)}; bold: the highest mean"
+        f"{_where(selection, where)}; bold: the highest mean"
     )
     shown = shown.loc[order].rename(index=names_of)
     return PaperTable(shown, pd.concat(numbers, ignore_index=True), best, caption)
@@ -168,7 +194,7 @@ def _equal_fairness(
         ),
         constraint=found["constraint"].str.replace("_", " "),
     ).set_index(["constraint", "algorithm"])[["difference", "above", "verdict"]]
-    caption = equal_fairness.caption(found["frontier"].iloc[0], ", ".join(where))
+    caption = equal_fairness.caption(found["frontier"].iloc[0], _where(selection, where))
     return PaperTable(cells.rename_axis(index=[None, None]), found, {}, caption)
 
 
@@ -187,7 +213,7 @@ def _audits(store: ResultStore, selection: Selection, names: Sequence[str] | Non
     shown = _rows(named.rename(columns=tables.AUDIT_NAMES), selection).round(3)
     caption = (
         f"Audits: share of splits rejecting, among the verdicts their Monte Carlo error leaves "
-        f"decided; FlipTest: mean rates: {', '.join(where)}"
+        f"decided; FlipTest: mean rates: {_where(selection, where)}"
     )
     return PaperTable(shown, outcomes, {}, caption)
 

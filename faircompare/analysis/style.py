@@ -58,12 +58,14 @@ HUE_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "unprocessed-": ("Reds", BASELINES),
     "lfr-": ("RdPu", BASELINES),
     "correlation-remover-": ("YlOrBr", BASELINES),
-    "optimized-preprocessing-": ("BuGn", BASELINES),
+    "optimized-preprocessing-": ("PuRd", BASELINES),
 }
-# An algorithm alone in its hue group takes a qualitative colour and a marker (Paul Tol's, the
-# blue and green last since the Feldman pipelines and the reductions are blues and greens): the
-# built-in ones in this order, any other name (a plugin's) at the pair its name hashes to.
-SINGLE_COLOURS = (*PALETTE[1:2], *PALETTE[3:6], *PALETTE[:1], PALETTE[2], PALETTE[6])
+# An algorithm alone in its hue group takes a qualitative colour and a marker (Paul Tol's but
+# the grey, which is the figures' background): the built-in ones in this order, any other name
+# (a plugin's) at the pair its name hashes to. The order keeps any two built-in algorithms that
+# share a marker at least 20 apart in CIELAB (tests/analysis/test_style.py): blues and greens
+# first, so that they fall on other markers than the Feldman pipelines and the reductions.
+SINGLE_COLOURS = (PALETTE[0], PALETTE[2], PALETTE[1], *PALETTE[3:6])
 ALONE = ("kamishima", "calders", "threshold-optimizer", "gerryfair", "metafair",
          "adversarial-debiasing", "neural-network", "project-network", "sensr")  # fmt: skip
 _PAIRS = len(SINGLE_COLOURS) * len(MARKERS)  # the (colour, marker) pairs of those alone
@@ -130,7 +132,8 @@ def _grouped(base: str) -> tuple[str, int] | None:
 def _alone(base: str, taken: set[int]) -> tuple[str, int]:
     """Return the colour and marker of a name alone in its hue group, marking its pair taken.
 
-    Pair k is colour k mod 7 with marker (k + k // 7) mod 7: the 49 pairs are all distinct.
+    Pair k is colour c = k mod C (C colours) with marker (c + k // C) mod 7: the 7 C pairs are
+    all distinct.
     """
     if base in ALONE:
         pair = ALONE.index(base)
@@ -140,7 +143,7 @@ def _alone(base: str, taken: set[int]) -> tuple[str, int]:
             pair = (pair + 1) % _PAIRS
         taken.add(pair)
     colours = len(SINGLE_COLOURS)
-    return SINGLE_COLOURS[pair % colours], (pair + pair // colours) % len(MARKERS)
+    return SINGLE_COLOURS[pair % colours], (pair % colours + pair // colours) % len(MARKERS)
 
 
 def _hashed(name: str) -> int:

@@ -1,5 +1,6 @@
 """Figures that say what they show: each test failed on the main of issue #16."""
 
+import itertools
 import numpy as np
 import pandas as pd
 import pytest
@@ -139,6 +140,29 @@ def test_every_algorithm_gets_a_distinct_colour_marker_pair_and_families_share_a
         blue = [np.argmax(c) for c in colours]
         assert len(set(blue)) == 1  # one dominant channel: one hue in shades
     assert all(np.argmax(to_rgb(styles[n]["color"])) == 2 for n in names if n.startswith("feldman"))
+
+
+def cielab(colour: str) -> np.ndarray:
+    """sRGB (D65) to CIE 1976 L*a*b* (CIE 15:2004, §8.2.1), by hand."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ linear / [0.95047, 1.0, 1.08883]  # fmt: skip
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_two_algorithms_sharing_a_marker_differ_plainly_in_colour_and_none_is_background_grey():
+    # the paper figure's reader saw #35a063 and #4bb062 (optimized preprocessing and a
+    # reduction) as one colour, both diamonds, and a plugin in the background grey (#81)
+    names = list(algorithms())
+    styles = figures.algorithm_styles([*names, *(f"plugin-{i}" for i in range(40))])
+    assert cielab("#ffffff") == pytest.approx([100, 0, 0], abs=0.02)  # the white point
+    assert np.linalg.norm(cielab("#35a063") - cielab("#4bb062")) < 20  # the pair seen as one
+    for a, b in itertools.combinations(names, 2):
+        if styles[a]["marker"] == styles[b]["marker"]:
+            gap = np.linalg.norm(cielab(styles[a]["color"]) - cielab(styles[b]["color"]))
+            assert gap >= 20, (a, b, styles[a], styles[b])  # delta E 10 reads as one colour
+    assert "#BBBBBB" not in {style["color"].upper() for style in styles.values()}
 
 
 def test_an_algorithm_looks_the_same_in_every_study_plugins_included():

@@ -71,7 +71,8 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
     with pytest.warns(DeprecationWarning, match="plot_tradeoff"):  # drawn by its kind (#63)
         figure = figures.plot_tradeoff(frame, styles, title=title)
     assert lint_figure(figure) == []
-    assert len(figure.legends[0].get_texts()) == 26  # every algorithm and the Pareto front
+    # every algorithm, the Pareto front, and what filled and hollow points mean (#81)
+    assert len(figure.legends[0].get_texts()) == 28
     # faceted by family: a panel each, the other families' runs in grey behind
     with pytest.warns(DeprecationWarning, match="plot_tradeoff"):
         faceted = figures.plot_tradeoff(frame, styles, title=title, families=families(names))
@@ -80,7 +81,7 @@ def test_a_tradeoff_of_25_algorithms_with_a_long_title_passes_the_lint():
     assert [ax.get_title() for ax in panels] == [
         f for f in FAMILIES if f in set(families(names).values())
     ]
-    assert len(faceted.legends[0].get_texts()) == 26
+    assert len(faceted.legends[0].get_texts()) == 28
     for ax in panels:
         grey, *coloured = ax.collections
         assert len(grey.get_offsets()) + sum(len(c.get_offsets()) for c in coloured) == 100

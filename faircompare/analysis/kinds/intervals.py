@@ -174,8 +174,9 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
     rows = frames.rows
     room = widest(rows, layout.small) + 0.4
     height = max(ROW * len(rows) + 0.3, MIN_PANEL)
+    keys = _keys(frames)
     with paper_style(layout.font_size):
-        drawn = canvas(layout, ax, len(frames.tables), [], aspect=1.0, label_room=room,
+        drawn = canvas(layout, ax, len(frames.tables), list(keys), aspect=1.0, label_room=room,
                        panel_height=height)  # fmt: skip
         positions = np.arange(len(rows))[::-1]
         for panel, ((title, axis), table) in zip(drawn.axes, frames.tables.items(), strict=True):
@@ -183,7 +184,21 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
             panel.set_xlabel(f"{axis} (95% interval)", loc="right")
             panel.set_title(title)
             panel.set_yticks(positions, rows)
+        for key, face in keys.items():  # what filled and hollow mean
+            drawn.axes[0].scatter([], [], s=16, color=COLOUR, facecolors=face, label=key)
         return finish(drawn)
+
+
+NOT_WORSE = "filled: not worse than the best (Holm)"
+WORSE = "hollow: worse than the best"
+
+
+def _keys(frames: IntervalsFrames) -> dict[str, str]:
+    """Return the legend's entries for the markers drawn: filled, hollow, or both."""
+    worse = pd.concat([t["worse_than_best"] for t in frames.tables.values()])
+    worse = worse.astype("boolean").fillna(False).to_numpy(bool)
+    shown = {NOT_WORSE: (COLOUR, (~worse).any()), WORSE: ("none", worse.any())}
+    return {key: face for key, (face, drawn) in shown.items() if drawn}
 
 
 def _panel(

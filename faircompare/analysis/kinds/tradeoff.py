@@ -129,8 +129,9 @@ def draw(frames: TradeoffFrames, layout: Layout | None = None, ax: Axes | None =
     """
     layout = layout or Layout(COLUMN)
     runs = frames.runs
+    fills = _fills(runs)
     with paper_style(layout.font_size):
-        drawn = canvas(layout, ax, len(frames.panels), ["Pareto front", *frames.order],
+        drawn = canvas(layout, ax, len(frames.panels), ["Pareto front", *frames.order, *fills],
                        aspect=0.8)  # fmt: skip
         limits = {}
         for panel, title in zip(drawn.axes, frames.panels, strict=True):
@@ -141,6 +142,9 @@ def draw(frames: TradeoffFrames, layout: Layout | None = None, ax: Axes | None =
             panel.set_xlabel(frames.x_label)
             panel.set_title(title)
             y_labelled(panel, frames.y_label, layout)
+        for entry, face in fills.items():  # what filled and hollow mean, once, in grey
+            drawn.axes[0].scatter([], [], s=14, marker="o", edgecolors=FILL_KEY,
+                                  facecolors=face, linewidths=0.7, label=entry)  # fmt: skip
         if frames.context:  # a configuration's families: one range, to compare them
             same_limits(drawn.axes)
         for panel, title in zip(drawn.axes, frames.panels, strict=True):
@@ -150,6 +154,22 @@ def draw(frames: TradeoffFrames, layout: Layout | None = None, ax: Axes | None =
                 shown = runs.loc[runs["panel"] == title, "accuracy"].to_numpy()
                 note_off_chart(panel, shown, cut)
         return finish(drawn)
+
+
+FILL_KEY = "#777777"  # the colour of the legend's filled and hollow keys
+FILLED = "filled: its parity test rejects"
+HOLLOW = "hollow: it does not, or did not run"
+
+
+def _fills(runs: pd.DataFrame) -> dict[str, str]:
+    """Return the legend's entries saying what filled and hollow points mean, as drawn."""
+    filled = runs["filled"].astype("boolean").fillna(False).to_numpy(bool)
+    return {
+        entry: face
+        for entry, face, shown in ((FILLED, FILL_KEY, filled.any()), (HOLLOW, "none",
+                                                                        (~filled).any()))
+        if shown
+    }  # fmt: skip
 
 
 def _panel(
