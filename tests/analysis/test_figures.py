@@ -1,6 +1,7 @@
 """Figures that say what they show: each test failed on the main of issue #16."""
 
 import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
