@@ -12,6 +12,7 @@ its table gives them. A panel per dataset, attribute and variant, the rows share
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -157,7 +158,7 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     rows = frames.rows
     room = widest(rows, layout.small) + 0.2
     columns = max(len(t.columns) for t in frames.tables.values())
-    tests = [c for t in frames.tables.values() for c in t.columns]
+    tests = [line for t in frames.tables.values() for c in t.columns for line in _named(c)]
     below = widest(tests, layout.small) + 2 * layout.line  # the tests' names, the axis label
     cells = CELL * len(rows)
     cell = text_width("100", layout.small - 1) + 0.08  # a cell holds its share
@@ -182,8 +183,14 @@ def _heatmap(ax: Axes, table: pd.DataFrame, undecided: list[str], layout: Layout
     split = [j for j, c in enumerate(table.columns) if c in undecided]
     if split:
         ax.axvline(split[0] - 0.5, color="white", linewidth=3)
-    ax.set_xticks(range(len(table.columns)), list(table.columns), rotation=90)
+    names = ["\n".join(_named(column)) for column in table.columns]
+    ax.set_xticks(range(len(table.columns)), names, rotation=90, linespacing=1.0)
     ax.set_yticks(range(len(table)), list(table.index))
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
+
+
+def _named(test: str) -> list[str]:
+    """Return a test's name in lines of at most 20 characters: a column's label, upright."""
+    return textwrap.wrap(test, 20)
