@@ -57,6 +57,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax served from the built site: formulas render offline
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_click",
@@ -94,6 +95,7 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
     "abort_on_example_error": True,
+    "write_computation_times": False,  # its pages fetch DataTables from a CDN: none offline
 }
 
 html_theme = "pydata_sphinx_theme"

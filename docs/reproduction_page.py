@@ -71,9 +71,17 @@ def _table(part: pd.DataFrame) -> list[str]:
             _cell(by_measure.loc[measure]) if measure in by_measure.index else ""
             for measure in _SHOWN
         ]
-        causes = "; ".join(dict.fromkeys(c for c in cells["cause"] if c))
-        rows.append(f"| `{algorithm}` ({original}) | " + " | ".join(entries) + f" | {causes} |")
+        rows.append(f"| `{algorithm}` ({original}) | " + " | ".join(entries) + f" | "
+                    f"{_causes(by_measure['cause'])} |")  # fmt: skip
     return rows
+
+
+def _causes(causes: pd.Series) -> str:
+    """Return a row's causes: one where its measures share it, else each with its measure."""
+    found = causes[causes != ""]
+    if found.nunique() <= 1:
+        return found.iloc[0] if len(found) else ""
+    return " · ".join(f"{measure}: {cause}" for measure, cause in found.items())
 
 
 def _cell(cell: pd.Series) -> str:

@@ -103,7 +103,7 @@ class StudyCitation:
             f"{method}~\\citep{{{', '.join(r.key for r in references)}}}"
             for method, references in self.statistics.items()
         ]
-        return f"{text} Algorithms were compared with {_listing(methods)}."
+        return f"{text} Algorithms were compared with {_listing(methods)}." if methods else text
 
     def text(self) -> str:
         """Return a ``.bib`` file: the paragraph as a comment, then every entry.

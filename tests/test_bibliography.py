@@ -146,6 +146,13 @@ class _Store:
         return pd.DataFrame({"audit": pd.Series([], dtype=str)})
 
 
+class _OneSplit(_Store):
+    """A study of one split: the report compares nothing."""
+
+    def runs(self):
+        return super().runs().assign(split_id=0)
+
+
 def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing():
     cited = study_citation(_Store())
     assert cited.software.note == "Version 0.1.0"  # the release that ran it, not this one
@@ -159,4 +166,6 @@ def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing()
     assert "demsar2006statistical" not in sentence
     text = cited.text()
     assert "% No reference is declared for: algorithm my_lab_method, dataset my-data." in text
+    # one split: no comparison ran, and the paragraph names none
+    assert "compared" not in study_citation(_OneSplit()).sentence()
     assert text.count("@") == len(cited.references)

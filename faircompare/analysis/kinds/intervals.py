@@ -181,7 +181,7 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
         positions = np.arange(len(rows))[::-1]
         for panel, ((title, axis), table) in zip(drawn.axes, frames.tables.items(), strict=True):
             _panel(panel, table.reindex(rows), positions, frames.bounds.get(axis))
-            panel.set_xlabel(f"{axis} (95% interval)", loc="right")
+            panel.set_xlabel(f"{axis}\n(95% interval)")
             panel.set_title(title)
             panel.set_yticks(positions, rows)
         for key, face in keys.items():  # what filled and hollow mean
