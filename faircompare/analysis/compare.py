@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,6 +47,7 @@ __all__ = [
     "Posterior",
     "compare_pair",
     "corrected_ttest",
+    "detectable_difference",
     "correlated_bayesian_ttest",
     "friedman",
     "intervals",
@@ -151,6 +153,42 @@ class CorrectedTTest:
     statistic: float
     pvalue: float
     interval: tuple[float, float]
+
+
+def detectable_difference(
+    half_width: Any, splits: Any, *, power: float = 0.8, confidence: float = 0.95
+) -> np.ndarray:
+    """Return the smallest mean difference the corrected t-test detects with ``power``.
+
+    For a 95 % interval of half-width h over J splits, the difference's standard error is
+    h / t_0.975 (on J - 1 degrees of freedom), and a true difference of
+    (t_0.975 + t_power) h / t_0.975 is detected with probability ``power`` (the normal
+    approximation to the noncentral t), at the level 1 - ``confidence``, before any adjustment
+    for several comparisons.
+
+    Parameters
+    ----------
+    half_width
+        Half-widths of the corrected intervals.
+    splits
+        The number of splits of each.
+    power, confidence
+        The chance of detection; the interval's level.
+
+    Returns
+    -------
+    numpy.ndarray
+        The detectable differences.
+
+    Examples
+    --------
+    >>> from faircompare.analysis.compare import detectable_difference
+    >>> detectable_difference(0.02, 5).round(4)  # (2.7764 + 0.9410) / 2.7764 * 0.02
+    np.float64(0.0268)
+    """
+    degrees = np.asarray(splits, dtype=float) - 1
+    critical = stats.t.ppf(0.5 + confidence / 2, degrees)
+    return np.asarray(half_width, dtype=float) * (1 + stats.t.ppf(power, degrees) / critical)
 
 
 def corrected_ttest(

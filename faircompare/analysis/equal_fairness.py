@@ -34,10 +34,9 @@ import json
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from faircompare.algorithms.unprocessed import CRUZ_HARDT_2024
-from faircompare.analysis.compare import corrected_ttest
+from faircompare.analysis.compare import corrected_ttest, detectable_difference
 from faircompare.analysis.tidy import RUN, WHERE, label, representative, runs_wide
 from faircompare.bibliography import Reference
 from faircompare.records import DEFAULTS
@@ -365,16 +364,15 @@ def findings(tables: pd.DataFrame, *, power: float = 0.8) -> pd.DataFrame:
         its mean difference and 95 % interval), ``closest`` (the algorithm with the highest
         mean difference, with its interval and verdict), and ``detectable`` (the median over
         the algorithms of the smallest difference their corrected t-test detects with
-        ``power`` at 5 %, before Holm's adjustment: ``(t_0.975 + t_power) * se`` with J - 1
-        degrees of freedom).
+        ``power`` at 5 %, before Holm's adjustment:
+        :func:`~faircompare.analysis.compare.detectable_difference`).
     """
     baseline = tables["frontier"].str.removeprefix(FRONTIER_PREFIX)
     tested = tables[(tables["algorithm"] != baseline) & tables["ci_high"].notna()]
     rows = []
     for (*where, constraint), part in tested.groupby([*WHERE, "constraint"], sort=False):
-        degrees = part["splits"] - 1
-        se = (part["ci_high"] - part["difference"]) / stats.t.ppf(0.975, degrees)
-        detectable = (stats.t.ppf(0.975, degrees) + stats.t.ppf(power, degrees)) * se
+        half = part["ci_high"] - part["difference"]
+        detectable = detectable_difference(half, part["splits"], power=power)
         above = part[part["verdict"] == "above"]
         closest = part.loc[part["difference"].idxmax()]
         rows.append({

@@ -539,12 +539,16 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
         pairs = compare.pairwise(chosen, measure, rope=ROPE)
         if pairs.empty:
             continue
+        half = pairs["ci_high"] - pairs["mean_difference"]
+        detectable = np.nanmedian(compare.detectable_difference(half, pairs["splits"]))
         writer.table(
             pairs.set_index(["a", "b"]),
             f"pairs-{slug(measure)}-{name}",
             f"Which intervention is better? {measure} score (higher is better), A - B over the "
             f"shared splits: corrected t-test with Holm, correlated Bayesian t-test with rope "
-            f"{ROPE}: {label}. {_YARDSTICK}",
+            f"{ROPE}: {label}. Over {int(pairs['splits'].max())} splits the test finds a "
+            f"difference of {detectable:.3f} 80 % of the time (the median over the pairs, "
+            f"before Holm's adjustment), a smaller one seldom. {_YARDSTICK}",
             numbers=pairs,
         )
         compared.append(measure)

@@ -227,6 +227,10 @@ def test_the_report_says_which_intervention_is_better_and_ranks_them(report, fra
         name = slug(dataset, attribute, variant)
         table = pd.read_csv(folder / "tables" / f"pairs-accuracy-{name}.csv")
         assert table["holm_pvalue"].between(0, 1).all()
+        # the caption says what two splits can detect (#81): t(1)'s intervals, so much
+        detectable = np.median(compare.detectable_difference(
+            table["ci_high"] - table["mean_difference"], table["splits"]))  # fmt: skip
+        assert f"Over 2 splits the test finds a difference of {detectable:.3f} 80 %" in page
         probabilities = table[["p_a_better", "p_equivalent", "p_b_better"]].sum(axis=1)
         np.testing.assert_allclose(probabilities, 1)
         assert (folder / "figures" / f"intervals-{name}.png").is_file()
