@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
 from faircompare._validation import SETTINGS, check_choice
-from faircompare.analysis import compare, equal_fairness, figures, flags, tables, tidy
+from faircompare.analysis import compare, equal_fairness, explore, figures, flags, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
     plot_pvalue_histogram,
@@ -199,6 +199,9 @@ def _write_sections(writer: Writer, study: _Study) -> None:
     if not study.measures.empty:
         writer.section("Findings: who beat the yardstick, where, by how much")
         writer.attempt("findings", _findings, study.measures, study.validation)
+    if not study.measures.empty:
+        writer.section("Explore the study")
+        writer.attempt("explore", _explore, study.measures, study.audits, study.styles)
     writer.section("Summary")
     degenerate = tidy.degenerate_runs(study.runs, study.measures)
     writer.attempt("summary", _summary, study.runs, study.family, degenerate)
@@ -267,6 +270,19 @@ def _findings(writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame) 
     )
 
 
+def _explore(
+    writer: Writer, measures: pd.DataFrame, audits: pd.DataFrame, styles: dict[str, Style]
+) -> None:
+    """Write the explorable chart of every run (:mod:`.explore`), offline in the page."""
+    writer.text(
+        "Every run (each grid value and split) of one dataset, attribute and variant at a time, "
+        "at the two measures chosen; hover a point to read its run, its parameters and its "
+        "audits' verdicts; highlight an algorithm here and in every table below. Each table "
+        "filters its rows by the text typed above it and sorts by a click on a column's header."
+    )
+    writer.html(explore.explore_html(explore.run_points(measures, audits), styles))
+
+
 def _summary(
     writer: Writer, runs: pd.DataFrame, family: dict[str, str], degenerate: pd.DataFrame
 ) -> None:
@@ -289,7 +305,7 @@ def _summary(
         f"{runs['algorithm'].nunique()} algorithms on {runs['dataset'].nunique()} datasets, "
         f"{runs['split_id'].nunique()} splits."
     )
-    writer.sections[-1].parts.append(counts.to_html(border=0))
+    writer.table(counts.rename_axis(index=None, columns=None), "runs", "Runs by dataset and status")
     writer.table(by_family.rename_axis(None), "algorithms", "Algorithms by family")
     if len(runs):
         versions = json.loads(runs["versions"].iloc[0] or "{}")

@@ -164,6 +164,12 @@ class Writer:
         self.sections.append(Section(title))
         self._record({"kind": "section", "title": title})
 
+    def html(self, fragment: str) -> None:
+        """Put an HTML fragment of our own making on the page, as it is (the explorable chart)."""
+        part = {"kind": "html", "html": fragment}
+        self.sections[-1].parts.append(part)
+        self._record(part)
+
     def text(self, text: str) -> None:
         """Put a paragraph on the page."""
         part = {"kind": "text", "text": text}

@@ -1,0 +1,213 @@
+"""The report's explorable chart: every run of the study, chosen and read in the page, offline.
+
+One scatter of every run (each grid value and split) of one dataset, attribute and variant at a
+time, any two of :data:`EXPLORED` on its axes, chosen from menus; hovering a point shows its
+run: algorithm, parameters, split, its measures and its audits' verdicts with their p-values
+(the demographic-parity permutation test, Holm-adjusted over the run's tests; the individual
+test's statistic; FlipTest's F+ rate). A third menu highlights one algorithm on the chart and in
+every table of the page. It is drawn with Bokeh (standalone HTML, its JavaScript written into
+the page: no network, no server); ``perf/explore_libraries.py`` compares it with plotly on the
+page's size and the time to write it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from faircompare.analysis import tidy
+from faircompare.analysis.style import Style
+
+__all__ = ["EXPLORED", "explore_html", "run_points"]
+
+#: The measures a reader can put on the chart's axes, the accuracy first, then the fairness.
+EXPLORED = (
+    "accuracy",
+    "BCR",
+    "TPR",
+    "TNR",
+    "DIbinary",
+    "CV",
+    "demographic_parity_difference",
+    "equalized_odds_difference",
+)
+_FIELDS = ("configuration", "algorithm", "params", "split", "parity_p", "individual", "flips")
+
+
+def run_points(measures: pd.DataFrame, audits: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per run: where it ran, its measures, and its audits' verdicts as text.
+
+    Parameters
+    ----------
+    measures
+        The store's long measures frame.
+    audits
+        The store's audit rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``key``, ``configuration`` (dataset, attribute, variant), ``algorithm``, ``params``,
+        ``split``, each of :data:`EXPLORED` the runs measured, and ``parity_p``,
+        ``individual`` and ``flips``: the audits' numbers as text, empty where not run.
+    """
+    wide = tidy.runs_wide(measures[measures["group"] == ""])
+    shown = [m for m in EXPLORED if m in wide.columns]
+    points = pd.DataFrame(
+        {
+            "key": wide["key"],
+            "configuration": wide[tidy.WHERE].astype(str).agg(", ".join, axis=1),
+            "algorithm": wide["algorithm"],
+            "params": wide["setting"].astype(str),  # "defaults", or the parameters of a grid run
+            "split": wide["split_id"].astype(int),
+            **{m: wide[m].astype(float) for m in shown},
+        }
+    )
+    verdicts = _verdicts(audits)
+    for column in ("parity_p", "individual", "flips"):
+        points[column] = points["key"].map(verdicts.get(column, {})).fillna("")
+    return points.reset_index(drop=True)
+
+
+def _verdicts(audits: pd.DataFrame) -> dict[str, dict[str, str]]:
+    """Return each run's audit numbers as text, by field and key."""
+    if audits.empty:
+        return {}
+    pooled = tidy.pooled_audits(audits)
+    of = pooled.set_index("key")
+    parity = of[(of["audit"] == "permutation") & (of["metric"] == "positive_rate")]
+    flips = of[(of["audit"] == "fliptest") & (of["metric"] == "F+")]
+    individual = tidy.individual_statistics(pooled).set_index("key")
+    individual = individual[individual["statistic"].notna()]
+    verdict = individual["reject"].map({True: "rejects", False: "does not reject"})
+    return {
+        "parity_p": parity["adjusted_pvalue"].dropna().map("p = {:.3g} (Holm)".format).to_dict(),
+        "individual": (
+            verdict + individual["statistic"].map(" (statistic {:.3g})".format)
+        ).to_dict(),
+        "flips": flips["statistic"].dropna().map("F+ {:.1%}".format).to_dict(),
+    }
+
+
+def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
+    """Return the chart and its menus as one HTML fragment, Bokeh's JavaScript inlined.
+
+    Parameters
+    ----------
+    points
+        :func:`run_points`.
+    styles
+        Each algorithm's colour (:func:`~faircompare.analysis.style.study_styles`), as the
+        static figures draw it.
+
+    Returns
+    -------
+    str
+        The fragment: Bokeh's scripts (no URL), the chart's element and its script.
+    """
+    from bokeh.document import Document
+    from bokeh.embed import components
+    from bokeh.layouts import column, row
+    from bokeh.models import ColumnDataSource, CustomJS, HoverTool
+    from bokeh.plotting import figure
+    from bokeh.resources import Resources
+
+    measures = [m for m in EXPLORED if m in points.columns and points[m].notna().any()]
+    configurations = sorted(points["configuration"].unique())
+    x, y = _axes(measures)
+    everything = points.drop(columns="key").assign(
+        colour=points["algorithm"].map(lambda a: styles.get(a, {}).get("color", "#444444"))
+    )
+    data = {c: _column(everything[c]) for c in everything.columns}
+    source = ColumnDataSource({**_empty(), "x": [], "y": []})
+    plot = figure(width=640, height=420, output_backend="webgl", tools="pan,wheel_zoom,reset",
+                  x_axis_label=x, y_axis_label=y)  # fmt: skip
+    plot.scatter("x", "y", source=source, size=7, fill_color="colour", line_color="colour",
+                 fill_alpha="alpha", line_alpha="alpha")  # fmt: skip
+    plot.add_tools(HoverTool(tooltips=[
+        ("algorithm", "@algorithm"), ("parameters", "@params"), ("split", "@split"),
+        ("x, y", "@x{0.000}, @y{0.000}"), ("demographic parity", "@parity_p"),
+        ("individual", "@individual"), ("FlipTest", "@flips"),
+    ]))  # fmt: skip
+    menus = {
+        "configuration": _menu("dataset, attribute, variant", configurations),
+        "x": _menu("x", measures, x),
+        "y": _menu("y", measures, y),
+        "highlight": _menu("highlight", ["(none)", *sorted(points["algorithm"].unique())]),
+    }
+    update = CustomJS(
+        args={"source": source, "plot": plot, **menus},
+        code=_UPDATE.replace("__DATA__", json.dumps(data, allow_nan=False)),
+    )
+    for menu in menus.values():
+        menu.js_on_change("value", update)
+    layout = column(row(*menus.values()), plot)
+    document = Document()
+    document.add_root(layout)
+    document.js_on_event("document_ready", update)  # the first configuration, drawn at once
+    script, element = components(layout)
+    resources = Resources(mode="inline", components=["bokeh", "bokeh-widgets", "bokeh-gl"])
+    return f"{resources.render_js()}\n{script}\n{element}"
+
+
+def _menu(title: str, options: list[str], value: str | None = None) -> Any:
+    """Return a menu of ``options``, ``value`` (or the first) chosen."""
+    from bokeh.models.widgets import Select
+
+    choices: list[str | tuple[Any, str]] = list(options)
+    return Select(title=title, value=value or options[0], options=choices)
+
+
+def _axes(measures: list[str]) -> tuple[str, str]:
+    """Return the axes a reader sees first: fairness across, accuracy up."""
+    x = "DIbinary" if "DIbinary" in measures else measures[-1]
+    return x, measures[0]
+
+
+def _column(values: pd.Series) -> list[object] | dict[str, list[object]]:
+    """Return a column as JSON holds it compactly.
+
+    A number to 4 decimals (a missing one as null); any other value as its code among the
+    column's distinct values, ``{"names": [...], "codes": [...]}``: a study's 27,820 runs repeat
+    a few dozen configurations and algorithms.
+    """
+    if values.dtype.kind == "f":
+        return [None if np.isnan(v) else round(float(v), 4) for v in values]
+    codes, names = pd.factorize(values)
+    return {"names": names.tolist(), "codes": codes.tolist()}
+
+
+def _empty() -> dict[str, list[object]]:
+    return {name: [] for name in (*_FIELDS, "colour", "alpha")}
+
+
+# The menus' callback: the chosen configuration's runs at the chosen measures, the highlighted
+# algorithm opaque and its rows marked in every table of the page.
+_UPDATE = """
+const all = __DATA__;
+const at = (name, i) => all[name].names ? all[name].names[all[name].codes[i]] : all[name][i];
+const keep = [];
+for (let i = 0; i < all.split.codes.length; i++) {
+  if (at("configuration", i) === configuration.value && all[x.value][i] !== null
+      && all[y.value][i] !== null) keep.push(i);
+}
+const pick = (name) => keep.map((i) => at(name, i));
+const marked = highlight.value;
+source.data = {
+  x: pick(x.value), y: pick(y.value), configuration: pick("configuration"),
+  algorithm: pick("algorithm"), params: pick("params"), split: pick("split"),
+  parity_p: pick("parity_p"), individual: pick("individual"), flips: pick("flips"),
+  colour: pick("colour"),
+  alpha: keep.map((i) => marked === "(none)" || at("algorithm", i) === marked ? 0.8 : 0.12),
+};
+plot.below[0].axis_label = x.value;
+plot.left[0].axis_label = y.value;
+const names = [marked, marked + "-accuracy", marked + " (grid)"];  // as the tables label it
+for (const row of document.querySelectorAll("table tbody tr")) {
+  const named = [...row.children].some((cell) => names.includes(cell.textContent.trim()));
+  row.classList.toggle("highlighted", marked !== "(none)" && named);
+}
+"""
