@@ -31,6 +31,7 @@ the frontier in every split is a finding however its test reads (:func:`above_in
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
@@ -45,6 +46,7 @@ from faircompare.stats.multitest import holm
 __all__ = [
     "REFERENCES",
     "CONSTRAINT_MEASURES",
+    "FAIRNESS_LEVELS",
     "FRONTIER_PREFIX",
     "above_in_every_split",
     "accuracy_limits",
@@ -57,6 +59,7 @@ __all__ = [
     "frontier_accuracy",
     "frontier_choice",
     "frontier_points",
+    "most_accurate",
 ]
 
 #: The work behind the comparison at equal fairness, by the method it describes.
@@ -69,6 +72,9 @@ CONSTRAINT_MEASURES = {
     "demographic_parity": "demographic_parity_difference",
     "equalized_odds": "equalized_odds_difference",
 }
+#: The violations of a constraint at most which the findings name the most accurate
+#: intervention (:func:`most_accurate`).
+FAIRNESS_LEVELS = (0.02, 0.05, 0.1)
 #: The name shared by the frontier algorithms: ``unprocessed-<baseline>``.
 FRONTIER_PREFIX = "unprocessed-"
 _ALPHA = 0.05
@@ -386,6 +392,70 @@ def findings(tables: pd.DataFrame, *, power: float = 0.8) -> pd.DataFrame:
             "detectable": float(np.median(detectable)),
         })  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def most_accurate(
+    measures: pd.DataFrame,
+    validation: pd.DataFrame | None = None,
+    levels: tuple[float, ...] = FAIRNESS_LEVELS,
+    *,
+    excluded: Collection[str] = (),
+) -> pd.DataFrame:
+    """Return, per configuration, constraint and level, the most accurate intervention there.
+
+    An intervention is taken as the report shows it (:func:`~.tidy.representative`), its
+    runs averaged per split, then over splits; it is at a level when its mean violation of the
+    constraint (``demographic_parity_difference``, ``equalized_odds_difference``) is at most
+    the level. The frontiers, a yardstick, are left out.
+
+    Parameters
+    ----------
+    measures
+        Test measures (long form) of one or more configurations.
+    validation
+        Validation measures of tuned runs, or None.
+    levels
+        The violations at most which the most accurate intervention is named.
+    excluded
+        Keys of runs that are no result (a constant classifier's: :mod:`.flags`), left out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration (:data:`~.tidy.WHERE`), constraint and ``level``:
+        ``algorithm`` (empty where none is that fair), its ``accuracy`` with its corrected 95 %
+        interval (``ci_low``, ``ci_high``), its mean ``violation``, and ``candidates``: how
+        many interventions are at the level.
+    """
+    chosen = representative(
+        measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)], validation
+    )
+    wide = runs_wide(chosen[~chosen["key"].isin(excluded)])
+    wide = wide.assign(name=[label(a, s) for a, s in zip(wide["algorithm"], wide["setting"],
+                                                         strict=True)])  # fmt: skip
+    rows = []
+    for where, part in wide.groupby(WHERE):
+        for constraint, measure in CONSTRAINT_MEASURES.items():
+            if measure not in part:
+                continue
+            by_split = part.groupby(["name", "split_id"])[["accuracy", measure]].mean()
+            means = by_split.groupby(level="name").mean()
+            for level in levels:
+                fair = means[means[measure] <= level]
+                row = {**dict(zip(WHERE, where, strict=True)), "constraint": constraint,
+                       "level": level, "candidates": len(fair)}  # fmt: skip
+                if len(fair):
+                    name = fair["accuracy"].idxmax()
+                    accuracy = by_split.loc[name, "accuracy"].dropna().to_numpy()
+                    test = corrected_ttest(accuracy) if len(accuracy) > 1 else None
+                    row |= {"algorithm": name, "accuracy": float(accuracy.mean()),
+                            "ci_low": test.interval[0] if test else np.nan,
+                            "ci_high": test.interval[1] if test else np.nan,
+                            "violation": float(fair.loc[name, measure])}  # fmt: skip
+                rows.append(row)
+    columns = [*WHERE, "constraint", "level", "algorithm", "accuracy", "ci_low", "ci_high",
+               "violation", "candidates"]  # fmt: skip
+    return pd.DataFrame(rows).reindex(columns=columns).fillna({"algorithm": ""})
 
 
 def _difference(row: pd.Series) -> str:

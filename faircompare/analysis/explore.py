@@ -68,7 +68,8 @@ def run_points(measures: pd.DataFrame, audits: pd.DataFrame) -> pd.DataFrame:
     )
     verdicts = _verdicts(audits)
     for column in ("parity_p", "individual", "flips"):
-        points[column] = points["key"].map(verdicts.get(column, {})).fillna("")
+        found = verdicts.get(column, {})
+        points[column] = [found.get(key, "") for key in points["key"]]
     return points.reset_index(drop=True)
 
 

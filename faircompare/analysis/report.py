@@ -198,7 +198,9 @@ def _write_sections(writer: Writer, study: _Study) -> None:
     """Write every section's figures and tables, in page order."""
     if not study.measures.empty:
         writer.section("Findings: who beat the yardstick, where, by how much")
-        writer.attempt("findings", _findings, study.measures, study.validation)
+        constant = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
+        writer.attempt("findings", _findings, study.measures, study.validation,
+                       tuple(sorted(set(constant))))  # fmt: skip
     if not study.measures.empty:
         writer.section("Explore the study")
         writer.attempt("explore", _explore, study.measures, study.audits, study.styles)
@@ -225,13 +227,17 @@ def _write_sections(writer: Writer, study: _Study) -> None:
     writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles, flagged)
 
 
-def _findings(writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame) -> None:
+def _findings(
+    writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame, constant: tuple[str, ...]
+) -> None:
     """Write the page's first section: each intervention against the yardstick, at equal fairness.
 
     Per dataset, attribute, variant and constraint (:func:`.equal_fairness.findings`): how many
     interventions the test puts above and below the post-processed best model at their own
     unfairness, each one above by how much, the closest, and the difference the study's splits
-    can detect.
+    can detect; then the most accurate intervention at each level of fairness
+    (:func:`.equal_fairness.most_accurate`), a constant classifier (``constant``: its runs'
+    keys) never among them.
     """
     tables = [
         equal_fairness.equal_fairness_table(
@@ -267,6 +273,27 @@ def _findings(writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame) 
         "algorithms, before Holm's adjustment); each configuration's table and figure are in "
         "the section 'At equal fairness'",
         numbers=found,
+    )
+    best = equal_fairness.most_accurate(measures, validation, excluded=constant)
+    shown = best.assign(
+        algorithm=best["algorithm"].replace("", "none this fair"),
+        accuracy=[
+            "" if np.isnan(mean) else f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+            for mean, low, high in zip(
+                best["accuracy"], best["ci_low"], best["ci_high"], strict=True
+            )
+        ],  # fmt: skip
+    )
+    writer.table(
+        shown.set_index([*tidy.WHERE, "constraint", "level"])[
+            ["algorithm", "accuracy", "violation", "candidates"]
+        ].round({"violation": 3}),
+        "findings-most-accurate",
+        "The most accurate intervention at each level of fairness: among the interventions "
+        "whose mean violation of the constraint (its difference between groups) is at most the "
+        "level, the one with the highest mean accuracy, with its corrected 95 % interval over "
+        "splits; candidates: how many are that fair. A constant classifier is never named",
+        numbers=best,
     )
 
 

@@ -139,6 +139,42 @@ def test_the_findings_name_who_is_above_and_what_the_splits_could_detect_by_hand
     assert row["detectable"] == pytest.approx(1.33893 * 0.02, rel=1e-4)
 
 
+def test_the_most_accurate_at_each_level_of_fairness_by_hand():
+    # kamishima: accuracy .80, .82, .84, demographic-parity violation .08; lr: .75 at .03
+    runs = []
+    for split, (kam, lr) in enumerate(((0.80, 0.75), (0.82, 0.75), (0.84, 0.75))):
+        runs += frontier_runs(split, FRONTIER)  # a yardstick, never named
+        for name, accuracy, dp in (("kamishima", kam, 0.08), ("lr", lr, 0.03)):
+            runs.append(
+                (
+                    name,
+                    DEFAULTS,
+                    split,
+                    {
+                        "accuracy": accuracy,
+                        "demographic_parity_difference": dp,
+                        "equalized_odds_difference": 0.5,
+                    },
+                )
+            )
+    frame = long_frame(runs)
+    best = ef.most_accurate(frame, levels=(0.02, 0.05, 0.1)).set_index(["constraint", "level"])
+    parity = best.loc["demographic_parity"]
+    assert parity["algorithm"].tolist() == ["", "lr", "kamishima"]  # none is within .02
+    assert parity["candidates"].tolist() == [0, 1, 2]
+    # kamishima's .82 over three splits: sd .02, corrected half-width t(2) .02 sqrt(1/3 + 1/2)
+    half = 4.302653 * 0.02 * np.sqrt(1 / 3 + 1 / 2)
+    row = parity.loc[0.1]
+    assert (row["accuracy"], row["ci_low"], row["ci_high"]) == pytest.approx(
+        (0.82, 0.82 - half, 0.82 + half)
+    )
+    assert (best.loc["equalized_odds", "algorithm"] == "").all()  # no one within .1 of it
+    # a run that is no result (a constant classifier, say) is left out
+    kamishima = frame.loc[frame["algorithm"] == "kamishima", "key"].unique()
+    left = ef.most_accurate(frame, levels=(0.1,), excluded=kamishima)
+    assert left.set_index("constraint").loc["demographic_parity", "algorithm"] == "lr"
+
+
 def test_the_yardstick_is_the_frontier_whose_unconstrained_end_is_the_most_accurate():
     runs = []
     for split, (strong, weak) in enumerate(((0.85, 0.84), (0.87, 0.80), (0.83, 0.83))):
@@ -219,6 +255,8 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     assert findings["constraint"].tolist() == ["demographic_parity", "equalized_odds"]
     assert (findings["compared"] == 1).all()  # kamishima; the baseline is the yardstick's end
     assert "Of 2 comparisons of an intervention with the yardstick" in page
+    most = pd.read_csv(tmp_path / "report" / "tables" / "findings-most-accurate.csv")
+    assert len(most) == 2 * len(ef.FAIRNESS_LEVELS)  # each constraint at each level
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []

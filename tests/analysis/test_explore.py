@@ -1,0 +1,39 @@
+"""The explorable chart: every run with its audits' numbers, in a fragment that needs no network."""
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from faircompare.analysis import explore
+from faircompare.analysis.style import study_styles
+from faircompare.records import DEFAULTS
+
+
+def measures() -> pd.DataFrame:
+    """Two runs of one configuration: their accuracy and DIbinary, long as the store holds them."""
+    rows = [
+        {"key": key, "dataset": "german", "sensitive_attribute": "sex",
+         "variant": "numerical+binary", "algorithm": algorithm, "params": "{}",
+         "setting": DEFAULTS, "split_id": split, "measure": measure, "group": "", "value": value}
+        for key, algorithm, split, values in (("a", "lr", 0, (0.75, 0.9)), ("b", "svm", 1,
+                                                                             (0.7, np.nan)))
+        for measure, value in zip(("accuracy", "DIbinary"), values, strict=True)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_every_run_is_a_point_with_its_measures_and_audits_as_text():
+    points = explore.run_points(measures(), pd.DataFrame())
+    assert points["configuration"].tolist() == ["german, sex, numerical+binary"] * 2
+    assert points["accuracy"].tolist() == [0.75, 0.7]
+    assert np.isnan(points.loc[1, "DIbinary"])  # undefined stays missing, never 0
+    assert points["parity_p"].tolist() == ["", ""]  # no audit ran: nothing said
+
+
+def test_the_fragment_fetches_nothing_and_holds_the_runs():
+    points = explore.run_points(measures(), pd.DataFrame())
+    html = explore.explore_html(points, study_styles(["lr", "svm"]))
+    assert not re.search(r"<script[^>]*src=", html)  # Bokeh's JavaScript written in, no URL
+    assert "Bokeh" in html and "german, sex, numerical+binary" in html
+    assert '\\\\"accuracy\\\\": [0.75, 0.7]' in html  # the numbers, to 4 decimals
