@@ -236,9 +236,11 @@ def _findings(
     interventions the test puts above and below the post-processed best model at their own
     unfairness, each one above by how much, the closest, and the difference the study's splits
     can detect; then the most accurate intervention at each level of fairness
-    (:func:`.equal_fairness.most_accurate`), a constant classifier (``constant``: its runs'
-    keys) never among them.
+    (:func:`.equal_fairness.most_accurate`). A constant classifier (``constant``: its runs'
+    keys) is no finding: its runs are left out, the yardstick's kept.
     """
+    yardstick = measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
+    measures = measures[yardstick | ~measures["key"].isin(constant)]  # no constant is a finding
     tables = [
         equal_fairness.equal_fairness_table(
             part, validation[validation["key"].isin(part["key"])]
@@ -274,7 +276,7 @@ def _findings(
         "the section 'At equal fairness'",
         numbers=found,
     )
-    best = equal_fairness.most_accurate(measures, validation, excluded=constant)
+    best = equal_fairness.most_accurate(measures, validation)
     shown = best.assign(
         algorithm=best["algorithm"].replace("", "none this fair"),
         accuracy=[
