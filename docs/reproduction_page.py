@@ -12,8 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+from scipy import stats
 
 from faircompare.reproduction import DEPARTURES
+from faircompare.reproduction.table import AGREEMENT
 
 MEASURED = Path(__file__).parent / "measured" / "reproduction.csv"
 _SHOWN = ("accuracy", "DIbinary")
@@ -22,11 +24,11 @@ _SHOWN = ("accuracy", "DIbinary")
 def page(measured: Path = MEASURED) -> str:
     """Return the departures' list and the tables' Markdown."""
     provenance = measured.read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
-    cells = pd.read_csv(measured, comment="#", keep_default_na=False)
-    cells = cells[cells["measure"].isin(_SHOWN)]
+    every = pd.read_csv(measured, comment="#", keep_default_na=False)
+    cells = every[every["measure"].isin(_SHOWN)]
     machine, _, command = provenance.partition("; ")
     measured_with = f"Measured with {machine}: `{command}`." if command else f"Measured: {machine}."
-    lines = [*_departures(), "", measured_with, "", _counts(cells), ""]
+    lines = [*_departures(), "", measured_with, "", _counts(cells), "", _unexplained(every), ""]
     for (dataset, attribute), part in cells.groupby(["dataset", "attribute"], sort=False):
         lines += [f"### {dataset}, {attribute}", "", *_table(part), ""]
     return "\n".join(lines)
@@ -56,6 +58,22 @@ def _counts(cells: pd.DataFrame) -> str:
         f"Of the {len(here)} algorithms and datasets, {here.sum()} agree with the published "
         f"results within 3 standard errors in both accuracy and DIbinary as faircompare runs "
         f"them, and {published.sum()} with every departure's switch on (as published)."
+    )
+
+
+def _unexplained(every: pd.DataFrame) -> str:
+    """Return the sentence on the differences no cause explains, beside what chance gives."""
+    found = every[every["cause"] == "unexplained"]
+    beyond = 2 * stats.norm.sf(AGREEMENT)  # two-sided, a cell that truly agrees
+    named = "; ".join(
+        f"{row.algorithm}'s {row.measure} on {row.dataset} ({row.attribute}), z {row.z:+.2f}"
+        for row in found.itertuples()
+    )
+    return (
+        f"Of all {len(every)} cells (every measure: accuracy, DIbinary, CV, TPR, TNR), "
+        f"{len(found)} differ with no cause found{': ' + named if named else ''}; were every "
+        f"cell to agree, chance alone would put {len(every) * beyond:.1f} of the {len(every)} "
+        f"beyond {AGREEMENT:g} standard errors."
     )
 
 
