@@ -443,7 +443,7 @@ def most_accurate(
             for level in levels:
                 fair = means[means[measure] <= level]
                 row = {**dict(zip(WHERE, where, strict=True)), "constraint": constraint,
-                       "level": level, "candidates": len(fair)}  # fmt: skip
+                       "level": level, "candidates": len(fair), "algorithm": ""}  # fmt: skip
                 if len(fair):
                     name = fair["accuracy"].idxmax()
                     accuracy = by_split.loc[name, "accuracy"].dropna().to_numpy()
@@ -455,7 +455,7 @@ def most_accurate(
                 rows.append(row)
     columns = [*WHERE, "constraint", "level", "algorithm", "accuracy", "ci_low", "ci_high",
                "violation", "candidates"]  # fmt: skip
-    return pd.DataFrame(rows).reindex(columns=columns).fillna({"algorithm": ""})
+    return pd.DataFrame(rows).reindex(columns=columns)
 
 
 def _difference(row: pd.Series) -> str:

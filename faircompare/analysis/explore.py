@@ -13,6 +13,7 @@ page's size and the time to write it.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -151,7 +152,20 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     document.js_on_event("document_ready", update)  # the first configuration, drawn at once
     script, element = components(layout)
     resources = Resources(mode="inline", components=["bokeh", "bokeh-widgets", "bokeh-gl"])
-    return f"{resources.render_js()}\n{script}\n{element}"
+    chart = _stable_ids(f"{script}\n{element}")  # one naming: the element the script fills
+    return f"{resources.render_js()}\n{chart}"
+
+
+# Bokeh names its models p1001, p1002, ... (a count that runs on in a process) and its
+# document and root elements by random UUIDs; named again in order of first sight, the same
+# study writes the same page (the report's parts are reused when their inputs are the same).
+_IDS = re.compile(r"\b(?:p\d{4,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b")
+
+
+def _stable_ids(text: str) -> str:
+    """Return Bokeh's output with each model's and element's id the same from run to run."""
+    named: dict[str, str] = {}
+    return _IDS.sub(lambda m: named.setdefault(m.group(), f"fcx{len(named) + 1}"), text)
 
 
 def _menu(title: str, options: list[str], value: str | None = None) -> Any:
