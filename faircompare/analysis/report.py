@@ -201,7 +201,6 @@ def _write_sections(writer: Writer, study: _Study) -> None:
         constant = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
         writer.attempt("findings", _findings, study.measures, study.validation,
                        tuple(sorted(set(constant))))  # fmt: skip
-    if not study.measures.empty:
         writer.section("Explore the study")
         writer.attempt("explore", _explore, study.measures, study.audits, study.styles)
     writer.section("Summary")
@@ -276,15 +275,19 @@ def _findings(
         "the section 'At equal fairness'",
         numbers=found,
     )
+    _most_accurate(writer, measures, validation)
+
+
+def _most_accurate(writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame) -> None:
+    """Name the most accurate intervention at each level of fairness, with its interval."""
     best = equal_fairness.most_accurate(measures, validation)
+    accuracy = zip(best["accuracy"], best["ci_low"], best["ci_high"], strict=True)
     shown = best.assign(
         algorithm=best["algorithm"].replace("", "none this fair"),
         accuracy=[
             "" if np.isnan(mean) else f"{mean:.3f} [{low:.3f}, {high:.3f}]"
-            for mean, low, high in zip(
-                best["accuracy"], best["ci_low"], best["ci_high"], strict=True
-            )
-        ],  # fmt: skip
+            for mean, low, high in accuracy
+        ],
     )
     writer.table(
         shown.set_index([*tidy.WHERE, "constraint", "level"])[
@@ -641,14 +644,15 @@ def _comparable(
     """
     keys = [*tidy.CONFIGURATION, "measure"]
     flagged = cells.loc[cells["flag"] != "", keys]
-    marked = chosen.merge(flagged.assign(_flagged=True), on=keys, how="left")["_flagged"]
-    out = chosen[marked.fillna(False).to_numpy(bool)]
+    joined = chosen.merge(flagged.assign(flagged=True), on=keys, how="left")
+    marked = joined["flagged"].notna().to_numpy()  # the merge keeps chosen's rows in order
+    out = chosen[marked]
     left_out = {
         measure: sorted(set(tidy.labelled(out[out["measure"] == measure])["algorithm"]))
         for measure in COMPARED
         if (out["measure"] == measure).any()
     }
-    return chosen[~marked.fillna(False).to_numpy(bool)], left_out
+    return chosen[~marked], left_out
 
 
 def _left_out_text(left_out: dict[str, list[str]], every: int) -> str:
