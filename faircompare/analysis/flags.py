@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from faircompare.analysis.tidy import CONFIGURATION
+from faircompare.analysis.tidy import CONFIGURATION, WHERE
 from faircompare.choices import MIN_RATE_EVENTS
 from faircompare.measures import MEASURES, GroupStats, Measure
 from faircompare.results import ResultStore
@@ -40,7 +40,7 @@ FEW_EVENTS = "few events"
 
 
 def few_events(stats: GroupStats, measure: Measure, minimum: int = MIN_RATE_EVENTS) -> bool:
-    """Whether a rate the measure reads rests on fewer than ``minimum`` rows or events.
+    """Return whether a rate the measure reads rests on fewer than ``minimum`` rows or events.
 
     Parameters
     ----------
@@ -131,7 +131,7 @@ def cell_flags(chosen: pd.DataFrame, flags: pd.DataFrame) -> pd.DataFrame:
     cells = aggregate.groupby(cell, observed=True).agg(
         runs=("key", "nunique"), defined=("value", "count")
     )
-    most = cells["defined"].groupby(level=CONFIGURATION[:3]).transform("max")
+    most = cells["defined"].groupby(level=WHERE).transform("max")  # the configuration's most
     found = aggregate[[*cell, "key"]].merge(flags, on=["key", "measure"])
     reasons: dict[tuple[str, ...], list[str]] = {}
     for (*where, reason), count in found.groupby([*cell, "reason"])["key"].nunique().items():
