@@ -30,7 +30,7 @@ import argparse
 import os
 import platform
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -74,6 +74,12 @@ def rate(quantity: str, design: str, hits: int, n: int, page: str = AUDITS_GUIDE
     low, high = binomtest(hits, n).proportion_ci()
     quoted = f"{hits / n:.3f} [{low:.3f}, {high:.3f}]"
     return Figure(quantity, design, n, hits / n, low, high, quoted, page)
+
+
+def counted(quantity: str, design: str, hits: pd.Series, page: str, joint: str = " of ") -> Figure:
+    """Return the share of ``hits`` that are true, quoted as a count: ``5 of 60``."""
+    k, n = int(hits.astype(bool).sum()), len(hits)
+    return replace(rate(quantity, design, k, n, page), quoted=f"{k:,}{joint}{n:,}")
 
 
 def provenance(command: str) -> str:

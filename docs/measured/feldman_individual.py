@@ -15,11 +15,10 @@ every other model attacked without a gradient. The methods page, which
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
-from audit_error_rates import Figure, rate, write  # the script beside this one
+from audit_error_rates import Figure, counted, write  # the script beside this one
 
 from faircompare.analysis import tidy
 from faircompare.results import ResultStore
@@ -49,12 +48,10 @@ def rejections(tests: pd.DataFrame, design: str) -> list[Figure]:
     ]
     for algorithm, part in tests[feldman & without].groupby("algorithm"):
         groups.append((f"{algorithm} attacked without a gradient", part, " of its "))
-    figures = []
-    for what, part, joint in groups:
-        k, n = int(part["reject"].astype(bool).sum()), len(part)
-        figure = rate(f"{what}: loss-ratio rejections", design, k, n, METHODS)
-        figures.append(replace(figure, quoted=f"{k}{joint}{n}"))
-    return figures
+    return [
+        counted(f"{what}: loss-ratio rejections", design, part["reject"], METHODS, joint)
+        for what, part, joint in groups
+    ]
 
 
 def main() -> None:

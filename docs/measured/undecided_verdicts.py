@@ -18,10 +18,9 @@ text the docs print, which ``tests/test_measured_figures.py`` finds in its ``pag
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
-from audit_error_rates import Figure, rate, write  # the script beside this one
+from audit_error_rates import Figure, counted, write  # the script beside this one
 
 from faircompare.analysis import tidy
 from faircompare.results import ResultStore
@@ -54,12 +53,7 @@ def undecided(results: Path) -> list[Figure]:
         ("individual loss-ratio tests of near-certain models", loss.loc[near, "undecided"]),
     ]
     design = f"the default study in {results.name}"
-    figures = []
-    for what, flags in counts:
-        k, n = int(flags.astype(bool).sum()), len(flags)
-        figure = rate(f"{what} undecided", design, k, n, FAQ)
-        figures.append(replace(figure, quoted=f"{k:,} of {n:,}"))
-    return figures
+    return [counted(f"{what} undecided", design, flags, FAQ) for what, flags in counts]
 
 
 def main() -> None:
