@@ -38,11 +38,16 @@ R = TypeVar("R")
 #: it works, with a warning, for all of 0.3 (the names deprecated in 0.2 were removed in 0.3.0).
 REMOVED_IN = "0.4.0"
 
+_SETTINGS = ("BACKENDS", "BenchmarkConfig", "cpu_cores")  # moved to faircompare.config in 0.3
+
 #: Each former module, and each name it held with the module that holds it now.
 MOVED: dict[str, dict[str, str]] = {
     # the names a user chooses among, and the settings, in light modules
     "faircompare.algorithms.base": {"FAMILIES": "faircompare.choices"},
-    "faircompare.benchmark.workers": {"BACKENDS": "faircompare.benchmark.settings"},
+    "faircompare.benchmark.workers": {"BACKENDS": "faircompare.config"},
+    # the settings, their profiles and their files in one package below the harness
+    "faircompare.benchmark": dict.fromkeys(_SETTINGS, "faircompare.config"),
+    "faircompare.benchmark.settings": dict.fromkeys(_SETTINGS, "faircompare.config"),
     # a module named by what it holds: a model's loss oracle for the individual audit
     "faircompare.algorithms.hooks": dict.fromkeys(
         ("InputGradient", "LogitCoefficients", "OwnLossOracle", "gradient_kind", "model_oracle"),
@@ -70,7 +75,7 @@ _RUN = {name: name for name in ("jobs", "backend", "scheduler", "force", "retry_
 _DATA = {"mirror": "mirror", "cache": "cache", "data_dir": "mirror", "cache_dir": "cache"}
 
 #: Keyword arguments folded into the one settings object
-#: (:class:`~faircompare.benchmark.settings.BenchmarkConfig`): by function, each former keyword
+#: (:class:`~faircompare.config.BenchmarkConfig`): by function, each former keyword
 #: and the settings' field (:func:`folded_keywords`).
 FOLDED: dict[str, dict[str, str]] = {
     "faircompare.benchmark.schedule.run_plan": _RUN,
@@ -81,7 +86,7 @@ FOLDED: dict[str, dict[str, str]] = {
 #: Renamed attributes: by class (``module.qualified_name``), each former name and the present one.
 ATTRIBUTES: dict[str, dict[str, str]] = {
     "faircompare.stats.fliptest.FlipTestResult": {"report": "transparency"},
-    "faircompare.benchmark.study.Study": {"options": "config"},
+    "faircompare.benchmark.planned.Study": {"options": "config"},
     "faircompare.algorithms.unprocessed.UnprocessedClassifier": {"validation_": "out_of_fold_"},
 }
 

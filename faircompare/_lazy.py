@@ -13,9 +13,14 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from faircompare._deprecations import passes_through
+
 
 def lazy_names(
-    package: str, homes: Mapping[str, str]
+    package: str,
+    homes: Mapping[str, str],
+    *,
+    moved: Callable[[str], Any] | None = None,
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return a package's ``__getattr__`` and ``__dir__`` for names imported on first use.
 
@@ -25,13 +30,16 @@ def lazy_names(
         The package's ``__name__``.
     homes
         Each public name and the module that defines it.
+    moved
+        The package's former names, each with a warning
+        (:func:`faircompare._deprecations.moved_names`); None: the package has none.
 
     Returns
     -------
     tuple of callable
-        ``__getattr__(name)``: the name from its module, kept in the package afterwards (an
-        :class:`AttributeError` for any other name); ``__dir__()``: the public names and the
-        package's own.
+        ``__getattr__(name)``: the name from its module, kept in the package afterwards (a
+        former name through ``moved``, an :class:`AttributeError` for any other);
+        ``__dir__()``: the public names and the package's own.
 
     Notes
     -----
@@ -46,6 +54,8 @@ def lazy_names(
 
     def __getattr__(name: str) -> Any:
         if name not in homes:
+            if moved is not None:
+                return moved(name)
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(homes[name]), name)
         setattr(sys.modules[package], name, value)
@@ -54,4 +64,4 @@ def lazy_names(
     def __dir__() -> list[str]:
         return sorted(set(homes) | set(vars(sys.modules[package])))
 
-    return __getattr__, __dir__
+    return passes_through(__getattr__), __dir__  # a former name's warning names the importer

@@ -167,8 +167,8 @@ def profile_listing() -> dict[str, dict[str, Any]]:
         ``{profile: {field: value}}``; the settings of how a plan runs and where its data is,
         which a profile leaves to the user (``jobs``, ``mirror``, ...), are not shown.
     """
-    from faircompare.benchmark.settings import RUN_FIELDS
     from faircompare.config import PROFILES
+    from faircompare.config.settings import RUN_FIELDS
 
     return {
         name: {k: v for k, v in dataclasses.asdict(config).items() if k not in RUN_FIELDS}

@@ -15,8 +15,8 @@ import time
 
 import pandas as pd
 
-from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
-from faircompare.config import PROFILES
+from faircompare.benchmark import make_plan, run_plan
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.results import ResultStore
 
 

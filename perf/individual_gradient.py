@@ -37,8 +37,8 @@ from threadpoolctl import threadpool_limits
 from faircompare.algorithms.loss_oracle import model_oracle
 from faircompare.audits import AuditedRun
 from faircompare.audits.individual import INDIVIDUAL_ATTACK, IndividualAudit, audit_oracle
-from faircompare.benchmark import BenchmarkConfig, RunSpec, execute, make_plan
-from faircompare.config import PROFILES
+from faircompare.benchmark import RunSpec, execute, make_plan
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
 from faircompare.stats.individual import individual_fairness_test

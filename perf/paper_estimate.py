@@ -39,7 +39,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare.audits import AuditedRun, AuditOptions, registered_audits
-from faircompare.benchmark import BenchmarkConfig, RunSpec, execute, make_plan
+from faircompare.benchmark import RunSpec, execute, make_plan
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import (
     CALIBRATION,
@@ -55,7 +55,7 @@ from faircompare.benchmark.costs import (
     TUNING_REFIT,
     write_costs,
 )
-from faircompare.config import PROFILES
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.datasets import cache_dir, load_dataset
 from faircompare.preprocessing import Prepared, make_split, prepare, validation_split
 

@@ -14,8 +14,8 @@ import time
 
 from joblib.externals.loky import get_reusable_executor
 
-from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
-from faircompare.config import PROFILES
+from faircompare.benchmark import make_plan, run_plan
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.results import ResultStore
 
 

@@ -24,9 +24,9 @@ from threadpoolctl import threadpool_limits
 
 from faircompare.audits import registered_audits
 from faircompare.audits.cache import SharedSetupAudit
-from faircompare.benchmark import BenchmarkConfig, make_plan
+from faircompare.benchmark import make_plan
 from faircompare.benchmark.execute import execute_runs
-from faircompare.config import PROFILES
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.datasets import load_dataset
 from faircompare.records import RunRecord, RunSpec
 

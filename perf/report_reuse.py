@@ -33,8 +33,7 @@ from pathlib import Path
 
 from faircompare.analysis.report import write_report
 from faircompare.benchmark import run_benchmark
-from faircompare.benchmark.settings import cpu_cores
-from faircompare.config import PROFILES
+from faircompare.config import PROFILES, cpu_cores
 from faircompare.results.store import DATABASE
 
 

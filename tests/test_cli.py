@@ -159,14 +159,14 @@ def test_run_options_become_the_configuration_in_one_place(tmp_path):
     config_file = tmp_path / "c.toml"
     config_file.write_text('profile = "quick"\nseed = 7\ngrid = true\nsplits = 3\n')
     given = {
-        "datasets": (), "specs": (), "algorithms": ("svm",), "splits": None, "seed": 0,
+        "datasets": (), "dataset_specs": (), "algorithms": ("svm",), "splits": None, "seed": 0,
         "grid": False, "timeout": None, "audits": None, "permutations": 50, "plugins": None,
     }  # fmt: skip
     config = _configuration(None, config_file, given)
     # falsy values given on the command line win over the file; options not given keep it
     assert (config.seed, config.grid, config.tune, config.splits) == (0, False, False, 3)
     assert (config.algorithms, config.permutations) == (("svm",), 50)
-    spec_only = _configuration(None, None, given | {"specs": (tmp_path / "d.toml",)})
+    spec_only = _configuration(None, None, given | {"dataset_specs": (tmp_path / "d.toml",)})
     assert spec_only.datasets == () and spec_only.dataset_specs == (str(tmp_path / "d.toml"),)
 
 

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from faircompare.config import PROFILES, BenchmarkConfig, ConfigError, load_config
@@ -135,3 +137,53 @@ def test_a_file_starting_with_a_byte_order_mark_reads_as_without_it(tmp_path):
     path = tmp_path / "bench.toml"
     path.write_bytes(b"\xef\xbb\xbfsplits = 3\n")
     assert load_config(path).splits == 3
+
+
+def test_each_field_carries_its_rule_and_the_command_line_is_made_from_the_fields():
+    # issue #84: the rules were a table keyed by field-name strings and the options were named
+    # by hand; both are now read from the fields, so a renamed field keeps its check and option
+    from dataclasses import fields
+
+    from faircompare.cli.running import run
+    from faircompare.config.rules import option_of, rule_of
+    from faircompare.config.settings import RULES
+
+    declared = fields(BenchmarkConfig)
+    assert list(RULES) == [f.name for f in declared]
+    assert all(RULES[f.name] is rule_of(f) for f in declared)
+    offered = {f.name for f in declared if option_of(f) is not None}
+    parameters = {p.name for p in run.params} - {"former_mirror", "former_cache"}
+    assert offered <= parameters  # every offered setting is an option, named as its field
+    assert offered == {f.name for f in declared} - {"tune"}  # set by --grid, as its help says
+
+
+@pytest.mark.parametrize(
+    ("field", "flag", "too_far"),
+    [("splits", "--splits", "1001"), ("seed", "--seed", "-1"), ("timeout", "--timeout", "0")],
+)
+def test_an_options_range_is_its_fields_rule(field, flag, too_far):
+    from click.testing import CliRunner
+
+    from faircompare.cli import cli
+    from faircompare.config.settings import RULES
+
+    rule = RULES[field]
+    refused = CliRunner().invoke(cli, ["run", "--dry-run", flag, too_far])
+    assert refused.exit_code == 2 and flag in refused.output
+    with pytest.raises(ConfigError, match=re.escape(f"{field} must be {rule.phrase()}")):
+        BenchmarkConfig(**{field: type(rule.low)(too_far)})
+
+
+def test_a_keyword_given_alone_on_the_command_line_is_the_keyword():
+    from faircompare.cli.options import given_settings
+
+    given = given_settings({"sensitive_attributes": ("all",), "algorithms": ("svm",)})
+    assert given == {"sensitive_attributes": "all", "algorithms": ("svm",)}
+    assert PROFILES["default"].overridden(**given).sensitive_attributes == "all"
+
+
+def test_overridden_sets_a_field_back_to_none_and_keeps_the_others_with_a_warning():
+    config = BenchmarkConfig(jobs=2, splits=3)
+    assert config.overridden(jobs=None).jobs is None  # every core again
+    with pytest.warns(DeprecationWarning, match=r"overridden\(splits=None\) is deprecated"):
+        assert config.overridden(splits=None).splits == 3  # 0.2's reading, until 0.4.0

@@ -24,7 +24,8 @@ from faircompare._deprecations import (
     REMOVED_IN,
     message,
 )
-from faircompare.benchmark import BenchmarkConfig, RunSettings
+from faircompare.benchmark import RunSettings
+from faircompare.config import BenchmarkConfig
 from faircompare.exceptions import ChoiceError
 from faircompare.stats import fliptest, transport
 

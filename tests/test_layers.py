@@ -60,7 +60,9 @@ GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
 
 def test_the_graph_sees_imports_of_modules_and_of_names():
     assert "faircompare.stats.rates" in GRAPH["faircompare.measures"]  # from X import name
-    assert "faircompare.config" not in GRAPH["faircompare.benchmark.settings"]  # type-only
+    assert (
+        "faircompare.benchmark.summary" not in GRAPH["faircompare.benchmark.settings"]
+    )  # type-only
     assert "faircompare.stats.multitest" in GRAPH["faircompare.audits.rows"]
 
 
@@ -124,7 +126,9 @@ LAZY = sorted(name for name, path in MODULES.items() if "_HOMES = {" in path.rea
 
 
 def test_the_packages_with_names_on_first_use_are_those_a_worker_or_the_cli_passes_through():
-    expected = {"algorithms", "benchmark", "datasets", "preprocessing", "results", "stats"}
+    expected = {
+        "algorithms", "benchmark", "config", "datasets", "preprocessing", "results", "stats"
+    }  # fmt: skip
     assert LAZY == sorted(f"faircompare.{name}" for name in expected)
 
 
@@ -145,7 +149,8 @@ def test_a_lazy_packages_names_for_type_checkers_are_its_names_at_run_time(packa
 
 def test_a_worker_that_ran_an_audited_run_holds_none_of_the_coordinators_modules():
     # a worker imports benchmark.workers (its _WORKER_CODE), then runs: data, fit, measures,
-    # the three audits; the plan, the configuration and the store stay with the coordinator
+    # the three audits; the plan, the profiles, the TOML loader and the store stay with the
+    # coordinator (the worker unpickles the settings: faircompare.config.settings alone)
     from faircompare.benchmark import make_plan
     from faircompare.config import BenchmarkConfig
 
@@ -166,7 +171,10 @@ def test_a_worker_that_ran_an_audited_run_holds_none_of_the_coordinators_modules
     assert status.startswith("done"), ran.stderr.decode()[-2000:]
     modules = json.loads(modules)
     assert {"faircompare.audits.fliptest", "faircompare.measures"} <= set(modules)
-    coordinator = ("faircompare.analysis", "faircompare.results", "faircompare.config")
+    coordinator = (
+        "faircompare.analysis", "faircompare.results", "faircompare.config.profiles",
+        "faircompare.config.files",
+    )  # fmt: skip
     assert [m for m in modules if m.startswith(coordinator)] == []
 
 

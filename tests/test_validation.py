@@ -44,8 +44,7 @@ def test_choice_error_is_a_value_error():
 def test_every_way_to_make_the_settings_checks_them_in_one_message(field, value, message):
     # issue #68: Options(timeout=-5, permutations=0) was made without a word while the
     # configuration refused the same values; the one settings object checks them however made
-    from faircompare.benchmark import BenchmarkConfig
-    from faircompare.config import PROFILES, ConfigError
+    from faircompare.config import PROFILES, BenchmarkConfig, ConfigError
 
     with pytest.raises(ConfigError, match=message):
         BenchmarkConfig(**{field: value})

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from faircompare import __version__
 from faircompare.benchmark.progress import progress_printer
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.config import BenchmarkConfig
 from faircompare.reproduction import reproduce
 
 HERE = Path(__file__).parent

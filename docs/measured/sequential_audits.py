@@ -41,8 +41,7 @@ from faircompare.analysis.tidy import permutation_verdicts
 from faircompare.audits import AuditedRun, AuditOptions, SharedSetupAudit, registered_audits
 from faircompare.audits import individual as individual_audit
 from faircompare.benchmark import execute, make_plan
-from faircompare.benchmark.settings import BenchmarkConfig
-from faircompare.config import PROFILES
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import make_split, prepare
 from faircompare.records import AuditRow, RunSpec

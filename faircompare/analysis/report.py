@@ -27,7 +27,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from faircompare._deprecations import renamed_arguments
-from faircompare._validation import SETTINGS, check_choice
+from faircompare._validation import check_choice
 from faircompare.analysis import compare, equal_fairness, explore, figures, flags, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.audit_figures import (
@@ -43,6 +43,7 @@ from faircompare.analysis.selection import Selection, StudyFrames, recorded_fami
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
 from faircompare.choices import FAMILIES, MIN_RATE_EVENTS
+from faircompare.config.settings import RULES
 from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
 from faircompare.results import ResultStore
@@ -66,7 +67,7 @@ ROPE = 0.01  # region of practical equivalence of the Bayesian comparisons (scor
 SWEEP_VARIANT = "numerical+binary"
 
 
-_REPORT_JOBS = replace(SETTINGS["jobs"], optional=False)  # processes drawing: a number, no None
+_REPORT_JOBS = replace(RULES["jobs"], optional=False)  # processes drawing: a number, no None
 
 
 @renamed_arguments

@@ -51,7 +51,7 @@ from statistics import median
 import pandas as pd
 
 from faircompare.audits import registered_audits
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")

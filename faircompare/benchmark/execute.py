@@ -45,7 +45,7 @@ from faircompare.algorithms.outputs import (
     row_index,
 )
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import LONGEST_TRACEBACK, DegeneratePredictionsWarning, cut_message
 from faircompare.measures import measure_rows

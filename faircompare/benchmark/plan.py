@@ -23,10 +23,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from faircompare import __version__
-from faircompare._validation import MAX_RUNS, check_choice
+from faircompare._validation import check_choice
 from faircompare.algorithms.base import FairEstimator
 from faircompare.audits.registry import audits_input
 from faircompare.config import BenchmarkConfig, ConfigError
+from faircompare.config.rules import MAX_RUNS
 from faircompare.datasets import Dataset, DatasetSpec, fingerprint, get_spec, read_spec
 from faircompare.file_names import slug
 from faircompare.preprocessing import VARIANTS, variants_agree
@@ -261,7 +262,7 @@ def _check_size(
     grids: Mapping[str, list[tuple[tuple[str, Any], ...]]],
     config: BenchmarkConfig,
 ) -> None:
-    """Refuse a plan of more than :data:`~faircompare._validation.MAX_RUNS` runs, before any."""
+    """Refuse a plan of more than :data:`~faircompare.config.rules.MAX_RUNS` runs, before any."""
     per_split = sum(
         len(_variants(algorithm, config)) * len(grids[algorithm.name] + _always_planned(algorithm))
         for algorithm in chosen

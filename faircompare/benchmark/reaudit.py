@@ -25,7 +25,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from faircompare._timeout import time_limit
-from faircompare._validation import MAX_PERMUTATIONS, check_choice
+from faircompare._validation import check_choice
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
 from faircompare.audits.registry import (
     audits_input,
@@ -42,7 +42,8 @@ from faircompare.benchmark.execute import (
     run_surroundings,
 )
 from faircompare.benchmark.plan import stored_spec
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.config.rules import MAX_PERMUTATIONS
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import read_spec
 from faircompare.exceptions import FaircompareError, cut_message
 from faircompare.records import Predictions, RunSpec
@@ -177,9 +178,8 @@ def audit_study(
     )
     files = {read_spec(path).name: str(Path(path).resolve()) for path in specs}
     # what a run's audit reads of a study's settings (the plan's fields are the store's)
-    settings = BenchmarkConfig().overridden(
-        timeout=timeout, plugins=plugins, cache=cache, mirror=mirror
-    )
+    given = {"timeout": timeout, "plugins": plugins, "cache": cache, "mirror": mirror}
+    settings = BenchmarkConfig().overridden(**{k: v for k, v in given.items() if v is not None})
     with ResultStore(results, readonly=True) as probe:  # a folder without a study: not made
         probe.require_runs()
     with ResultStore(results) as store, store.claim():

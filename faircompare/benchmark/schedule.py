@@ -19,15 +19,16 @@ from faircompare import registry
 from faircompare._deprecations import deprecated, folded_keywords, renamed_arguments
 from faircompare._interrupts import sigterm_interrupts
 from faircompare.audits.registry import read_audits_input
-from faircompare.benchmark.settings import BenchmarkConfig, accepts_run_settings
+from faircompare.benchmark.settings import accepts_run_settings
 from faircompare.benchmark.summary import Summary
 from faircompare.benchmark.workers import run_groups
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.exceptions import FaircompareError
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import ResultStore
 
 if TYPE_CHECKING:
-    from faircompare.benchmark.study import Study
+    from faircompare.benchmark.planned import Study
 
 #: Called after each stored run with its record and the counts so far (a progress bar).
 Progress = Callable[[RunRecord, Summary], None]
@@ -74,7 +75,7 @@ def run_plan(
         formerly ``report=``, which still works with a :class:`DeprecationWarning`.
     costs, cleaning
         Deprecated (until 0.4.0): a study's costs and cleaning, given with its runs alone; pass
-        the :class:`~faircompare.benchmark.study.Study`.
+        the :class:`~faircompare.benchmark.Study`.
 
     Returns
     -------

@@ -53,7 +53,7 @@ from faircompare.benchmark.execute import (
     remove_folder,
     run_surroundings,
 )
-from faircompare.benchmark.settings import BenchmarkConfig
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.exceptions import cut_message
 from faircompare.records import RunRecord, RunSpec
 from faircompare.registry import algorithms
@@ -100,7 +100,7 @@ def run_groups(
     settings
         The study's settings: each worker reads how to run a run (time limit, plugins, data
         locations, audits), and this function the backend (one of
-        :data:`~faircompare.benchmark.settings.BACKENDS`) and the Dask scheduler (its
+        :data:`~faircompare.config.BACKENDS`) and the Dask scheduler (its
         address or scheduler file; a local cluster is started when None).
     workers
         Worker processes (``processes``), or a local Dask cluster's workers.

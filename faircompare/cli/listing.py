@@ -32,7 +32,7 @@ def list_() -> None:
 @specs_option("listed with the built-in datasets")
 @data_locations
 def list_datasets(
-    as_json: bool, specs: tuple[Path, ...], mirror: Path | None, cache: Path | None
+    as_json: bool, dataset_specs: tuple[Path, ...], mirror: Path | None, cache: Path | None
 ) -> None:
     """List the datasets: rows, label, sensitive attributes and privileged values.
 
@@ -46,7 +46,7 @@ def list_datasets(
         load_dataset(spec, cache=cache, mirror=mirror, say=say).describe()
         if at_hand(spec, cache=cache, mirror=mirror)
         else spec.describe() | {"rows": None}
-        for spec in selected_specs((), specs)
+        for spec in selected_specs((), dataset_specs)
     ]
     if as_json:
         click.echo(json.dumps(described, indent=2))

@@ -5,16 +5,18 @@ from __future__ import annotations
 import functools
 import signal
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from faircompare._deprecations import FLAGS, former_names, message
-from faircompare._validation import SETTINGS
+from faircompare.config.profiles import PROFILES
+from faircompare.config.rules import Option, Rule, option_of, rule_of
+from faircompare.config.settings import RUN_FIELDS, BenchmarkConfig
 from faircompare.datasets.builtin import BUILTIN
-from faircompare.datasets.fetch import CACHE_ENV, MIRROR_ENV
 from faircompare.safe_write import make_folder, write_error
 
 if TYPE_CHECKING:
@@ -31,39 +33,123 @@ RESULTS = click.option(
     help="Results folder (a SQLite database inside).",
 )
 FOLDER = click.Path(file_okay=False, path_type=Path)
-MIRROR = click.option(
-    "--mirror",
-    type=FOLDER,
-    envvar=MIRROR_ENV,
-    help=f"Local mirror of the raw data files, tried before downloading [env: {MIRROR_ENV}].",
-)
-CACHE = click.option(
-    "--cache",
-    type=FOLDER,
-    envvar=CACHE_ENV,
-    help=f"Where verified raw files are kept [env: {CACHE_ENV}; default: user cache dir].",
-)
+_FIELDS = {declared.name: declared for declared in fields(BenchmarkConfig)}
 
 
-def setting_type(name: str) -> click.ParamType:
-    """Return the click type of a study's setting, its range read from the one table of rules.
+def setting_option(
+    name: str, *, help: str | None = None, default: str | None = None, profile: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Return the option of a study's setting, made from its field of :class:`BenchmarkConfig`.
+
+    The field's declaration (:func:`faircompare.config.rules.setting`) gives the option its
+    flag, its type and range (so the command line refuses what the settings would, before
+    anything runs), whether it repeats (a list of names, one per use), its environment
+    variable, its help and the default the help states; the option's value is None (or empty)
+    when not given, so the settings keep theirs.
 
     Parameters
     ----------
     name
-        A setting of :data:`faircompare._validation.SETTINGS` that is a number.
+        The field.
+    help
+        The help, when a command uses the setting otherwise than a study does.
+    default
+        The default the help states, when not the settings' (``each run's``).
+    profile
+        Whether the default is the profile's (``faircompare run``): the help then states
+        the ``default`` profile's value. The settings of how a plan runs are the same in
+        every profile, and state their own.
 
     Returns
     -------
-    click.ParamType
-        An :class:`click.IntRange` (whole numbers) or :class:`click.FloatRange` (seconds, the
-        lower end excluded) with the setting's bounds, so the command line refuses what the
-        settings would, before anything runs.
+    callable
+        The :func:`click.option` decorator, its parameter named as the field.
     """
-    rule = SETTINGS[name]
+    declared = _FIELDS[name]
+    rule, option = rule_of(declared), option_of(declared)
+    if option is None:
+        raise ValueError(f"the setting {name!r} has no command-line option")
+    flag = option.flag or f"--{name.replace('_', '-')}"
+    note = _default_note(name, option, default, profile=profile)
+    kwargs: dict[str, Any] = {"help": f"{help or option.help} {note}".strip()}
+    if option.envvar is not None:
+        kwargs["envvar"] = option.envvar
+    if rule.kind == "flag":  # a profile's switch both ways; a switch of what to redo, on only
+        if name in RUN_FIELDS:
+            return click.option(flag, name, is_flag=True, default=None, **kwargs)
+        return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, **kwargs)
+    return click.option(flag, name, type=_option_type(rule, option), multiple=rule.kind == "names",
+                        **kwargs)  # fmt: skip
+
+
+def _option_type(rule: Rule, option: Option) -> click.ParamType:
+    """Return the click type of a setting: its range, its valid names, or a path."""
     if rule.kind == "whole":
         return click.IntRange(min=cast(int | None, rule.low), max=cast(int | None, rule.high))
-    return click.FloatRange(min=rule.low, max=rule.high, min_open=True)
+    if rule.kind == "seconds":
+        return click.FloatRange(min=rule.low, max=rule.high, min_open=True)
+    if (valid := rule.valid()) is not None:
+        return click.Choice([*valid, *rule.keywords])
+    if rule.kind == "folder":
+        return click.Path(file_okay=False, exists=option.exists, path_type=Path)
+    if option.exists:  # a list of files (--spec)
+        return click.Path(exists=True, dir_okay=False, path_type=Path)
+    return click.STRING
+
+
+def _default_note(name: str, option: Option, default: str | None, *, profile: bool) -> str:
+    """Return the help's ``[env: ...; default: ...]``, read from the settings and profiles."""
+    from_profile = profile and name not in RUN_FIELDS
+    base = PROFILES["default"] if from_profile else BenchmarkConfig()
+    value = default or option.default or _shown(getattr(base, name))
+    if from_profile:
+        value = f"the profile's; {value or 'none'} in 'default'"
+    parts = [f"env: {option.envvar}"] if option.envvar else []
+    return (
+        f"[{'; '.join([*parts, f'default: {value}'] if value else parts)}]"
+        if parts or value
+        else ""
+    )
+
+
+def _shown(value: Any) -> str:
+    """Return a default as the help shows it: on/off, 1,000, processes, a, b; '' for none."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:,g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return "" if value is None else str(value)
+
+
+def given_settings(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the settings' changes the options given make, as :class:`BenchmarkConfig` holds them.
+
+    Parameters
+    ----------
+    options
+        The values of options made by :func:`setting_option`, by field.
+
+    Returns
+    -------
+    dict
+        The options given (None or an empty repeated option: not given, the settings keep
+        theirs); a repeated option's values as strings (a path as given), and a keyword
+        given alone (``--attribute all``) as the keyword.
+    """
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if value is None or value == ():
+            continue
+        if isinstance(value, tuple):
+            value = tuple(map(str, value))
+            if len(value) == 1 and value[0] in rule_of(_FIELDS[name]).keywords:
+                value = value[0]
+        changes[name] = value
+    return changes
 
 
 def deprecated_line(old: str, new: str) -> None:
@@ -95,35 +181,32 @@ def data_locations(command: Callable[..., None]) -> Callable[..., None]:
             option = click.option(flag, f"former_{name}", type=FOLDER, hidden=True,
                                   callback=_former_flag)  # fmt: skip
             merged = option(merged)
-    return CACHE(MIRROR(merged))
+    return setting_option("mirror")(setting_option("cache")(merged))
 
 
-DATASETS = click.option(
-    "--dataset",
-    "datasets",
-    multiple=True,
-    type=click.Choice(list(BUILTIN)),
-    help="A built-in dataset (repeatable; default: the paper's five).",
-)
-PLUGINS = click.option(
-    "--plugins",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="A folder of plugin files (Python files defining FairEstimator subclasses).",
-)
+def study_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command an option for each setting of a study that has one, in the fields' order.
+
+    Each option is :func:`setting_option`'s, its default stated as the profile's; ``--mirror``
+    and ``--cache`` are :func:`data_locations`'s (their former names merged in).
+    """
+    offered = [name for name, declared in _FIELDS.items() if option_of(declared) is not None]
+    command = data_locations(command)
+    for name in reversed(offered):  # the first field's option first in the help
+        if name not in ("mirror", "cache"):
+            command = setting_option(name, profile=True)(command)
+    return command
+
+
+DATASETS = setting_option("datasets", default="every built-in dataset")
+PLUGINS = setting_option("plugins")
 
 
 def specs_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Return the repeatable ``--spec`` option, its help saying what the command does with it."""
-    return click.option(
-        "--spec",
-        "specs",
-        multiple=True,
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        help=f"A TOML specification of your own dataset (repeatable): {what}.",
+    return setting_option(
+        "dataset_specs", help=f"A TOML specification of your own dataset (repeatable): {what}."
     )
-
-
-SPECS = specs_option("without --dataset, only these datasets are run")
 
 
 def output_folder(out: Path | None, results: Path, default: str) -> Path:

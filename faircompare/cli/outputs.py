@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from faircompare.benchmark.settings import cpu_cores
 from faircompare.choices import (
     COLUMN,
     FIGURE_KINDS,
@@ -26,8 +25,9 @@ from faircompare.cli.options import (
     RESULTS,
     output_folder,
     say,
-    setting_type,
+    setting_option,
 )
+from faircompare.config.settings import cpu_cores
 
 
 @click.command(name="report")
@@ -39,12 +39,7 @@ from faircompare.cli.options import (
     "--redraw", is_flag=True,
     help="Draw every part again, also those whose runs did not change since the last report.",
 )  # fmt: skip
-@click.option(
-    "--jobs",
-    type=setting_type("jobs"),
-    help="Processes drawing the report's parts at a time. [default: every core this process "
-    "may use]",
-)
+@setting_option("jobs", help="Processes drawing the report's parts at a time.")
 @click.option(
     "--adjust", "adjustment", type=click.Choice(["family", "run"]), default="family",
     show_default=True,

@@ -12,10 +12,10 @@ from faircompare.cli.options import (
     INTERRUPTED,
     SHOWN_FAILURES,
     data_locations,
+    given_settings,
     say,
-    setting_type,
+    setting_option,
 )
-from faircompare.datasets.builtin import BUILTIN
 from faircompare.exceptions import cut_message
 
 if TYPE_CHECKING:
@@ -56,37 +56,17 @@ _SHOWN = [
     show_default=True,
     help="Also reproduce the parameter sweeps (the files in sweeps/).",
 )
-@click.option(
-    "--dataset",
-    "datasets",
-    multiple=True,
-    type=click.Choice(list(BUILTIN)),
-    help="A dataset (repeatable; default: every one the files hold).",
-)
+@setting_option("datasets", help="A dataset (repeatable).", default="every one the files hold")
 @click.option(
     "--attribute",
     "attributes",
     multiple=True,
     help="A sensitive attribute (repeatable; default: every one the files hold).",
 )
-@click.option(
-    "--splits",
-    type=setting_type("splits"),
-    default=10,
-    show_default=True,
-    help="Train/test splits per setting (the original ran 10).",
-)
-@click.option("--seed", type=setting_type("seed"), default=0, show_default=True, help="Base seed.")
-@click.option(
-    "--timeout",
-    type=setting_type("timeout"),
-    help="Seconds per run (a run past it is ended and stored as failed). [default: 600]",
-)
-@click.option(
-    "--jobs",
-    type=setting_type("jobs"),
-    help="Parallel workers on this machine. [default: every core this process may use]",
-)
+@setting_option("splits", help="Train/test splits per setting (the original ran 10).")
+@setting_option("seed")
+@setting_option("timeout")
+@setting_option("jobs", help="Parallel workers on this machine.")
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -117,10 +97,10 @@ def reproduce_command(
     The exit status is 1 when a run failed.
     """
     from faircompare.benchmark.progress import progress_printer
-    from faircompare.benchmark.settings import BenchmarkConfig
+    from faircompare.config.settings import BenchmarkConfig
     from faircompare.reproduction import reproduce
 
-    config = BenchmarkConfig(audits=False).overridden(**settings)
+    config = BenchmarkConfig(audits=False).overridden(**given_settings(settings))
     done = reproduce(
         published,
         results,

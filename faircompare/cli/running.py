@@ -10,19 +10,19 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from faircompare.benchmark.settings import BACKENDS
 from faircompare.cli.options import (
     DATASETS,
     INTERRUPTED,
     PLUGINS,
     RESULTS,
     SHOWN_FAILURES,
-    SPECS,
     data_locations,
+    given_settings,
     say,
     selected_specs,
-    setting_type,
+    setting_option,
     specs_option,
+    study_options,
 )
 from faircompare.config import (
     PROFILES,
@@ -36,32 +36,26 @@ if TYPE_CHECKING:
 
 
 def _configuration(
-    profile: str | None, config_path: Path | None, overrides: dict[str, Any]
+    profile: str | None, config_path: Path | None, options: dict[str, Any]
 ) -> BenchmarkConfig:
     """Return the configuration: the TOML file (or profile), then the options given.
 
-    The options are named as :class:`BenchmarkConfig`'s fields; one not given (None, or an
-    empty repeatable option) keeps the file's value. ``--spec`` without ``--dataset`` runs the
-    user's data only, and ``--grid`` sets ``tune`` as well (as its help says). The settings are
-    checked once, as they are made.
+    The options are the settings' fields (:func:`~faircompare.cli.options.setting_option`);
+    one not given keeps the file's value. ``--spec`` without ``--dataset`` runs the user's data
+    only, and ``--grid`` sets ``tune`` as well (as its help says). The settings are checked
+    once, as they are made.
     """
-    given = {
-        field: (tuple(map(str, value)) or None) if field in _REPEATED else value
-        for field, value in overrides.items()
-    }
-    given["dataset_specs"] = given.pop("specs")  # the --spec option other commands share
-    if given["dataset_specs"] and not given["datasets"]:
+    given = given_settings(options)
+    if "dataset_specs" in given and "datasets" not in given:
         given["datasets"] = ()
-    given["tune"] = given["grid"]
+    if "grid" in given:
+        given["tune"] = given["grid"]
     with warnings.catch_warnings(record=True) as said:  # a repeated name: planned once
         warnings.simplefilter("always", UserWarning)
         config = load_config(config_path, profile).overridden(**given)
     for warning in said:
         click.echo(f"warning: {warning.message}", err=True)
     return config
-
-
-_REPEATED = ("datasets", "specs", "sensitive_attributes", "algorithms")
 
 
 @click.command(name="fetch-data")
@@ -76,25 +70,6 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
         click.echo(f"{spec.name}: verified, {len(dataset.frame):,} rows after cleaning")
 
 
-def _profile_default(field: str) -> str:
-    """Return the help's note on an option whose default is the profile's (the file's) value."""
-    return f"[default: the profile's; {_shown(getattr(PROFILES['default'], field))} in 'default']"
-
-
-def _settings_default(field: str) -> str:
-    """Return the help's note on an option whose default is the settings' own."""
-    return f"[default: {_shown(getattr(BenchmarkConfig(), field))}]"
-
-
-def _shown(value: Any) -> str:
-    """Return a default as the help shows it: on/off, 1,000, processes."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float):
-        return f"{value:,g}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
 @click.command()
 @click.option(
     "--profile", type=click.Choice(list(PROFILES)), help="Named profile [default: default]."
@@ -105,79 +80,8 @@ def _shown(value: Any) -> str:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A TOML configuration (its 'profile' key names the profile it starts from).",
 )
-@DATASETS
-@SPECS
-@click.option(
-    "--attribute",
-    "sensitive_attributes",
-    multiple=True,
-    help="A sensitive attribute (repeatable; each used where a dataset has it, e.g. sex, or "
-    "race-sex for the combined one). [default: the profile's; the first of each dataset in "
-    "'default']",
-)
-@click.option(
-    "--algorithm",
-    "algorithms",
-    multiple=True,
-    help="An algorithm (repeatable). [default: the profile's; in 'default', every available "
-    "algorithm that does not opt out]",
-)
-@click.option(
-    "--splits",
-    type=setting_type("splits"),
-    help=f"Number of train/test splits. {_profile_default('splits')}",
-)
-@click.option(
-    "--seed",
-    type=setting_type("seed"),
-    help=f"Base seed. {_profile_default('seed')}",
-)
-@click.option(
-    "--grid/--no-grid",
-    default=None,
-    help="Sweep the parameter grids; sets 'tune' too (grid runs are also scored on a validation "
-    "part of the training data, for choosing parameters without the test data). In a TOML "
-    f"file, 'grid' and 'tune' are separate keys. {_profile_default('grid')}",
-)
-@click.option(
-    "--timeout",
-    type=setting_type("timeout"),
-    help="Seconds per run (a run past it is ended and stored as failed). "
-    f"{_profile_default('timeout')}",
-)
-@click.option(
-    "--audits/--no-audits",
-    default=None,
-    help="Audit each run (permutation tests, FlipTest, individual fairness). "
-    f"{_profile_default('audits')}",
-)
-@click.option(
-    "--permutations",
-    type=setting_type("permutations"),
-    help="Most permutations per audit test: a test draws until its verdict at 0.05 is decided, "
-    f"up to this many. {_profile_default('permutations')}",
-)
-@click.option(
-    "--jobs",
-    type=setting_type("jobs"),
-    help="Parallel workers on this machine; with --scheduler, the cluster's size, which the dry "
-    "run divides the time by. [default: every core this process may use]",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(BACKENDS),
-    help="processes: worker processes this machine starts and watches (a worker that dies or "
-    "overruns --timeout costs its run only); dask: a Dask cluster; inline: this process, one "
-    f"run at a time (debugging). {_settings_default('backend')}",
-)
-@click.option(
-    "--scheduler",
-    help="Address of a running Dask scheduler (tcp://HOST:8786), or the file its "
-    "--scheduler-file wrote (with --backend dask).",
-)
+@study_options
 @RESULTS
-@click.option("--force", is_flag=True, default=None, help="Redo runs already stored.")
-@click.option("--retry-failed", is_flag=True, default=None, help="Redo runs stored as failed.")
 @click.option(
     "--report/--no-report", default=True, show_default=True, help="Write RESULTS/report at the end."
 )
@@ -187,15 +91,13 @@ def _shown(value: Any) -> str:
     help="Print what the plan runs, tunes and audits, and its runs and expected CPU time per "
     "dataset and algorithm; run nothing.",
 )
-@PLUGINS
-@data_locations
 def run(
     profile: str | None,
     config_path: Path | None,
     results: Path,
     report: bool,
     dry_run: bool,
-    **overrides: Any,
+    **options: Any,
 ) -> None:
     """Run the benchmark: every planned run is fitted, scored and stored as it finishes.
 
@@ -206,7 +108,7 @@ def run(
     from faircompare.benchmark import plan_study, run_benchmark
     from faircompare.benchmark.progress import progress_printer
 
-    config = _configuration(profile, config_path, overrides)
+    config = _configuration(profile, config_path, options)
     if dry_run:
         study = plan_study(config, fetch=False, say=say)
         if config_path is not None:  # the settings line below is what it was read as
@@ -252,12 +154,11 @@ def _print_summary(summary: Summary) -> None:
     help="Also draw the undecided permutation tests further, until they decide: to "
     "--permutations, or to ten times their cap (those runs' tests alone).",
 )  # fmt: skip
-@click.option(
-    "--permutations",
-    type=setting_type("permutations"),
+@setting_option(
+    "permutations",
     help="Most permutations per test; a cap other than a run's stored one audits its "
-    "permutation tests again (with --undecided, only the undecided runs'). [default: each "
-    "run's]",
+    "permutation tests again (with --undecided, only the undecided runs').",
+    default="each run's",
 )
 @click.option(
     "--audits",
@@ -266,11 +167,7 @@ def _print_summary(summary: Summary) -> None:
     help="An audit to run again (repeatable, or comma-separated; default: every audit). "
     "`faircompare list audits` names them.",
 )
-@click.option(
-    "--timeout",
-    type=setting_type("timeout"),
-    help=f"Seconds per run (a run past it is left as it was). {_settings_default('timeout')}",
-)
+@setting_option("timeout", help="Seconds per run (a run past it is left as it was).")
 @specs_option("where the stored runs of your own datasets read their data again")
 @PLUGINS
 @data_locations
@@ -280,7 +177,7 @@ def audit_command(
     permutations: int | None,
     audit_names: tuple[str, ...],
     timeout: float | None,
-    specs: tuple[Path, ...],
+    dataset_specs: tuple[Path, ...],
     plugins: Path | None,
     mirror: Path | None,
     cache: Path | None,
@@ -308,7 +205,7 @@ def audit_command(
         mirror=mirror,
         cache=cache,
         plugins=plugins,
-        specs=specs,
+        specs=dataset_specs,
         timeout=timeout,
         say=say,
     )

@@ -17,8 +17,8 @@ import pandas as pd
 
 from faircompare.analysis.figures import save
 from faircompare.benchmark.schedule import Progress
-from faircompare.benchmark.settings import BenchmarkConfig
 from faircompare.benchmark.summary import Summary
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.reproduction.figure import sweep_figure
 from faircompare.reproduction.published import read_published
 from faircompare.reproduction.study import planned_settings, run_reproduction

@@ -18,10 +18,11 @@ from typing import Any
 
 import pandas as pd
 
+from faircompare.benchmark.planned import Study
 from faircompare.benchmark.schedule import Progress, run_plan
-from faircompare.benchmark.settings import BenchmarkConfig
-from faircompare.benchmark.study import Study, plan_study
+from faircompare.benchmark.study import plan_study
 from faircompare.benchmark.summary import Summary
+from faircompare.config.settings import BenchmarkConfig
 from faircompare.reproduction.departures import switches
 from faircompare.results.store import ResultStore
 

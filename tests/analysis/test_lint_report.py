@@ -12,8 +12,8 @@ import pytest
 
 from faircompare.analysis import figures, report
 from faircompare.analysis.lint import lint_figure
-from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
-from faircompare.config import PROFILES
+from faircompare.benchmark import make_plan, run_plan
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data

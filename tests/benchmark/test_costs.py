@@ -9,7 +9,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from faircompare.benchmark import BenchmarkConfig, Study, make_plan, plan_study, run_plan
+from faircompare.benchmark import Study, make_plan, plan_study, run_plan
 from faircompare.benchmark.costs import (
     REPEAT_SECONDS,
     SEQUENTIAL,
@@ -27,7 +27,7 @@ from faircompare.benchmark.costs import (
 from faircompare.benchmark.execute import execute_run, execute_runs
 from faircompare.benchmark.progress import progress_printer
 from faircompare.benchmark.schedule import Summary, longest_first, shared_fits
-from faircompare.config import PROFILES
+from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.records import RunRecord, RunSpec, SharedFit
 from faircompare.results import ResultStore
 

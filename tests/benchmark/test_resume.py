@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from faircompare.benchmark import BenchmarkConfig, make_plan, run_plan
-from faircompare.config import load_config
+from faircompare.benchmark import make_plan, run_plan
+from faircompare.config import BenchmarkConfig, load_config
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data
