@@ -30,7 +30,7 @@ import pandas as pd
 
 from faircompare.audits import AuditedRun, AuditOptions
 from faircompare.audits.registry import registered_audits
-from faircompare.config import MODERN_ALGORITHMS
+from faircompare.config.profiles import MODERN_ALGORITHMS
 from faircompare.datasets import load_dataset
 from faircompare.preprocessing import is_sparse_frame, make_split, prepare
 from faircompare.registry import get_algorithm

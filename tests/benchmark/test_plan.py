@@ -5,7 +5,8 @@ from dataclasses import replace
 import pytest
 
 from faircompare.benchmark import make_plan
-from faircompare.config import PAPER_ALGORITHMS, PROFILES, BenchmarkConfig, ConfigError
+from faircompare.config import PROFILES, BenchmarkConfig, ConfigError
+from faircompare.config.profiles import PAPER_ALGORITHMS
 from faircompare.exceptions import ChoiceError
 from faircompare.registry import algorithms
 
