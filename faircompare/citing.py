@@ -229,8 +229,9 @@ def _audits(names: list[str]) -> Cited:
 def _statistics(done: pd.DataFrame) -> Cited:
     """Return the report's comparisons that the study's done runs make it run.
 
-    The pairwise comparisons need two splits; the ranks across datasets, a variant with two
-    datasets and attributes and three algorithms run on each; the comparison at equal
+    The pairwise comparisons need two splits; the ranks across datasets and the combined
+    tests beside them, a variant with two datasets and attributes and three algorithms run on
+    each; the comparison at equal
     fairness, two splits and a frontier (``unprocessed-*``).
     """
     from faircompare.analysis import compare, equal_fairness
@@ -238,9 +239,10 @@ def _statistics(done: pd.DataFrame) -> Cited:
     if done["split_id"].nunique() < 2:
         return {}
     frontier = done["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
-    statistics = {k: v for k, v in compare.REFERENCES.items() if k != compare.RANKS}
+    across = (compare.RANKS, compare.COMBINED)  # both read the ranked datasets
+    statistics = {k: v for k, v in compare.REFERENCES.items() if k not in across}
     if _ranked(done[~frontier]):
-        statistics[compare.RANKS] = compare.REFERENCES[compare.RANKS]
+        statistics |= {key: compare.REFERENCES[key] for key in across}
     return statistics | (equal_fairness.REFERENCES if frontier.any() else {})
 
 

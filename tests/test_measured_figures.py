@@ -27,6 +27,7 @@ def flattened(text: str) -> str:
 def test_the_measuring_scripts_write_quoting_files():
     # the scripts of the audits' error rates and costs (issue #80), Feldman's rejections (#78); a lost file would pass below
     assert {path.stem for path in QUOTING} >= {
+        "across_datasets",
         "audit_error_rates",
         "audit_reproducibility",
         "feldman_individual",

@@ -16,7 +16,10 @@ Learning 52, 2003; Bouckaert & Frank, PAKDD 2004). This module implements
 - :func:`compare_pair` and :func:`pairwise` on the store's measures, all pairs Holm-adjusted,
   and :func:`wins_ties_losses`;
 - :func:`friedman` across datasets (scipy's Friedman test on the algorithms' ranks, Demšar,
-  JMLR 7, 2006, §3.2.2) with the Nemenyi critical difference for the post-hoc comparison.
+  JMLR 7, 2006, §3.2.2) with the Nemenyi critical difference for the post-hoc comparison;
+- :func:`combined_test` and :func:`against_datasets`: one pair across datasets, each dataset's
+  corrected t-test combined by Stouffer's weighted Z (Whitlock 2005), weighed by its test rows
+  where ranks weigh every dataset alike.
 
 Scores are oriented so that higher is better: accuracy as it is, a fairness measure as minus
 its distance to its ideal value (a DI of 0.9 scores -0.1, like one of 1.1).
@@ -24,7 +27,9 @@ its distance to its ideal value (a DI of 0.9 scores -0.1, like one of 1.1).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +45,14 @@ from faircompare.preprocessing.splits import TRAIN_FRACTION
 from faircompare.stats.multitest import HOLM_1979, holm
 
 __all__ = [
+    "CombinedTest",
     "CorrectedTTest",
     "FriedmanTest",
     "REFERENCES",
     "PairComparison",
     "Posterior",
+    "against_datasets",
+    "combined_test",
     "compare_pair",
     "corrected_ttest",
     "detectable_difference",
@@ -109,16 +117,33 @@ DEMSAR_2006 = Reference(
     url="https://jmlr.org/papers/v7/demsar06a.html",
 )
 
+#: Stouffer's Z weighted by each study's information, for combining one-sided p-values.
+WHITLOCK_2005 = Reference(
+    key="whitlock2005combining",
+    authors=("Whitlock, Michael C.",),
+    title="Combining probability from independent tests: the weighted Z-method is superior to "
+    "Fisher's approach",
+    year=2005,
+    venue="Journal of Evolutionary Biology",
+    kind="article",
+    volume="18(5)",
+    pages="1368-1373",
+    doi="10.1111/j.1420-9101.2005.00917.x",
+)
+
 #: The method of the report's ranks across datasets (its key in :data:`REFERENCES`).
 RANKS = (
     "Friedman's and Iman and Davenport's tests across datasets with the Nemenyi critical difference"
 )
+#: The method of the report's comparisons across datasets weighed by their test rows.
+COMBINED = "the corrected t-tests of each dataset combined by Stouffer's weighted Z"
 #: The works behind the report's comparisons of algorithms, by the method each describes.
 REFERENCES: dict[str, tuple[Reference, ...]] = {
     "the corrected resampled t-test": (NADEAU_BENGIO_2003,),
     "Holm's adjustment": (HOLM_1979,),
     "the correlated Bayesian t-test": (CORANI_BENAVOLI_2015, BENAVOLI_2017),
     RANKS: (DEMSAR_2006,),
+    COMBINED: (WHITLOCK_2005, NADEAU_BENGIO_2003),
 }
 
 TEST_TO_TRAIN = (1 - TRAIN_FRACTION) / TRAIN_FRACTION  # n_test / n_train of the benchmark's splits
@@ -233,6 +258,106 @@ def corrected_ttest(
     pvalue = float(2 * special.stdtr(df, -abs(statistic)))  # Student's t, as scipy.stats.t
     half = float(special.stdtrit(df, 0.5 + confidence / 2) * se)
     return CorrectedTTest(mean, sd, float(statistic), pvalue, (mean - half, mean + half))
+
+
+@dataclass(frozen=True)
+class CombinedTest:
+    """One difference across datasets: each dataset's corrected t-test, combined.
+
+    The one-sided p-values of the datasets' corrected t-tests (A better than B) are combined
+    by Stouffer's Z, each weighted by the square root of its test rows (Whitlock 2005: weights
+    as the square root of the sample size); the two-sided p-value is twice the smaller of the
+    two directions'. Under the null that A and B score alike on every dataset, each
+    dataset's p-value is uniform and the combination exact: a rejection says that on these
+    datasets, weighed by their rows, one is ahead, and may rest on the largest one (its
+    ``weight``). It says nothing of datasets in general: with five datasets no test of a mean
+    difference over a population of datasets holds its level (the comparing guide's
+    simulation).
+
+    Attributes
+    ----------
+    mean
+        The datasets' mean differences, averaged with weights proportional to their test rows.
+    statistic
+        Stouffer's weighted Z for A better than B.
+    pvalue
+        Two-sided.
+    better, worse
+        The datasets whose own corrected t-test (0.05, two-sided) finds A better, or worse.
+    datasets
+        The datasets combined.
+    weight
+        The largest dataset's share of the combination (its test rows over all of them).
+    """
+
+    mean: float
+    statistic: float
+    pvalue: float
+    better: int
+    worse: int
+    datasets: int
+    weight: float
+
+
+def combined_test(
+    differences: Sequence[np.ndarray],
+    test_rows: Sequence[float],
+    test_to_train: float = TEST_TO_TRAIN,
+) -> CombinedTest:
+    """Combine one difference's corrected t-tests over datasets (Stouffer's weighted Z).
+
+    Parameters
+    ----------
+    differences
+        For each dataset, the per-split differences (A's score minus B's), two splits or more.
+    test_rows
+        Each dataset's test rows: its weight is their square root.
+    test_to_train
+        n_test / n_train of the splits.
+
+    Returns
+    -------
+    CombinedTest
+        The combined statistic, its p-value and the datasets' own verdicts.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two datasets, or as many test rows as datasets not given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import combined_test
+    >>> small = np.array([0.05, -0.02, 0.04, 0.01, 0.03])  # 40 test rows: undecided alone
+    >>> large = np.array([0.012, 0.010, 0.015, 0.011, 0.013])  # 10,000 rows: decided
+    >>> test = combined_test([small, large], [40, 10_000])
+    >>> test.better, round(test.weight, 3), test.pvalue < 0.05
+    (1, 0.996, True)
+    """
+    if len(differences) < 2 or len(differences) != len(test_rows):
+        raise ValueError(
+            f"a combination needs two datasets or more and their test rows: got "
+            f"{len(differences)} datasets and {len(test_rows)} row counts"
+        )
+    tests = [corrected_ttest(d, test_to_train) for d in differences]
+    rows = np.asarray(test_rows, dtype=float)
+    degrees = np.array([len(d) - 1 for d in differences], dtype=float)
+    ahead = special.stdtr(degrees, -np.array([t.statistic for t in tests]))  # P(T >= t)
+    ahead = np.clip(ahead, 1e-300, 1 - 1e-16)  # a difference without variation: decided
+    weights = np.sqrt(rows)
+    statistic = float(np.sum(weights * special.ndtri(1 - ahead)) / np.sqrt(np.sum(rows)))
+    pvalue = float(min(1.0, 2 * special.ndtr(-abs(statistic))))
+    decided = [t for t in tests if t.pvalue < 0.05]
+    return CombinedTest(
+        mean=float(np.sum(rows * [t.mean for t in tests]) / rows.sum()),
+        statistic=statistic,
+        pvalue=pvalue,
+        better=sum(t.mean > 0 for t in decided),
+        worse=sum(t.mean < 0 for t in decided),
+        datasets=len(tests),
+        weight=float(rows.max() / rows.sum()),
+    )
 
 
 @dataclass(frozen=True)
@@ -568,6 +693,53 @@ def pairwise(
     return table.assign(holm_pvalue=holm(table["pvalue"].to_numpy()))
 
 
+def against_datasets(
+    measures: pd.DataFrame,
+    measure: str,
+    reference: str,
+    test_rows: pd.Series,
+    *,
+    test_to_train: float = TEST_TO_TRAIN,
+) -> pd.DataFrame:
+    """Compare every algorithm with one, across datasets weighed by their test rows.
+
+    Parameters
+    ----------
+    measures
+        Test measures of one variant over several datasets and sensitive attributes (each a
+        block), every algorithm in every block.
+    measure
+        The measure compared (its score: higher is better).
+    reference
+        The algorithm every other is compared with (in its setting of each block, as the
+        ranks across datasets read it).
+    test_rows
+        Each block's test rows, indexed by ``(dataset, sensitive_attribute)``.
+    test_to_train
+        n_test / n_train of the splits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per other algorithm (``algorithm``), its :class:`CombinedTest` against the
+        reference (``mean``, ``statistic``, ``pvalue``, ``better``, ``worse``,
+        ``datasets``, ``weight``) and ``holm_pvalue``, Holm-adjusted over the algorithms.
+    """
+    grouped = measures.groupby(["dataset", "sensitive_attribute"], sort=True)
+    blocks = [_by_split(block, measure, by="algorithm") for _, block in grouped]
+    rows = [float(test_rows.loc[key]) for key, _ in grouped]
+    names = sorted(set.intersection(*(set(block.columns) for block in blocks)) - {reference})
+    found = []
+    for name in names:
+        differences = [(block[name] - block[reference]).dropna().to_numpy() for block in blocks]
+        test = combined_test(differences, rows, test_to_train)
+        found.append({"algorithm": name, **dataclasses.asdict(test)})
+    table = pd.DataFrame(found)
+    if table.empty:
+        return table
+    return table.assign(holm_pvalue=holm(table["pvalue"].to_numpy()))
+
+
 def wins_ties_losses(pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     """Count, per algorithm, the pairs it wins and loses significantly (Holm), and the ties.
 
@@ -755,8 +927,8 @@ def friedman(table: pd.DataFrame, *, alpha: float = 0.05) -> FriedmanTest:
     return FriedmanTest(ranks, float(statistic), float(pvalue), difference, blocks, alpha)
 
 
-def _by_split(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """Scores with one row per split and one column per algorithm (label)."""
+def _by_split(measures: pd.DataFrame, measure: str, by: str = "name") -> pd.DataFrame:
+    """Scores with one row per split and one column per algorithm (its label, or ``by``)."""
     scored = scores(measures, measure)
     keys = ["dataset", "sensitive_attribute", "variant"]
     if len(scored.drop_duplicates(keys)) > 1:
@@ -764,7 +936,7 @@ def _by_split(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
             "compare one dataset, sensitive attribute and variant at a time; got "
             f"{len(scored.drop_duplicates(keys))} of them"
         )
-    return scored.pivot_table(index="split_id", columns="name", values="score")
+    return scored.pivot_table(index="split_id", columns=by, values="score")
 
 
 def intervals(

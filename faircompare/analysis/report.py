@@ -216,7 +216,8 @@ def _write_sections(writer: Writer, study: _Study) -> None:
             writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
     measures, chosen, styles = study.measures, study.chosen, study.styles
     cells = pd.concat([c.flags for c in study.configurations], ignore_index=True)
-    writer.attempt("rankings", _rankings, chosen, cells)
+    test_rows = study.runs.groupby(["dataset", "sensitive_attribute"])["n_test"].median()
+    writer.attempt("rankings", _rankings, chosen, cells, test_rows)
     _at_equal_fairness(writer, measures, study.validation, study.algorithms)
     writer.attempt("correlations", _correlations, measures, study.store)
     writer.attempt("measure pairs", _measure_pairs, chosen, study.family, styles)
@@ -677,7 +678,9 @@ _CONFIGURATION_PARTS: dict[
 }
 
 
-def _rankings(writer: Writer, chosen: pd.DataFrame, cells: pd.DataFrame) -> None:
+def _rankings(
+    writer: Writer, chosen: pd.DataFrame, cells: pd.DataFrame, test_rows: pd.Series
+) -> None:
     """Friedman ranks over the datasets and attributes of each variant, with the CD diagram.
 
     An algorithm is ranked by its mean score over splits in the setting the report shows for
@@ -685,7 +688,9 @@ def _rankings(writer: Writer, chosen: pd.DataFrame, cells: pd.DataFrame) -> None
     every configuration. A flagged cell (``cells``: :func:`.flags.cell_flags`) is not ranked:
     a dataset where most cells of the measure are flagged is left out of its ranking, then an
     algorithm missing from one of the variant's datasets left (flagged or not run there), as
-    the test needs complete blocks; the text names both.
+    the test needs complete blocks; the text names both. The same blocks and algorithms are
+    then compared with the best-ranked, each dataset weighed by its test rows (``test_rows``,
+    by dataset and attribute: :func:`.compare.against_datasets`).
     """
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
     shown = _interventions(chosen)
@@ -726,6 +731,50 @@ def _rankings(writer: Writer, chosen: pd.DataFrame, cells: pd.DataFrame) -> None
             f"are {test.critical_difference:.1f} or more apart, of {len(test.ranks)} ranks. "
             f"{_YARDSTICK}",
         )
+        ranked = comparable[comparable["variant"] == variant]
+        in_blocks = ranked.set_index(["dataset", "sensitive_attribute"]).index.isin(complete.index)
+        ranked = ranked[in_blocks & ranked["algorithm"].isin(complete.columns)]
+        _weighed(writer, ranked, measure, str(variant), str(test.ranks.idxmin()), test_rows)
+
+
+def _weighed(
+    writer: Writer,
+    ranked: pd.DataFrame,
+    measure: str,
+    variant: str,
+    best: str,
+    test_rows: pd.Series,
+) -> None:
+    """Write every ranked algorithm against the best-ranked, each dataset weighed by its rows."""
+    table = compare.against_datasets(ranked, measure, best, test_rows)
+    if table.empty:
+        return
+    keys = ranked[["dataset", "sensitive_attribute"]].drop_duplicates()
+    dataset, attribute = test_rows.loc[list(keys.itertuples(index=False, name=None))].idxmax()
+    shown = (
+        table.set_index("algorithm")[["mean", "better", "worse", "pvalue", "holm_pvalue"]]
+        .sort_values("mean", ascending=False)
+        .rename(columns={"mean": "score - best's", "better": "datasets better",
+                         "worse": "datasets worse", "pvalue": "combined p",
+                         "holm_pvalue": "Holm"})
+    )  # fmt: skip
+    writer.text(
+        f"Each algorithm against the best-ranked ({best}) on {measure} ({variant}), over the "
+        f"same {int(table['datasets'].max())} datasets and attributes, each weighed by its test "
+        f"rows where ranks weigh them alike: the difference of mean scores, averaged with "
+        f"weights proportional to the test rows; the datasets where its own corrected t-test "
+        f"finds it better or worse (0.05); and the datasets' one-sided tests combined by "
+        f"Stouffer's Z weighted by the square roots of their test rows, Holm over the "
+        f"algorithms. A combined p below 0.05 says it differs on these datasets, not on "
+        f"datasets in general; {dataset} ({attribute}) carries {table['weight'].max():.0%} of "
+        f"the weight."
+    )
+    writer.table(
+        shown,
+        f"against-best-{slug(measure, variant)}",
+        f"{measure} ({variant}) against {best} across datasets weighed by their test rows",
+        numbers=table,
+    )
 
 
 def _block_scores(chosen: pd.DataFrame, measure: str) -> pd.DataFrame:

@@ -14,6 +14,8 @@ from scipy import stats
 
 from faircompare.analysis.compare import (
     FriedmanTest,
+    against_datasets,
+    combined_test,
     compare_pair,
     corrected_ttest,
     correlated_bayesian_ttest,
@@ -183,3 +185,52 @@ def test_algorithms_sharing_one_split_are_not_compared_and_the_rest_are():
     # "late" has an interval of its own, but no test against the best (one shared split)
     assert not table.loc["late", "worse_than_best"]
     assert table.loc["late", "ci_low"] < 0.6 < table.loc["late", "ci_high"]
+
+
+def test_the_combined_test_is_scipys_weighted_stouffer_of_the_datasets_one_sided_tests():
+    # the peer: scipy.stats.combine_pvalues(method="stouffer", weights=...) on the datasets'
+    # one-sided corrected t-tests (A better), weights the square roots of their test rows
+    rng = np.random.default_rng(84)
+    differences = [0.01 + sd * rng.standard_normal(5) for sd in (0.05, 0.02, 0.004)]
+    rows = [40, 330, 10_054]
+    one_sided = [
+        stats.t.sf(corrected_ttest(d).statistic, len(d) - 1) for d in differences
+    ]  # P(T >= t)
+    scipys = stats.combine_pvalues(one_sided, method="stouffer", weights=np.sqrt(rows))
+    test = combined_test(differences, rows)
+    assert test.statistic == pytest.approx(scipys.statistic)
+    assert test.pvalue == pytest.approx(2 * min(scipys.pvalue, 1 - scipys.pvalue))
+    assert test.weight == pytest.approx(10_054 / sum(rows))
+    assert test.mean == pytest.approx(np.average([d.mean() for d in differences], weights=rows))
+
+
+def test_the_combined_test_holds_its_level_where_no_dataset_differs():
+    # five datasets of five splits, their differences correlated by the training sets' overlap
+    # (1/3, the 2/3 : 1/3 splits) and as unequal in precision as the default study's; 2,000
+    # studies: a rate of 0.05 has a standard error of 0.0049, the tolerance is three
+    rng = np.random.default_rng(0)
+    sd = np.array([0.05, 0.02, 0.01, 0.01, 0.004])
+    rows = 1 / sd**2
+    rejected = 0
+    for _ in range(2000):
+        shared = np.sqrt(1 / 3) * rng.standard_normal((5, 1))
+        noise = sd[:, None] * (shared + np.sqrt(2 / 3) * rng.standard_normal((5, 5)))
+        rejected += combined_test(list(noise), rows).pvalue < 0.05
+    assert abs(rejected / 2000 - 0.05) < 3 * math.sqrt(0.05 * 0.95 / 2000)
+
+
+def test_every_algorithm_is_compared_with_the_reference_across_the_datasets():
+    rng = np.random.default_rng(3)
+    frames = []
+    for dataset, sd in (("small", 0.05), ("large", 0.004)):
+        block = configuration({
+            "best": 0.80 + sd * rng.standard_normal(10),
+            "worse": 0.78 + sd * rng.standard_normal(10),
+            "alike": 0.80 + sd * rng.standard_normal(10),
+        })  # fmt: skip
+        frames.append(block.assign(dataset=dataset, key=block["key"] + dataset))
+    rows = pd.Series({("large", "s"): 10_000, ("small", "s"): 40})
+    table = against_datasets(pd.concat(frames), "accuracy", "best", rows).set_index("algorithm")
+    assert list(table.index) == ["alike", "worse"]
+    assert table.loc["worse", "holm_pvalue"] < 0.05 < table.loc["alike", "pvalue"]
+    assert table.loc["worse", "worse"] >= 1 and table.loc["worse", "datasets"] == 2
