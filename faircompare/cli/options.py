@@ -105,11 +105,9 @@ def _default_note(name: str, option: Option, default: str | None, *, profile: bo
     if from_profile:
         value = f"the profile's; {value or 'none'} in 'default'"
     parts = [f"env: {option.envvar}"] if option.envvar else []
-    return (
-        f"[{'; '.join([*parts, f'default: {value}'] if value else parts)}]"
-        if parts or value
-        else ""
-    )
+    if value:
+        parts.append(f"default: {value}")
+    return f"[{'; '.join(parts)}]" if parts else ""
 
 
 def _shown(value: Any) -> str:

@@ -396,19 +396,19 @@ def test_a_fourth_audit_registered_in_the_audits_package_reaches_the_store(tmp_p
 
 def test_never_more_workers_than_runs_or_cores(monkeypatch):
     # on the main of issue #28, --jobs 1000 started over 460 workers for a one-run plan
-    from faircompare.benchmark import settings
+    from faircompare.config import settings
 
-    monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
+    monkeypatch.setattr(settings, "cpu_cores", lambda: 3)  # not this machine's 2
     assert BenchmarkConfig(jobs=1000).workers(1) == 1
-    assert BenchmarkConfig(jobs=1000).workers(50) == 2  # capped at the cores
+    assert BenchmarkConfig(jobs=1000).workers(50) == 3  # capped at the cores
     assert BenchmarkConfig(jobs=1).workers(50) == 1
-    assert BenchmarkConfig(jobs=1000, backend="dask").workers(50) == 2  # a local cluster is here
+    assert BenchmarkConfig(jobs=1000, backend="dask").workers(50) == 3  # a local cluster is here
     cluster = BenchmarkConfig(jobs=64, backend="dask", scheduler="tcp://cluster:8786")
     assert cluster.workers(50) == 50  # the cluster's size
-    assert BenchmarkConfig().workers(50) == 2  # by default, every core
+    assert BenchmarkConfig().workers(50) == 3  # by default, every core
     assert BenchmarkConfig(jobs=8, backend="inline").workers(50) == 1  # one run at a time
     # the report is drawn on this machine, whatever runs the plan
-    assert cluster.local_workers() == 2 and BenchmarkConfig(jobs=1).local_workers() == 1
+    assert cluster.local_workers() == 3 and BenchmarkConfig(jobs=1).local_workers() == 1
 
 
 def test_settings_refuse_what_cannot_run_naming_the_value_and_the_way_out():
@@ -430,10 +430,10 @@ def test_settings_refuse_what_cannot_run_naming_the_value_and_the_way_out():
 
 
 def test_a_note_says_when_the_workers_asked_for_are_capped_at_the_cores(monkeypatch):
-    from faircompare.benchmark import settings
+    from faircompare.config import settings
 
-    monkeypatch.setattr(settings, "cpu_cores", lambda: 2)
-    capped = "--jobs 8 is more than this machine's 2 cores: using 2"
+    monkeypatch.setattr(settings, "cpu_cores", lambda: 3)  # not this machine's 2
+    capped = "--jobs 8 is more than this machine's 3 cores: using 3"
     assert BenchmarkConfig(jobs=8).capped() == capped
     assert BenchmarkConfig().capped() is None  # the default never warns: it is the cores
     assert BenchmarkConfig(jobs=8, backend="dask", scheduler="tcp://c:8786").capped() is None
