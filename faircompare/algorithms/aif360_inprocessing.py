@@ -37,7 +37,7 @@ CELIS_2019 = Reference(
     year=2019,
     venue="Proceedings of the Conference on Fairness, Accountability, and Transparency (FAT* '19)",
     pages="319-328",
-    url="https://arxiv.org/abs/1806.06055",
+    doi="10.1145/3287560.3287586",
 )
 
 

@@ -24,7 +24,13 @@ from faircompare.stats.permutation import (
     compare_groups,
     permutation_tests,
 )
-from faircompare.stats.sequential import DING_GANDY_HAHN_2020, GANDY_2009, SequentialPlan
+from faircompare.stats.sequential import (
+    DING_GANDY_HAHN_2020,
+    GANDY_2009,
+    GANDY_HAHN_DING_2020,
+    ROBBINS_1970,
+    SequentialPlan,
+)
 
 # The metrics every run is tested on, privileged group against the rest (AUC too, with scores).
 RUN_METRICS = ("positive_rate", "TPR", "FPR", "accuracy")
@@ -39,7 +45,10 @@ class PermutationAudit:
     """
 
     name = "permutation"
-    references = (DICICCIO_2020, DING_GANDY_HAHN_2020, GANDY_2009, HOLM_1979)
+    references = (
+        DICICCIO_2020, DING_GANDY_HAHN_2020, GANDY_2009, GANDY_HAHN_DING_2020, HOLM_1979,
+        ROBBINS_1970,
+    )  # fmt: skip
     uses_model = False  # the tests read the predictions and groups alone
     # 2: the AUC test draws its permutations as uniform subsets (#19); 3: each group of a
     # many-group attribute against the privileged one (#31); 4: those groups drawn in sorted

@@ -78,7 +78,30 @@ DING_GANDY_HAHN_2020 = Reference(
     venue="Computational Statistics",
     kind="article",
     volume="35",
-    url="https://link.springer.com/journal/180/volumes-and-issues",
+    pages="1373-1392",
+    doi="10.1007/s00180-019-00927-6",
+)
+#: Robbins' confidence sequences for a Bernoulli mean, the intervals a sequential test reads.
+ROBBINS_1970 = Reference(
+    key="robbins1970statistical",
+    authors=("Robbins, Herbert",),
+    title="Statistical Methods Related to the Law of the Iterated Logarithm",
+    year=1970,
+    venue="The Annals of Mathematical Statistics",
+    kind="article",
+    volume="41(5)",
+    pages="1397-1409",
+    doi="10.1214/aoms/1177696786",
+)
+#: Gandy, Hahn and Ding's p-value buckets: a p-value at a threshold is never decided.
+GANDY_HAHN_DING_2020 = Reference(
+    key="gandy2020implementing",
+    authors=("Gandy, Axel", "Hahn, Georg", "Ding, Dong"),
+    title="Implementing Monte Carlo Tests with P-value Buckets",
+    year=2020,
+    venue="Scandinavian Journal of Statistics",
+    kind="article",
+    url="https://arxiv.org/abs/1703.09305",
 )
 
 
