@@ -96,7 +96,8 @@ DEPARTURES: dict[str, Departure] = {
             "(liblinear, C = 1) and its conjugate gradients never left it: their line search "
             "failed at the first step, the code's gradient disagreeing with its objective "
             "(on Adult, sex, split 0: a maximum difference of 2.5e5 against a gradient of "
-            "2.0e5), so its eta had no effect",
+            "2.0e5), so its eta had no effect (but on ProPublica by race, where the published "
+            "sweep moves as eta grows: the switch keeps the start there too)",
             here="L-BFGS to convergence on the objective, with its analytic gradient (checked "
             "against finite differences), so eta weighs the prejudice index as the paper says",
             switch={"kamishima": {"solver": "start"}},
