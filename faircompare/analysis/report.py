@@ -183,8 +183,9 @@ class _Study:
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
-            part_audits = audits[audits["key"].isin(part["key"])]
-            undefined = tidy.undefined_reasons(runs[runs["key"].isin(part["key"])])
+            keys = part["key"].unique()  # isin reads its values one by one: each key once
+            part_audits = audits[audits["key"].isin(keys)]
+            undefined = tidy.undefined_reasons(runs[runs["key"].isin(keys)])
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
             cells = flags.cell_flags(shown_runs, run_flags)
@@ -244,7 +245,7 @@ def _findings(
     measures = measures[yardstick | ~measures["key"].isin(constant)]  # no constant is a finding
     tables = [
         equal_fairness.equal_fairness_table(
-            part, validation[validation["key"].isin(part["key"])]
+            part, validation[validation["key"].isin(part["key"].unique())]
         ).assign(**dict(zip(tidy.WHERE, where, strict=True)))
         for where, part in measures.groupby(tidy.WHERE)
     ]
@@ -816,7 +817,9 @@ def _at_equal_fairness(
         mine = points[(points[where] == pd.Series(configuration, index=where)).all(axis=1)]
         if mine.empty:
             continue
-        tuning = validation[validation["key"].isin(part["key"])]  # the part is keyed on these
+        tuning = validation[
+            validation["key"].isin(part["key"].unique())
+        ]  # the part is keyed on these
         label = ", ".join(configuration)
         table = writer.attempt(
             f"equal fairness: {label}", _equal_fairness_part, configuration, part, tuning,

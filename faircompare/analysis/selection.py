@@ -96,7 +96,7 @@ class StudyFrames:
             The chosen runs' measures, a ``setting`` column saying how each was chosen.
         """
         if self.chosen is not None:
-            return self.chosen[self.chosen["key"].isin(measures["key"])]
+            return self.chosen[self.chosen["key"].isin(measures["key"].unique())]
         return tidy.representative(measures, self.validation)
 
 
@@ -323,7 +323,8 @@ def recorded_families(store: ResultStore, names: Iterable[str]) -> dict[str, str
     """
     recorded = store.algorithms()
     names = list(names)
-    known = registry.families([n for n in names if n not in recorded])
+    missing = [n for n in names if n not in recorded]
+    known = registry.families(missing) if missing else {}  # loading every algorithm costs seconds
     return {n: recorded[n]["family"] if n in recorded else known[n] for n in names}
 
 

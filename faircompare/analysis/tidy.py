@@ -21,7 +21,7 @@ from faircompare._validation import check_choice
 from faircompare.analysis.tuning import tuned_measures
 from faircompare.datasets import get_spec
 from faircompare.exceptions import ChoiceError
-from faircompare.measures import MEASURES, UndefinedMeasureWarning, evaluate
+from faircompare.measures import MEASURES, UndefinedMeasureWarning, measure_rows
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore, audit_details
 from faircompare.stats.individual import MONTE_CARLO_Z, NEAR_CERTAIN_SHARE
@@ -240,12 +240,12 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
 def _representative(measures: pd.DataFrame, validation: pd.DataFrame | None) -> pd.DataFrame:
     """:func:`representative` of one dataset, attribute and variant."""
     defaults = measures[measures["setting"] == DEFAULTS]
-    swept = measures[~measures["algorithm"].isin(defaults["algorithm"])]
+    swept = measures[~measures["algorithm"].isin(defaults["algorithm"].unique())]
     if swept.empty:
         return defaults
     tuned = tuned_measures(swept, validation, "accuracy") if validation is not None else None
     tuned = swept.iloc[:0] if tuned is None else tuned[measures.columns]
-    pooled = swept[~swept["algorithm"].isin(tuned["algorithm"])]
+    pooled = swept[~swept["algorithm"].isin(tuned["algorithm"].unique())]
     chosen = [defaults, tuned.assign(setting=TUNED), pooled.assign(setting=POOLED)]
     return pd.concat(chosen, ignore_index=True)
 
@@ -367,7 +367,8 @@ def balanced_measures(
     """
     rng = np.random.default_rng(rng)
     runs = store.runs().query("status == 'done'")
-    frames, owners = [], []
+    values: list[tuple[str, str, float]] = []
+    owners: list[int] = []  # each value's run, by its row in ``runs``
     for run in runs.itertuples():
         stored = store.predictions(run.key)
         privileged = stored.sensitive_features == stored.privileged
@@ -382,18 +383,18 @@ def balanced_measures(
         scores = None if stored.scores is None else stored.scores[rows]
         with warnings.catch_warnings():  # undefined measures are NaN, as in the store
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
-            frame = evaluate(
+            computed = measure_rows(
                 stored.y_true[rows], stored.y_pred[rows], stored.sensitive_features[rows],
                 privileged=stored.privileged, scores=scores,
             )  # fmt: skip
-        frames.append(frame)
-        owners.append(run.Index)
+        values += [(row.measure, row.group, row.value) for row in computed]  # one frame at the end
+        owners += [run.Index] * len(computed)
     columns = [*RUN, "measure", "group", "value"]
-    if not frames:  # no run's test split has the four cells
+    if not values:  # no run's test split has the four cells
         return pd.DataFrame(columns=columns)
-    rows = np.repeat(owners, [len(frame) for frame in frames])  # each run's columns, once a row
-    identity = runs.loc[rows, RUN].reset_index(drop=True)
-    return pd.concat([identity, pd.concat(frames, ignore_index=True)], axis=1)[columns]
+    identity = runs.loc[owners, RUN].reset_index(drop=True)  # each run's columns, once a row
+    computed_frame = pd.DataFrame(values, columns=["measure", "group", "value"])
+    return pd.concat([identity, computed_frame], axis=1)[columns]
 
 
 def stability(
@@ -826,20 +827,19 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     verdicts = permutation_verdicts(permutation, alpha=alpha)
     parts = [
         _errors("permutation p-value (Holm-adjusted)", (bounds["high"] - bounds["low"]) / 2,
-                _run_names(permutation.loc[bounds.index]), verdicts == "undecided"),
+                permutation.loc[bounds.index], verdicts == "undecided"),
     ]  # fmt: skip
     statistics = individual_statistics(pooled)  # each run's statistic as the report reads it
     for kind, name in (("loss ratio", "individual T_n"), ("error ratio", "individual T~_n")):
         chosen = statistics[statistics["kind"] == kind]
         error = MONTE_CARLO_Z * chosen["monte_carlo_error"]
-        parts.append(_errors(name, error, _run_names(chosen), chosen["undecided"]))
+        parts.append(_errors(name, error, chosen, chosen["undecided"]))
     fliptest = audit_details(pooled, "fliptest")
     for metric in ("F+", "F-"):
         chosen = fliptest[fliptest["metric"] == metric]
         error = chosen.get("monte_carlo_error", pd.Series(0.0, index=chosen.index))
         parts.append(
-            _errors(f"FlipTest {metric} rate", MONTE_CARLO_Z * error.astype(float),
-                    _run_names(chosen))
+            _errors(f"FlipTest {metric} rate", MONTE_CARLO_Z * error.astype(float), chosen)
         )  # fmt: skip
     table = pd.DataFrame([part for part in parts if part["stored"]])
     if table.empty:
@@ -848,19 +848,16 @@ def monte_carlo_errors(audits: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataF
     return table.set_index("number").rename_axis(None)
 
 
-def _run_names(rows: pd.DataFrame) -> pd.Series:
-    """Name each row's run: dataset, attribute, variant, algorithm in its setting, and split."""
-    if rows.empty:
-        return pd.Series(index=rows.index, dtype=object)
-    algorithm = labelled(rows[["algorithm", "setting"]])["algorithm"]
-    names = rows[WHERE].astype(str).assign(algorithm=algorithm)
-    return names.agg("/".join, axis=1) + " split " + rows["split_id"].astype(str)
+def _run_name(row: pd.Series) -> str:
+    """Name a row's run: dataset, attribute, variant, algorithm in its setting, and split."""
+    where = "/".join(str(row[column]) for column in WHERE)
+    return f"{where}/{label(row['algorithm'], row['setting'])} split {row['split_id']}"
 
 
 def _errors(
-    number: str, half_width: pd.Series, runs: pd.Series, undecided: pd.Series | None = None
+    number: str, half_width: pd.Series, rows: pd.DataFrame, undecided: pd.Series | None = None
 ) -> dict:
-    """Return one row of :func:`monte_carlo_errors`: an audit number's errors over the runs."""
+    """Return one row of :func:`monte_carlo_errors`: an audit number's errors over its rows."""
     half_width = half_width.astype(float).fillna(0.0)
     random = half_width[half_width > 0]
     return {
@@ -870,7 +867,7 @@ def _errors(
         "median": random.median() if len(random) else 0.0,
         "95th percentile": random.quantile(0.95) if len(random) else 0.0,
         "largest": random.max() if len(random) else 0.0,
-        "largest in": runs[random.idxmax()] if len(random) else "",
+        "largest in": _run_name(rows.loc[random.idxmax()]) if len(random) else "",
         "undecided": pd.NA if undecided is None else int(undecided.sum()),
     }
 

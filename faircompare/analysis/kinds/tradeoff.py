@@ -92,7 +92,7 @@ def frames(
     """
     x, y = x or "DIbinary", y or "accuracy"
     measures = selection.measures(study.measures)
-    audits = study.audits[study.audits["key"].isin(measures["key"])]
+    audits = study.audits[study.audits["key"].isin(measures["key"].unique())]
     runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x)
     order = selection.order(runs["algorithm"].unique())
     configurations = [panel_title(selection, w) for w in runs[tidy.WHERE].astype(str).to_numpy()]
