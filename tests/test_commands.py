@@ -410,3 +410,24 @@ def test_reproduce_sets_published_cells_beside_ours_with_their_causes(tmp_path):
     assert svm["verdict"] == "differs" and svm["cause"] == "unscaled SVM"
     assert "default parameters, accuracy and DIbinary:" in out
     assert f"table: {tmp_path / 'study' / 'reproduction.csv'}" in out
+
+
+@pytest.mark.slow  # three reproductions in a row: minutes on a busy 2-core machine
+@pytest.mark.data
+def test_a_reproduction_redoes_its_failed_runs_when_asked(tmp_path):
+    # the unscaled SVM on Adult can outlast a run's limit on a busy machine: --retry-failed
+    # runs what failed again, as `faircompare run --retry-failed` does
+    source = SHARED / "fairness-comparison-results" / "german_sex_numerical-binsensitive.csv"
+    if not source.is_file():
+        pytest.skip("the original's published results are not here")
+    raw = pd.read_csv(source)
+    (tmp_path / "published").mkdir()
+    raw[raw["algorithm"] == "LR"].to_csv(tmp_path / "published" / source.name, index=False)
+    reproduce = ("reproduce", "--published", str(tmp_path / "published"), "--no-sweeps",
+                 "--splits", "2", "--jobs", "1", "--results", str(tmp_path / "study"))  # fmt: skip
+    failed = faircompare_(*reproduce, "--timeout", "0.001")
+    assert failed.returncode == 1 and "2 planned runs have failed" in failed.stderr
+    assert faircompare_(*reproduce).returncode == 1  # stored as failed: not run again
+    ok(faircompare_(*reproduce, "--retry-failed"))
+    table = pd.read_csv(tmp_path / "study" / "reproduction.csv", keep_default_na=False)
+    assert (table["ours_n"] == 2).all()

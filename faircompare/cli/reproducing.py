@@ -67,6 +67,7 @@ _SHOWN = [
 @setting_option("seed")
 @setting_option("timeout")
 @setting_option("jobs", help="Parallel workers on this machine.")
+@setting_option("retry_failed")
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
