@@ -288,6 +288,16 @@ class CombinedTest:
         The datasets combined.
     weight
         The largest dataset's share of the combination (its test rows over all of them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from faircompare.analysis.compare import combined_test
+    >>> german = np.array([0.02, 0.03, 0.01, 0.04, 0.02])  # 330 test rows
+    >>> adult = np.array([0.012, 0.010, 0.015, 0.011, 0.013])  # 10,000 test rows
+    >>> test = combined_test([german, adult], [330, 10_000])
+    >>> round(test.mean, 4), round(test.statistic, 2), test.better, round(test.weight, 3)
+    (0.0126, 3.43, 1, 0.968)
     """
 
     mean: float
@@ -724,6 +734,29 @@ def against_datasets(
         One row per other algorithm (``algorithm``), its :class:`CombinedTest` against the
         reference (``mean``, ``statistic``, ``pvalue``, ``better``, ``worse``,
         ``datasets``, ``weight``) and ``holm_pvalue``, Holm-adjusted over the algorithms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from faircompare.analysis.compare import against_datasets
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame(
+    ...     [(dataset, algorithm, split, mean + sd * rng.standard_normal())
+    ...      for dataset, sd in (("small", 0.05), ("large", 0.004))
+    ...      for algorithm, mean in (("best", 0.80), ("worse", 0.78))
+    ...      for split in range(5)],
+    ...     columns=["dataset", "algorithm", "split_id", "value"],
+    ... )
+    >>> measures = runs.assign(
+    ...     key=runs.index.astype(str), sensitive_attribute="sex", variant="numerical+binary",
+    ...     setting="defaults", measure="accuracy", group="",
+    ... )
+    >>> test_rows = pd.Series({("large", "sex"): 10_000, ("small", "sex"): 40})
+    >>> table = against_datasets(measures, "accuracy", "best", test_rows)
+    >>> table[["algorithm", "mean", "worse", "holm_pvalue"]].round(3)
+      algorithm   mean  worse  holm_pvalue
+    0     worse -0.017      1        0.016
     """
     grouped = measures.groupby(["dataset", "sensitive_attribute"], sort=True)
     blocks = [_by_split(block, measure, by="algorithm") for _, block in grouped]
