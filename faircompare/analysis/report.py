@@ -817,9 +817,8 @@ def _at_equal_fairness(
         mine = points[(points[where] == pd.Series(configuration, index=where)).all(axis=1)]
         if mine.empty:
             continue
-        tuning = validation[
-            validation["key"].isin(part["key"].unique())
-        ]  # the part is keyed on these
+        keys = part["key"].unique()  # the part is keyed on these runs' validation rows
+        tuning = validation[validation["key"].isin(keys)]
         label = ", ".join(configuration)
         table = writer.attempt(
             f"equal fairness: {label}", _equal_fairness_part, configuration, part, tuning,

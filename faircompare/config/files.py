@@ -13,13 +13,13 @@ names the profile it starts from (``default`` when absent); its folders (``datas
 from __future__ import annotations
 
 import tomllib
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from faircompare._validation import check_choice
 from faircompare.config.profiles import PROFILES
-from faircompare.config.settings import BenchmarkConfig
+from faircompare.config.settings import RULES, BenchmarkConfig
 from faircompare.exceptions import ConfigError
 
 __all__ = ["load_config"]
@@ -39,9 +39,6 @@ def _relative_paths(table: dict[str, Any], folder: Path) -> None:
         if not isinstance(path, str):
             raise ConfigError(f"{name} must be a folder name (a string), got {path!r}")
         table[name] = str(folder / path) if path else None
-
-
-_FIELDS = [f.name for f in fields(BenchmarkConfig)]
 
 
 def load_config(path: str | Path | None = None, profile: str | None = None) -> BenchmarkConfig:
@@ -69,7 +66,7 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
         for key in table:
-            check_choice(key, [*_FIELDS, "profile"], what=f"configuration key in {path}")
+            check_choice(key, [*RULES, "profile"], what=f"configuration key in {path}")
         _relative_paths(table, path.parent)
         if table.get("dataset_specs") and "datasets" not in table:
             table["datasets"] = []  # as --spec alone: the user's datasets only
