@@ -12,23 +12,36 @@ from faircompare.bibliography import FAIRCOMPARE, FRIEDLER_2019, Reference, uniq
 
 _HEAD = f"""# Citing
 
-If faircompare helps your research, cite it, the study whose protocol it follows, and the works
-your study used: each method's paper and the library that ran it, each dataset's source, each
-audit's paper, and the statistics behind the report's comparisons.
+Cite faircompare as its developers name themselves, with the release that ran your study:
+
+> {FAIRCOMPARE.text()}
+
+and cite the study whose protocol it follows, and the works your study used: each method's
+paper and the library that ran it, each dataset's source, the works that define the measures
+you report, each audit's paper, and the statistics behind the report's comparisons.
 `faircompare cite --results RESULTS` prints all of them for one study, as a `.bib` file whose
-first lines (BibTeX comments) are a paragraph for the paper's methods section that cites each
+first lines (comments) are a paragraph for the paper's methods section that cites each
 (`faircompare cite --results results > references.bib` saves it; {{doc}}`guide/report` shows it).
 
-The paragraph names each algorithm, dataset and audit with its citation, the number of splits,
-and the release of faircompare that ran the study (read from the runs, so a study cited after an
-upgrade still names the release that made its numbers). A plugin's works are those it declares
-(`references`, a tuple of {{py:class}}`~faircompare.bibliography.Reference`, see
+The paragraph names each algorithm, dataset, measure and audit with its citation, the number of
+splits, and the release of faircompare that ran the study (read from the runs, so a study cited
+after an upgrade still names the release that made its numbers). A plugin's works are those it
+declares (`references`, a tuple of {{py:class}}`~faircompare.bibliography.Reference`, see
 {{doc}}`guide/plugins`); the store keeps them, so a study is cited without the plugin at hand.
 An algorithm, dataset or audit that declares none is named at the end of the paragraph, to be
 cited by hand. Without `--results`, `faircompare cite` prints the first two entries below.
 
-`CITATION.cff` at the repository's root holds the same references, for GitHub's "Cite this
-repository" and for reference managers.
+`--format` chooses the file. `bibtex` (the default) writes BibTeX entries, and the paragraph
+cites with `\\citep` and `\\citet`, which need the natbib package
+(`\\usepackage{{natbib}}`, `\\bibliographystyle{{plainnat}}`, `\\bibliography{{references}}`).
+`biblatex` writes biblatex's entries (`journaltitle`, `date`), and the paragraph cites with
+`\\parencite` and `\\textcite` (`\\usepackage[style=authoryear]{{biblatex}}`,
+`\\addbibresource{{references.bib}}`, read by biber); the comment's first line names the package
+its commands need. `cff` writes a `CITATION.cff` (Citation File Format 1.2.0) citing the release
+that ran the study, with the works it used as its references, for a study's own repository.
+
+`CITATION.cff` at the repository's root holds every reference below, with faircompare itself as
+its preferred citation, for GitHub's "Cite this repository" and for reference managers.
 
 ## faircompare
 
@@ -54,6 +67,7 @@ repository" and for reference managers.
 _ROLES = {
     "algorithms": ("Methods and libraries", "algorithm"),
     "datasets": ("Datasets", "dataset"),
+    "measures": ("Measures", "measure"),
     "audits": ("Audits", "audit"),
     "statistics": ("Statistics of the report", "the report's comparisons"),  # named by method
 }
@@ -80,10 +94,12 @@ def citing(works: dict[str, dict[str, tuple[Reference, ...]]]) -> str:
     unique([r for part in works.values() for refs in part.values() for r in refs])  # one key
     users: dict[str, list[str]] = {}
     placed: dict[str, tuple[str, Reference]] = {}
+    above = {FAIRCOMPARE.key, FRIEDLER_2019.key}  # the page's first section has them
     for role, cited in works.items():
         for name, references in cited.items():
             for reference in references:
-                placed.setdefault(reference.key, (role, reference))
+                if reference.key not in above:
+                    placed.setdefault(reference.key, (role, reference))
                 users.setdefault(reference.key, []).append(_user(role, name))
     page = [_HEAD]
     for role, (title, _) in _ROLES.items():

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from faircompare.bibliography import Reference
 from faircompare.measures.catalogue import Measure
 
-_HEAD = """# Measures reference
+_HEAD = """---
+html_theme.sidebar_secondary.remove: true
+---
+
+# Measures reference
 
 Every measure of the catalogue, written from it (`faircompare.measures.MEASURES`; `faircompare
 list measures` prints the same, with each definition in words). The definitions use this
@@ -31,7 +36,8 @@ $r$ and $1/r$ are equally far from parity. *Paper* is Friedler et al.'s name (wi
 attribute's name for `{{attribute}}`: `sex-TPRRatio`); *as in the libraries* is how the measure
 relates to the measure of its name (or meaning) in scikit-learn, fairlearn or AIF360, each
 relation checked against that library on two groups and on several
-(`tests/measures/test_relations.py`, `test_peers.py`).
+(`tests/measures/test_relations.py`, `test_peers.py`); *defined in* links the works that define
+it to their entries on the {{doc}}`citing` page (`faircompare.measures.references`).
 
 Reading a value: `DIbinary` = 0.8 means that the other groups, pooled, receive the favourable
 outcome at 80 % of the privileged group's rate, the threshold of the four-fifths rule of the US
@@ -102,13 +108,29 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def reference(measures: Mapping[str, Measure]) -> str:
+def _cited(name: str, cited: Mapping[str, tuple[Reference, ...]]) -> str:
+    """Return the works that define a measure, each linked to its entry on the Citing page."""
+    if not cited.get(name):
+        raise ValueError(
+            f"measure {name!r} cites no work that defines it (faircompare.measures.references)"
+        )
+    return ", ".join(f"{{ref}}`{r.short} <{r.key}>`" for r in cited[name])
+
+
+def reference(measures: Mapping[str, Measure], cited: Mapping[str, tuple[Reference, ...]]) -> str:
     """Return the reference page of a catalogue, a table per family.
+
+    Parameters
+    ----------
+    measures
+        The catalogue.
+    cited
+        Each measure's defining works (:func:`faircompare.measures.references.measure_references`).
 
     Raises
     ------
     ValueError
-        For a measure :func:`check` refuses.
+        For a measure :func:`check` refuses, or one that cites no work.
     """
     sections: dict[str, list[str]] = {name: [] for name in _FAMILIES}
     for measure in measures.values():
@@ -121,14 +143,15 @@ def reference(measures: Mapping[str, Measure]) -> str:
             measure.interval,
             f"`{paper}`" if paper else "",
             _cell(measure.peers),
+            _cited(measure.name, cited),
         ]
         sections[family(measure)].append("| " + " | ".join(row) + " |")
     page = [_HEAD.format(notation=_notation())]
     for name, rows in sections.items():
         page += [
             f"\n## {name}\n\n{_FAMILIES[name]}\n",
-            "| measure | definition | ideal | range | paper | as in the libraries |",
-            "|---|---|---|---|---|---|",
+            "| measure | definition | ideal | range | paper | as in the libraries | defined in |",
+            "|---|---|---|---|---|---|---|",
             *rows,
         ]
     return "\n".join(page) + "\n"
@@ -137,5 +160,6 @@ def reference(measures: Mapping[str, Measure]) -> str:
 def page() -> str:
     """Return the reference of the measure catalogue (``measures.md``)."""
     from faircompare.measures import MEASURES
+    from faircompare.measures.references import measure_references
 
-    return reference(MEASURES)
+    return reference(MEASURES, measure_references())

@@ -102,14 +102,7 @@ METHODS = (
         "0 of the 40 over the SVM and logistic regression, attacked along their surrogate's "
         "gradient, against "
         "137 of the 440 other models attacked without a gradient "
-        "(`docs/measured/feldman_individual.py`); at version 4, whose ties were drawn from a "
-        "hash of the whole row so that moving any feature redrew the row's ties, the same test "
-        "rejected 60 of 60 and 30 of 40 on 0.2.0's `default` study. The repair by value is "
-        "cheaper to attack and to fit: the cost table measured again (`perf/paper_estimate.py "
-        "--sample 2 --write-costs` on the four Feldman pipelines), the individual audits of the "
-        "paper profile's Feldman cells take 0.77 times their seconds under the row-hashed ties "
-        "and their fits 0.79 times (each cell at one machine's speed), and the profile's dry "
-        "run reads 12.6 CPU-hours where it read 14.5; "
+        "(`docs/measured/feldman_individual.py`); "
         "the levels of a sweep share one fit of the repair; "
         'the paper\'s benchmark repaired the test rows on their own (`test_repair="own"`), '
         "here they take the training rows' repair",

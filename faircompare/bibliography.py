@@ -24,6 +24,7 @@ __all__ = [
     "PROJECT_URL",
     "Reference",
     "as_record",
+    "biblatex",
     "bibtex",
     "reference_from",
     "unique",
@@ -33,7 +34,21 @@ __all__ = [
 #: ``CITATION.cff``; ``tests/test_release.py`` holds the three equal).
 PROJECT_URL = "https://github.com/faircompare/faircompare"
 
-_KINDS = ("article", "inproceedings", "misc", "techreport")
+#: Each kind's BibTeX field for its venue; a software's ``misc`` entry names it as published.
+_BIBTEX_VENUE = {
+    "article": "journal",
+    "inproceedings": "booktitle",
+    "techreport": "institution",
+    "misc": "howpublished",
+}
+#: Each kind as biblatex types it, and the field of its venue (biblatex manual, section 2.1).
+_BIBLATEX = {
+    "article": ("article", "journaltitle"),
+    "inproceedings": ("inproceedings", "booktitle"),
+    "techreport": ("report", "institution"),
+    "misc": ("misc", "howpublished"),
+}
+_KINDS = tuple(_BIBTEX_VENUE)
 _KEY = re.compile(r"[a-z][a-z0-9_:-]*")
 
 
@@ -138,7 +153,7 @@ class Reference:
         return f"{_listed(self.authors)} ({self.year}). {self.title}. {where}.{note} <{self.link}>"
 
     def bibtex(self) -> str:
-        """Return the BibTeX entry.
+        r"""Return the BibTeX entry, for natbib's ``\citep`` and ``\citet``.
 
         Returns
         -------
@@ -148,19 +163,30 @@ class Reference:
             (:func:`~faircompare.escaping.bibtex_field`, links
             :func:`~faircompare.escaping.bibtex_link`): a plugin's reference can hold any text.
         """
-        venue_field = {
-            "article": "journal",
-            "inproceedings": "booktitle",
-            "techreport": "institution",
-            "misc": "howpublished",
-        }[self.kind]
+        return self._entry(self.kind, {_BIBTEX_VENUE[self.kind]: self.venue, "year": self.year})
+
+    def biblatex(self) -> str:
+        r"""Return the biblatex entry, for biblatex's ``\parencite`` and ``\textcite``.
+
+        Returns
+        -------
+        str
+            The same work in biblatex's data model: a journal is ``journaltitle``, the year a
+            ``date``, a technical report a ``@report`` of ``type`` ``techreport``; escaped as
+            :meth:`bibtex` escapes.
+        """
+        kind, venue = _BIBLATEX[self.kind]
+        extra = {"type": "techreport"} if kind == "report" else {}
+        return self._entry(kind, {venue: self.venue, "date": self.year, **extra})
+
+    def _entry(self, kind: str, dialect: Mapping[str, object]) -> str:
+        """Return an entry of this type: the fields both formats share, with the dialect's."""
         volume, number = self.volume_and_issue
         authors = [bibtex_field(a) if "," in a else f"{{{bibtex_field(a)}}}" for a in self.authors]
         fields = {
             "author": " and ".join(authors),
             "title": f"{{{bibtex_field(self.title)}}}",
-            venue_field: bibtex_field(self.venue),
-            "year": str(self.year),
+            **{name: bibtex_field(str(value)) for name, value in dialect.items()},
             "volume": bibtex_field(volume),
             "number": bibtex_field(number),
             "pages": bibtex_field(self.pages).replace("-", "--"),
@@ -169,7 +195,7 @@ class Reference:
             "note": bibtex_field(self.note),
         }
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items() if value)
-        return f"@{self.kind}{{{self.key},\n{body}\n}}"
+        return f"@{kind}{{{self.key},\n{body}\n}}"
 
 
 def _family(author: str) -> str:
@@ -216,7 +242,7 @@ def unique(references: Iterable[Reference]) -> tuple[Reference, ...]:
 
 
 def bibtex(references: Iterable[Reference]) -> str:
-    """Return the BibTeX entries of the references, each once, separated by blank lines.
+    r"""Return the BibTeX entries of the references, each once, separated by blank lines.
 
     Parameters
     ----------
@@ -226,9 +252,37 @@ def bibtex(references: Iterable[Reference]) -> str:
     Returns
     -------
     str
-        A ``.bib`` file's text.
+        A ``.bib`` file's text, for LaTeX with natbib (``\usepackage{natbib}``).
+
+    Examples
+    --------
+    >>> from faircompare.bibliography import FRIEDLER_2019, bibtex
+    >>> print(bibtex([FRIEDLER_2019, FRIEDLER_2019]).splitlines()[0])
+    @inproceedings{friedler2019comparative,
     """
     return "\n\n".join(reference.bibtex() for reference in unique(references)) + "\n"
+
+
+def biblatex(references: Iterable[Reference]) -> str:
+    r"""Return the biblatex entries of the references, each once, separated by blank lines.
+
+    Parameters
+    ----------
+    references
+        References, possibly repeated.
+
+    Returns
+    -------
+    str
+        A ``.bib`` file's text, for LaTeX with biblatex (``\addbibresource``, read by biber).
+
+    Examples
+    --------
+    >>> from faircompare.bibliography import FRIEDLER_2019, biblatex
+    >>> print(biblatex([FRIEDLER_2019]).splitlines()[4])
+      date = {2019},
+    """
+    return "\n\n".join(reference.biblatex() for reference in unique(references)) + "\n"
 
 
 def reference_from(value: Reference | Mapping[str, Any]) -> Reference:

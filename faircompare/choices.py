@@ -3,6 +3,7 @@
 The command line offers these as choices and the configuration checks them; reading them here
 loads nothing but this module, so ``faircompare --help`` answers at once. Each is re-exported
 where it belongs (:data:`faircompare.preprocessing.VARIANTS`,
+:data:`faircompare.citing.STYLES`,
 :data:`faircompare.algorithms.base.FAMILIES`, :data:`faircompare.results.export.FORMATS`).
 """
 
@@ -10,6 +11,7 @@ __all__ = [
     "ALGORITHM_ENTRY_POINTS",
     "AUDIT_ALPHA",
     "AUDIT_ENTRY_POINTS",
+    "CITATION_STYLES",
     "COLUMN",
     "DEFAULT_PERMUTATIONS",
     "FAMILIES",
@@ -23,6 +25,10 @@ __all__ = [
     "TABLE_KINDS",
     "VARIANTS",
 ]
+
+#: The files ``faircompare cite`` writes (:data:`faircompare.citing.STYLES`): a BibTeX ``.bib``
+#: (natbib's commands), a biblatex ``.bib``, or a ``CITATION.cff``.
+CITATION_STYLES = ("bibtex", "biblatex", "cff")
 
 #: The preprocessing variants, in the paper's order: ``original``, ``numerical`` and
 #: ``numerical+binary``.

@@ -11,27 +11,53 @@ Citing page and ``CITATION.cff``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from faircompare import __version__
 from faircompare.bibliography import (
     FAIRCOMPARE,
     FRIEDLER_2019,
     Reference,
+    biblatex,
     bibtex,
     reference_from,
     unique,
 )
+from faircompare.cff import citation_file
+from faircompare.choices import CITATION_STYLES
 from faircompare.exceptions import FaircompareError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["StudyCitation", "every_reference", "study_citation"]
+__all__ = ["STYLES", "StudyCitation", "every_reference", "software_citation", "study_citation"]
 
 Cited = Mapping[str, tuple[Reference, ...]]
+
+#: The files ``faircompare cite`` writes: a BibTeX or a biblatex ``.bib``, or a ``CITATION.cff``.
+STYLES = CITATION_STYLES
+
+
+class _Bib(NamedTuple):
+    """A ``.bib`` style: its citation commands, the preamble they need, and its entries."""
+
+    parenthetical: str
+    textual: str
+    preamble: str
+    entries: Callable[[Iterable[Reference]], str]
+
+
+_BIB = {
+    "bibtex": _Bib("citep", "citet", r"\usepackage{natbib} and \bibliography{references}", bibtex),
+    "biblatex": _Bib(
+        "parencite",
+        "textcite",
+        r"\usepackage[style=authoryear]{biblatex} and \addbibresource{references.bib}",
+        biblatex,
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -52,6 +78,9 @@ class StudyCitation:
         The works behind the report's comparisons, by the method each describes.
     splits
         How many train/test splits the study ran.
+    measures
+        The works that define the measures the report reads first
+        (:data:`~faircompare.analysis.tables.KEY_MEASURES`).
     """
 
     release: str
@@ -60,6 +89,7 @@ class StudyCitation:
     audits: Cited
     statistics: Cited
     splits: int
+    measures: Cited = field(default_factory=dict)
 
     @property
     def software(self) -> Reference:
@@ -69,7 +99,7 @@ class StudyCitation:
     @property
     def references(self) -> tuple[Reference, ...]:
         """Every reference once: faircompare and Friedler et al.'s study first."""
-        parts = (self.algorithms, self.datasets, self.audits, self.statistics)
+        parts = (self.algorithms, self.datasets, self.measures, self.audits, self.statistics)
         listed = (r for part in parts for refs in part.values() for r in refs)
         return unique([self.software, FRIEDLER_2019, *listed])
 
@@ -81,44 +111,108 @@ class StudyCitation:
             f"{role} {name}" for role, part in parts.items() for name, r in part.items() if not r
         ]
 
-    def sentence(self) -> str:
-        """Return a paragraph for a paper's methods section, with LaTeX citation commands.
+    def sentence(self, style: str = "bibtex") -> str:
+        r"""Return a paragraph for a paper's methods section, with LaTeX citation commands.
+
+        Parameters
+        ----------
+        style
+            ``"bibtex"`` cites with natbib's ``\citep`` and ``\citet``; ``"biblatex"`` with
+            biblatex's ``\parencite`` and ``\textcite``.
 
         Returns
         -------
         str
             The study's software, algorithms, datasets, audits and statistics, each cited.
         """
+        paren, textual, *_ = _bib(style)
         text = (
-            f"We ran the study with faircompare {self.release}~\\citep{{{FAIRCOMPARE.key}}}, "
+            f"We ran the study with faircompare {self.release}~\\{paren}{{{FAIRCOMPARE.key}}}, "
             "which follows the protocol of "
-            f"\\citet{{{FRIEDLER_2019.key}}}: {_count(len(self.algorithms), 'algorithm')} "
-            f"({_named(self.algorithms)}) trained on the same "
+            f"\\{textual}{{{FRIEDLER_2019.key}}}: {_count(len(self.algorithms), 'algorithm')} "
+            f"({_named(self.algorithms, paren)}) trained on the same "
             f"{_count(self.splits, 'random train/test split')} of "
-            f"{_count(len(self.datasets), 'dataset')} ({_named(self.datasets)})."
+            f"{_count(len(self.datasets), 'dataset')} ({_named(self.datasets, paren)})."
         )
+        if self.measures:
+            text += f" Each model was measured by {_named(self.measures, paren)}."
         if self.audits:
-            text += f" Every trained model was audited with {_named(self.audits)}."
+            text += f" Every trained model was audited with {_named(self.audits, paren)}."
         methods = [
-            f"{method}~\\citep{{{', '.join(r.key for r in references)}}}"
+            f"{method}~\\{paren}{{{', '.join(r.key for r in references)}}}"
             for method, references in self.statistics.items()
         ]
         return f"{text} Algorithms were compared with {_listing(methods)}." if methods else text
 
-    def text(self) -> str:
-        """Return a ``.bib`` file: the paragraph as a comment, then every entry.
+    def text(self, style: str = "bibtex") -> str:
+        """Return the study's references as a file of one of :data:`STYLES`.
+
+        Parameters
+        ----------
+        style
+            ``"bibtex"`` or ``"biblatex"``: a ``.bib`` file, the paragraph of :meth:`sentence`
+            first as a comment (which both ignore), with the preamble its commands need;
+            ``"cff"``: a ``CITATION.cff`` citing the release that ran the study, its references
+            the works the study used.
 
         Returns
         -------
         str
-            BibTeX ignores the commented paragraph, so the whole text can be saved as
-            ``references.bib``.
+            The file's text: save it as ``references.bib`` or ``CITATION.cff``.
         """
-        lines = ["% For the methods section:", "%"]
-        lines += [f"% {line}" for line in _wrapped(self.sentence(), 96)]
+        uncited = f"No reference is declared for: {', '.join(self.uncited)}."
+        if style == "cff":
+            message = (
+                f"The study ran with faircompare {self.release}: cite it as below, and the "
+                "works the study used (the references)."
+            )
+            return citation_file(
+                [r for r in self.references if r.key != FAIRCOMPARE.key],
+                version=self.release,
+                message=f"{message} {uncited}" if self.uncited else message,
+            )
+        bib = _bib(style)
+        lines = _wrapped(f"For the methods section (its commands need {bib.preamble}):", 96)
+        lines += ["", *_wrapped(self.sentence(style), 96)]
         if self.uncited:
-            lines += ["%", f"% No reference is declared for: {', '.join(self.uncited)}."]
-        return "\n".join(lines) + "\n\n" + bibtex(self.references)
+            lines += ["", uncited]
+        comment = "\n".join(f"% {line}".rstrip() for line in lines)
+        return f"{comment}\n\n{bib.entries(self.references)}"
+
+
+def software_citation(style: str = "bibtex") -> str:
+    """Return the references of faircompare, as installed, and of Friedler et al.'s study.
+
+    Parameters
+    ----------
+    style
+        One of :data:`STYLES`: a BibTeX or a biblatex ``.bib`` file, or a ``CITATION.cff``.
+
+    Returns
+    -------
+    str
+        The file's text (``faircompare cite`` prints it).
+
+    Examples
+    --------
+    >>> from faircompare.citing import software_citation
+    >>> print(software_citation("biblatex").splitlines()[0])
+    @misc{faircompare,
+    """
+    if style == "cff":
+        message = "Cite faircompare as below, and the study whose protocol it follows."
+        return citation_file([FRIEDLER_2019], version=__version__, message=message)
+    return _bib(style).entries([FAIRCOMPARE, FRIEDLER_2019])
+
+
+def _bib(style: str) -> _Bib:
+    """Return a ``.bib`` style, refusing any other name."""
+    try:
+        return _BIB[style]
+    except KeyError:
+        raise FaircompareError(
+            f"unknown citation style {style!r}; choose one of {', '.join(STYLES)}"
+        ) from None
 
 
 def _listing(items: list[str]) -> str:
@@ -129,14 +223,14 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _named(cited: Cited) -> str:
+def _named(cited: Cited, command: str) -> str:
     """List the names, those of the same references together, each group with its citation."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for name, references in cited.items():
         groups.setdefault(tuple(r.key for r in references), []).append(name)
     parts = [
         ", ".join(f"\\texttt{{{_tex(name)}}}" for name in names)
-        + (f"~\\citep{{{', '.join(keys)}}}" if keys else " (no reference)")
+        + (f"~\\{command}{{{', '.join(keys)}}}" if keys else " (no reference)")
         for keys, names in groups.items()
     ]
     return "; ".join(parts)
@@ -182,6 +276,7 @@ def study_citation(store: Any, plugins: Any = None) -> StudyCitation:
         audits=_audits(sorted(store.audits()["audit"].unique())),
         statistics=_statistics(done),
         splits=int(done["split_id"].nunique()),
+        measures=_measures(),
     )
 
 
@@ -190,6 +285,15 @@ def _release(versions: Iterable[str]) -> str:
     releases = [json.loads(v or "{}").get("faircompare") for v in versions]
     counted = [r for r in releases if r]
     return max(set(counted), key=counted.count) if counted else __version__
+
+
+def _measures() -> Cited:
+    """Return the works that define the measures the report reads first."""
+    from faircompare.analysis.tables import KEY_MEASURES
+    from faircompare.measures.references import measure_references
+
+    cited = measure_references()
+    return {name: cited[name] for name in KEY_MEASURES}
 
 
 def _algorithms(names: list[str], recorded: Mapping[str, Mapping[str, Any]], plugins: Any) -> Cited:
@@ -261,13 +365,14 @@ def every_reference() -> dict[str, Cited]:
     Returns
     -------
     dict
-        ``{"algorithms": {name: references}, "datasets": ..., "audits": ..., "statistics":
-        {method: references}}``; an algorithm whose optional extra is missing here has none
-        (the documentation and ``CITATION.cff`` read them with the extra mocked).
+        ``{"algorithms": {name: references}, "datasets": ..., "measures": ..., "audits": ...,
+        "statistics": {method: references}}``; an algorithm whose optional extra is missing here
+        has none (the documentation and ``CITATION.cff`` read them with the extra mocked).
     """
     from faircompare.analysis import compare, equal_fairness
     from faircompare.audits import registered_audits
     from faircompare.datasets.builtin import BUILTIN
+    from faircompare.measures.references import measure_references
     from faircompare.registry import algorithms, cited
 
     return {
@@ -276,6 +381,7 @@ def every_reference() -> dict[str, Cited]:
             for name, a in algorithms().items()
         },
         "datasets": {name: spec.references for name, spec in BUILTIN.items()},
+        "measures": measure_references(),
         "audits": _audits(sorted(registered_audits())),
         "statistics": compare.REFERENCES | equal_fairness.REFERENCES,
     }

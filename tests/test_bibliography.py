@@ -14,7 +14,7 @@ from faircompare.citing import every_reference, study_citation
 from faircompare.datasets import get_spec
 from faircompare.datasets.loading import fingerprint
 from faircompare.datasets.spec import read_spec
-from faircompare.exceptions import SpecError
+from faircompare.exceptions import FaircompareError, SpecError
 from faircompare.registry import get_algorithm
 
 
@@ -160,6 +160,8 @@ def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing()
     assert cited.uncited == ["algorithm my_lab_method", "dataset my-data"]
     sentence = cited.sentence()
     assert r"\texttt{my\_lab\_method} (no reference)" in sentence and "2 random" in sentence
+    # the report's first measures, each with the works that define it (DI: Feldman et al.'s)
+    assert r"\texttt{DIbinary}~\citep{feldman2015certifying, friedler2019comparative}" in sentence
     # no frontier ran: the comparison at equal fairness is not among the statistics; nor are
     # the ranks across datasets, which need three algorithms on two (#81: cite named them)
     assert "cruz2024unprocessing" not in sentence and "nadeau2003inference" in sentence
@@ -169,3 +171,50 @@ def test_a_study_cites_what_its_done_runs_used_and_names_what_declares_nothing()
     # one split: no comparison ran, and the paragraph names none
     assert "compared" not in study_citation(_OneSplit()).sentence()
     assert text.count("@") == len(cited.references)
+
+
+def test_an_article_s_biblatex_as_the_biblatex_manual_types_it():
+    # biblatex's data model (its manual, section 2.2): journaltitle, and the year as a date
+    assert CALDERS_VERWER_2010.biblatex() == (
+        "@article{calders2010three,\n"
+        "  author = {Calders, Toon and Verwer, Sicco},\n"
+        "  title = {{Three naive Bayes approaches for discrimination-free classification}},\n"
+        "  journaltitle = {Data Mining and Knowledge Discovery},\n"
+        "  date = {2010},\n"
+        "  volume = {21},\n"
+        "  number = {2},\n"
+        "  pages = {277--292},\n"
+        "  doi = {10.1007/s10618-010-0190-x},\n"
+        "  url = {https://doi.org/10.1007/s10618-010-0190-x}\n"
+        "}"
+    )
+    report = Reference(**(as_record(CALDERS_VERWER_2010) | {"kind": "techreport"}))
+    assert report.biblatex().startswith("@report{calders2010three,")
+    assert "  institution = {Data Mining" in report.biblatex() and "type = {techreport}" in (
+        report.biblatex()
+    )
+
+
+def test_a_study_s_paragraph_cites_with_the_commands_of_its_style_and_names_their_package():
+    cited = study_citation(_Store())
+    natbib, biblatex = cited.text("bibtex"), cited.text("biblatex")
+    assert natbib.startswith(r"% For the methods section (its commands need \usepackage{natbib}")
+    assert r"\citep{faircompare}" in natbib and r"\parencite" not in natbib
+    assert biblatex.startswith(r"% For the methods section (its commands need \usepackage[style")
+    assert r"\parencite{faircompare}" in biblatex and r"\textcite{friedler2019" in biblatex
+    assert r"\citep" not in biblatex and "journaltitle" not in biblatex.split("\n\n", 1)[0]
+    # the same works, each once, in both
+    assert natbib.count("\n@") == biblatex.count("\n@") == len(cited.references)
+    with pytest.raises(FaircompareError, match="unknown citation style 'ris'; choose one of"):
+        cited.text("ris")
+
+
+def test_a_study_s_citation_file_cites_the_release_that_ran_it_and_the_works_it_used():
+    yaml = pytest.importorskip("yaml")
+    cited = study_citation(_Store())
+    cff = yaml.safe_load(cited.text("cff"))
+    assert cff["cff-version"] == "1.2.0" and cff["version"] == "0.1.0"  # not the installed one
+    assert cff["preferred-citation"]["authors"] == [{"name": "The faircompare developers"}]
+    titles = [r.title for r in cited.references if r.key != "faircompare"]
+    assert [r["title"] for r in cff["references"]] == titles
+    assert "No reference is declared for: algorithm my_lab_method" in cff["message"]

@@ -205,6 +205,12 @@ def test_cite_prints_a_bib_file_of_everything_the_study_used(study):
     assert re.findall(r"^@\w+\{([^,]+),$", alone, re.M) == [
         "faircompare", "friedler2019comparative"
     ]  # fmt: skip
+    # the same works in biblatex's entries, cited with its commands, and as a CITATION.cff
+    biblatex = ok(faircompare_("cite", "--results", "results", "--format", "biblatex", cwd=study))
+    assert re.findall(r"^@\w+\{([^,]+),$", biblatex, re.M) == keys
+    assert r"\parencite{pedregosa2011scikit}" in biblatex and "  date = {" in biblatex
+    cff = ok(faircompare_("cite", "--results", "results", "--format", "cff", cwd=study))
+    assert cff.startswith("cff-version: 1.2.0") and cff.count("\n  - type: ") == len(keys) - 1
     missing = faircompare_("cite", "--results", "nothing", cwd=study)
     assert missing.returncode == 1 and "no results in nothing" in missing.stderr
 

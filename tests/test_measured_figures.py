@@ -30,6 +30,7 @@ def test_the_measuring_scripts_write_quoting_files():
         "across_datasets",
         "audit_error_rates",
         "audit_reproducibility",
+        "dry_run_load",
         "feldman_individual",
         "sequential_audits",
         "undecided_verdicts",

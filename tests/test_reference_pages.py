@@ -11,6 +11,7 @@ import pytest
 from faircompare.bibliography import reference_from
 from faircompare.citing import every_reference
 from faircompare.measures import MEASURES
+from faircompare.measures.references import measure_references
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 from citing_page import citing  # noqa: E402
@@ -25,14 +26,23 @@ from results_schema import schema_page  # noqa: E402
 from tests.conftest import SHARED  # noqa: E402
 
 
-def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
-    page = reference(MEASURES)
+def test_every_measure_has_a_row_with_its_range_its_libraries_relation_and_its_works():
+    page = reference(MEASURES, measure_references())
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == list(MEASURES)
     (average_odds,) = [row for row in rows if row.startswith("| `average_odds_difference`")]
     assert "[-1, 1]" in average_odds and "-AIF360 average_odds_difference" in average_odds
     (di,) = [row for row in rows if row.startswith("| `DIbinary`")]
     assert "[0, inf)" in di and "`DIbinary`" in di and r"$r_{\bar p} / r_p$" in di
+    # DI is Feldman et al.'s four-fifths ratio, as Friedler et al. compute it: both linked
+    assert di.endswith(
+        "{ref}`Feldman et al. (2015) <feldman2015certifying>`, "
+        "{ref}`Friedler et al. (2019) <friedler2019comparative>` |"
+    )
+    # every measure's works are entries of the Citing page
+    linked = set(re.findall(r"\{ref\}`[^<`]+<([\w:-]+)>`", page))
+    labels = set(re.findall(r"^\(([\w:-]+)\)=$", citing(every_reference()), re.M))
+    assert {"matthews1975comparison", "hanley1982meaning"} <= linked <= labels
     assert "`{attribute}-TPRRatio`" in page
     # every symbol of the formulas is defined once, in the notation above the tables
     defined = re.findall(r"^- \$(.+?)\$: ", page, re.M)
@@ -45,13 +55,19 @@ def test_every_measure_has_a_row_with_its_range_and_its_libraries_relation():
 def test_a_measure_without_a_definition_in_words_or_as_a_formula_stops_the_build(field):
     undefined = replace(MEASURES["accuracy"], name="new-measure", **{field: ""})
     with pytest.raises(ValueError, match="measure 'new-measure' has no (definition|formula)"):
-        reference({**MEASURES, "new-measure": undefined})
+        reference({**MEASURES, "new-measure": undefined}, measure_references())
 
 
 def test_a_measure_whose_ideal_lies_outside_its_range_stops_the_build():
     wrong = replace(MEASURES["average_odds_difference"], name="odd", bounds=(0.5, 1.0))
     with pytest.raises(ValueError, match="measure 'odd': its ideal 0 is outside its range"):
-        reference({**MEASURES, "odd": wrong})
+        reference({**MEASURES, "odd": wrong}, measure_references())
+
+
+def test_a_measure_that_cites_no_work_stops_the_build():
+    new = replace(MEASURES["accuracy"], name="new-measure")
+    with pytest.raises(ValueError, match="measure 'new-measure' cites no work that defines it"):
+        reference({**MEASURES, "new-measure": new}, measure_references())
 
 
 def test_the_schema_page_gives_every_column_its_type_and_meaning():

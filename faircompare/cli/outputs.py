@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from faircompare.choices import (
+    CITATION_STYLES,
     COLUMN,
     FIGURE_KINDS,
     FONT_SIZE,
@@ -90,25 +91,33 @@ def export_command(results: Path, fmt: str, out: Path | None) -> None:
     type=FOLDER,
     help="A results folder: cite everything its study used, not faircompare alone.",
 )
+@click.option(
+    "--format",
+    "style",
+    type=click.Choice(CITATION_STYLES),
+    default=CITATION_STYLES[0],
+    show_default=True,
+    help="bibtex: a .bib for natbib; biblatex: a .bib for biblatex; cff: a CITATION.cff.",
+)
 @PLUGINS
-def cite_command(results: Path | None, plugins: Path | None) -> None:
-    """Print the BibTeX of faircompare, or of everything a study used (--results).
+def cite_command(results: Path | None, style: str, plugins: Path | None) -> None:
+    """Print the references of faircompare, or of everything a study used (--results).
 
-    With --results, the entries are those of faircompare at the release that ran the study, of
-    Friedler et al.'s study, and of every algorithm, dataset and audit the study ran and every
-    statistic its report uses, preceded by a paragraph for a paper's methods section that cites
-    them (a BibTeX comment: save the whole output as a .bib file).
+    With --results, the references are those of faircompare at the release that ran the study,
+    of Friedler et al.'s study, and of every algorithm, dataset and audit the study ran and every
+    statistic its report uses. A .bib file starts with a paragraph for a paper's methods section
+    that cites them, as a comment that names the LaTeX package its commands need (natbib for
+    bibtex, biblatex for biblatex): save the whole output as references.bib, or as CITATION.cff.
     """
-    from faircompare.bibliography import FAIRCOMPARE, FRIEDLER_2019, bibtex
-    from faircompare.citing import study_citation
+    from faircompare.citing import software_citation, study_citation
     from faircompare.results import ResultStore
 
     if results is None:
-        click.echo(bibtex([FAIRCOMPARE, FRIEDLER_2019]), nl=False)
+        click.echo(software_citation(style), nl=False)
         return
     with ResultStore(results, readonly=True) as store:
         store.require_runs()
-        click.echo(study_citation(store, plugins).text(), nl=False)
+        click.echo(study_citation(store, plugins).text(style), nl=False)
 
 
 def _selection(command: Callable[..., None]) -> Callable[..., None]:
