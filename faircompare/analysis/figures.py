@@ -390,15 +390,17 @@ def plot_individual_statistics(
             square = (mine["kind"] == "error ratio").to_numpy()
             error = mine.get("monte_carlo_error", pd.Series(0.0, index=mine.index)).to_numpy()
             open_ = mine.get("undecided", pd.Series(False, index=mine.index)).to_numpy(bool)
-            for run in np.flatnonzero(error > 0):  # the attack's own randomness
-                low, high = (mine["statistic"].iloc[run] + side * MONTE_CARLO_Z * error[run]
-                             for side in (-1, 1))  # fmt: skip
-                ax.vlines(x[run], np.clip(low, bottom, top), np.clip(high, bottom, top),
-                          colors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
+            noisy = error > 0  # the attack's own randomness, one line per such run
+            if noisy.any():
+                centre = mine["statistic"].to_numpy()[noisy]
+                ends = (np.clip(centre + side * MONTE_CARLO_Z * error[noisy], bottom, top)
+                        for side in (-1, 1))  # fmt: skip
+                ax.vlines(x[noisy], *ends, colors=colour, linewidths=0.6, alpha=0.7)
             for marker, shape in (("o", ~square), ("s", square)):
                 for faces, chosen in (("none", shape & ~open_), (colour, shape & open_)):
-                    ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors=faces,
-                               edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
+                    if chosen.any():
+                        ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors=faces,
+                                   edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
             decided = mine.loc[~open_, "reject"]
             share = f"{decided.mean():.0%}" if len(decided) else "-"
             ax.text(i, top * 1.05, share, ha="center", va="bottom", fontsize=6)
