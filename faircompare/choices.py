@@ -78,6 +78,11 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         "of verdicts left undecided (a heatmap)",
         "fixed: the tests",
     ),
+    "individual": (
+        "each run's individual-fairness statistic (T_n, or T~_n where the loss ratio is not "
+        "defined) against delta, a row per algorithm, with the share rejecting (Maity et al.)",
+        "fixed: the statistic, on a log axis",
+    ),
 }
 
 #: Inches: the width of a column of a two-column paper, a figure's default width.

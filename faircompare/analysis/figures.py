@@ -29,6 +29,7 @@ from faircompare.analysis.kinds import (
     correlations,
     critical_difference,
     equal_fairness,
+    individual,
     intervals,
     stability,
     tradeoff,
@@ -48,7 +49,6 @@ from faircompare.analysis.style import (
 from faircompare.analysis.tables import AUDIT_NAMES
 from faircompare.analysis.tidy import individual_statistics
 from faircompare.safe_write import replaced
-from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = [
     "FORMATS",
@@ -318,40 +318,17 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
     return figure
 
 
-INDIVIDUAL_FLOOR = 0.1  # the log axis never goes lower: statistics below are at its edge
-
-
-def _individual_range(runs: pd.DataFrame) -> tuple[float, float]:
-    """Return the y range of a panel of individual statistics (as its figure says)."""
-    values = runs["statistic"].dropna()
-    low = min(0.9, values.quantile(0.05) / 1.1) if len(values) else 0.9
-    high = max(2 * runs["delta"].max(), values.quantile(0.9) * 1.2) if len(values) else 10.0
-    return max(INDIVIDUAL_FLOOR, low), float(high)
-
-
 def plot_individual_statistics(
     statistics: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
 ) -> Figure:
-    """Plot each run's individual-fairness statistic, a panel per dataset (Maity et al. §3).
-
-    Each run is a point at its one-sided lower bound (T_n of Eq. 3.10, or T~_n of Eq. 3.13
-    where the loss ratio is not defined: :func:`~.tidy.individual_statistics`), jittered in
-    its algorithm's column; a circle is a loss ratio, a square an error-rate ratio. A run
-    attacked without gradients carries its Monte Carlo interval, +- 1.96 Monte Carlo errors (a
-    vertical line), and is filled when that interval holds delta (undecided). The test rejects
-    individual fairness above the dashed line (delta); the share of decided runs rejecting is
-    written above each column. The axis is logarithmic and follows the panel's runs, from
-    the lower of 0.9 and their 5th percentile (no lower than :data:`INDIVIDUAL_FLOOR`) to the
-    higher of twice delta and their 90th percentile: the runs beyond (negative bounds of
-    noisy audits, the derivative-free attacks' loss ratios of 10^5) are drawn at its edges and
-    counted in the panel's title, so the runs near 1 and delta are not pressed into one line.
+    """Plot each run's individual-fairness statistic, as the individual kind does (deprecated).
 
     Parameters
     ----------
     statistics
-        One row per run (:func:`~.tidy.individual_statistics`): its dataset, algorithm,
-        statistic, kind and whether it rejects. The store's audit rows themselves, which this
-        function took until 0.2.0, are still tidied here, with a :class:`DeprecationWarning`.
+        One row per run (:func:`~.tidy.individual_statistics`): its configuration, algorithm,
+        setting, statistic, kind and whether it rejects. The store's audit rows themselves,
+        which this function took until 0.2.0, are still tidied here.
     styles
         Each algorithm's colour and marker (:func:`algorithm_styles`).
     title
@@ -360,61 +337,11 @@ def plot_individual_statistics(
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure: a row per algorithm, a panel per dataset, attribute and variant.
     """
-    runs = statistics
-    if "kind" not in statistics.columns:  # the store's audit rows, as 0.2.0 took them
-        deprecated(
-            "plot_individual_statistics(audits)",
-            "plot_individual_statistics(tidy.individual_statistics(audits))",
-        )
-        runs = individual_statistics(statistics)
-    algorithms = sorted(runs["algorithm"].unique())
-    datasets = sorted(runs["dataset"].unique())
-    size = (max(6.0, 0.45 * len(algorithms) + 1.5), 1.2 + 2.4 * len(datasets))
-    figure = PrintFigure(figsize=size, layout="constrained")
-    axes = figure.subplots(len(datasets), 1, sharex=True, squeeze=False)[:, 0]
-    jitter = np.random.default_rng(0)
-    for ax, dataset in zip(axes, datasets, strict=True):
-        part = runs[runs["dataset"] == dataset]
-        bottom, top = _individual_range(part)
-        below = int((part["statistic"] < bottom).sum())
-        above = int((part["statistic"] > top).sum())
-        for i, algorithm in enumerate(algorithms):
-            mine = part[part["algorithm"] == algorithm]
-            if mine.empty:
-                continue
-            colour = styles[algorithm]["color"]
-            x = i + jitter.uniform(-0.3, 0.3, len(mine))
-            y = mine["statistic"].clip(lower=bottom, upper=top)
-            square = (mine["kind"] == "error ratio").to_numpy()
-            error = mine.get("monte_carlo_error", pd.Series(0.0, index=mine.index)).to_numpy()
-            open_ = mine.get("undecided", pd.Series(False, index=mine.index)).to_numpy(bool)
-            noisy = error > 0  # the attack's own randomness, one line per such run
-            if noisy.any():
-                centre = mine["statistic"].to_numpy()[noisy]
-                ends = (np.clip(centre + side * MONTE_CARLO_Z * error[noisy], bottom, top)
-                        for side in (-1, 1))  # fmt: skip
-                ax.vlines(x[noisy], *ends, colors=colour, linewidths=0.6, alpha=0.7)
-            for marker, shape in (("o", ~square), ("s", square)):
-                for faces, chosen in (("none", shape & ~open_), (colour, shape & open_)):
-                    if chosen.any():
-                        ax.scatter(x[chosen], y[chosen], marker=marker, s=14, facecolors=faces,
-                                   edgecolors=colour, linewidths=0.6, alpha=0.7)  # fmt: skip
-            decided = mine.loc[~open_, "reject"]
-            share = f"{decided.mean():.0%}" if len(decided) else "-"
-            ax.text(i, top * 1.05, share, ha="center", va="bottom", fontsize=6)
-        for delta in part["delta"].unique():
-            ax.axhline(delta, color="black", linestyle="--", linewidth=0.8)
-        ax.set_yscale("log")
-        ax.set_ylim(bottom / 1.05, top * 1.35)
-        edge = f"; {below} at the bottom edge (< {bottom:.3g})" if below else ""
-        edge += f"; {above} at the top edge (> {top:.3g})" if above else ""
-        ax.set_title(f"{dataset}: {part['key'].nunique()} runs{edge}", fontsize=8)
-        ax.set_ylabel("T_n (o) or T~_n (s)", fontsize=8)
-    axes[-1].set_xticks(range(len(algorithms)), algorithms, rotation=90, fontsize=7)
-    figure.suptitle(title, fontsize=10, wrap=True)
-    return figure
+    _twin("plot_individual_statistics", "individual")
+    runs = statistics if "kind" in statistics.columns else individual_statistics(statistics)
+    return _titled(individual.draw(individual.arranged(runs, styles), REPORT), title)
 
 
 # The kinds of the report and of `faircompare figure`, drawn by one code each since the

@@ -1083,21 +1083,19 @@ def _audit_figures(
         writer.table(errors.round(4), "audit-monte-carlo-errors", caption)
     statistics = tidy.individual_statistics(audits)
     if len(statistics):  # runs with an individual test (not only groups too small for one)
-        shown = statistics["dataset"].nunique()  # a dataset whose groups are too small has none
-        title = f"Individual fairness of every run ({shown} dataset{'s' if shown > 1 else ''})"
         caption = (
-            "Individual-fairness test of every run (Maity et al. §3), a panel per dataset: the "
-            "loss ratio's T_n (circles), or the error-rate ratio's T~_n (squares) where more "
-            "than 5% of the audit points are near-certain and the loss ratio is not defined; "
-            "a run attacked without gradients has its Monte Carlo interval (+-1.96 errors, a "
-            "vertical line) and is filled where that interval holds delta (undecided); above "
-            "delta (dashed) the test rejects, and each column's share of decided runs "
-            "rejecting is written above it. Feldman's pipelines are attacked along the "
-            "gradient of their repair's smoothing where their classifier has one (the repair "
-            "itself has none; the methods page)"
+            "Individual-fairness test of every run (Maity et al. §3), a panel per dataset, "
+            "attribute and variant, a row per algorithm: the loss ratio's T_n (circles), or the "
+            "error-rate ratio's T~_n (squares) where more than 5% of the audit points are "
+            "near-certain and the loss ratio is not defined; a run attacked without gradients "
+            "has its Monte Carlo interval (+-1.96 errors, a line) and is filled where that "
+            "interval holds delta (undecided); right of delta (dashed) the test rejects, and "
+            "each row's share of decided runs rejecting is written at its end. Feldman's "
+            "pipelines are attacked along the gradient of their repair's smoothing where their "
+            "classifier has one (the repair itself has none; the methods page)"
         )
-        writer.drawn("individual-statistics", caption, figures.plot_individual_statistics,
-                     statistics, styles, title=title)  # fmt: skip
+        shown = kind.individual.arranged(statistics, styles)
+        writer.drawn("individual-statistics", caption, kind.individual.draw, shown, REPORT)
     pooled = tidy.pooled_audits(audits)
     parity = pooled[(pooled["audit"] == "permutation") & (pooled["metric"] == "positive_rate")]
     if len(parity):

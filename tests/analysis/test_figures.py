@@ -11,6 +11,8 @@ from matplotlib.patches import Rectangle
 
 from faircompare import registry
 from faircompare.analysis import figures, kinds, tables, tidy
+from faircompare.analysis.canvas import REPORT
+from faircompare.analysis.style import study_styles
 from faircompare.records import DEFAULTS
 from faircompare.registry import algorithms
 
@@ -33,7 +35,8 @@ def individual_rows() -> pd.DataFrame:
     }
     rows = []
     for name, (dataset, t_n, t_error, near, reject_loss, reject_error) in runs.items():
-        shared = {"key": name, "algorithm": name, "dataset": dataset, "audit": "individual"}
+        shared = {"key": name, "algorithm": name, "dataset": dataset, "audit": "individual",
+                  "sensitive_attribute": "s", "variant": "numerical", "setting": "defaults"}  # fmt: skip
         rows.append(
             {
                 **shared,
@@ -55,42 +58,47 @@ def test_each_run_shows_the_statistic_defined_for_it():
     assert chosen["kind"].value_counts().to_dict() == {"loss ratio": 3, "error ratio": 1}
 
 
-def test_individual_statistics_still_take_the_audit_rows_with_a_warning():
-    # until 0.2.0 the plot tidied the store's audit rows itself
+def test_the_former_figure_draws_the_individual_kind_with_a_warning():
     rows = individual_rows()
     styles = figures.algorithm_styles(rows["algorithm"])
-    with pytest.warns(DeprecationWarning, match=r"use plot_individual_statistics\(tidy\.indiv"):
+    with pytest.warns(DeprecationWarning, match=r"use faircompare.analysis.kinds.individual.draw"):
         figure = figures.plot_individual_statistics(rows, styles, title="four runs")
-    assert [ax.get_title() for ax in figure.axes] == [
-        "d1: 2 runs",
-        "d2: 2 runs; 1 at the bottom edge (< 0.1)",
+    assert [_title(ax) for ax in figure.axes] == [
+        "d1, s, numerical, 2 runs",
+        "d2, s, numerical, 2 runs, 1 at the left edge",
     ]
-
-
-def test_individual_statistics_are_a_panel_per_dataset_on_a_readable_scale():
-    rows = individual_rows()
-    styles = figures.algorithm_styles(rows["algorithm"])
-    figure = figures.plot_individual_statistics(
-        tidy.individual_statistics(rows), styles, title="four runs"
-    )
-    d1, d2 = figure.axes
-    assert d1.get_yscale() == d2.get_yscale() == "log"
-    # the tree is a square at T~_n = 1.4, not a circle at 1.4e6; the noisy T_n sits at the
-    # bottom edge and the panel's title counts it
-    drawn = np.concatenate([c.get_offsets()[:, 1] for c in d2.collections])
-    assert sorted(drawn) == [figures.INDIVIDUAL_FLOOR, 1.4]
-    assert d2.get_title() == "d2: 2 runs; 1 at the bottom edge (< 0.1)"
-    assert d1.get_title() == "d1: 2 runs"
-    # the share of runs rejecting, above each algorithm's column
-    assert sorted(t.get_text() for t in d2.texts) == ["0%", "100%"]
     assert figure.get_suptitle() == "four runs"
+
+
+def _title(ax) -> str:
+    return ax.get_title().replace("\n", " ")
+
+
+def _individual(statistics: pd.DataFrame):
+    styles = figures.algorithm_styles(statistics["algorithm"])
+    return kinds.individual.draw(kinds.individual.arranged(statistics, styles), REPORT)
+
+
+def test_individual_statistics_are_a_panel_per_configuration_on_a_readable_scale():
+    d1, d2 = _individual(tidy.individual_statistics(individual_rows())).axes
+    assert d1.get_xscale() == d2.get_xscale() == "log"
+    # the tree is a square at T~_n = 1.4, not a circle at 1.4e6; the noisy T_n sits at the
+    # left edge and the panel's title counts it
+    drawn = np.concatenate([c.get_offsets()[:, 0] for c in d2.collections])
+    assert sorted(drawn) == [kinds.individual.FLOOR, 1.4]
+    assert _title(d2) == "d2, s, numerical, 2 runs, 1 at the left edge"
+    # the share of decided runs rejecting, at the end of each algorithm's row (rows shared:
+    # the other panel's algorithms have none here)
+    assert sorted(t.get_text() for t in d2.texts) == ["0%", "100%"]
+    # a row per algorithm, in the selection's order (sorted), named once: the panels share them
+    assert [t.get_text() for t in d1.get_yticklabels()] == ["fair", "noisy", "tree", "unfair"]
 
 
 def test_a_derivative_free_run_shows_its_monte_carlo_interval_and_an_open_verdict_filled():
     # "unfair" attacked without gradients: T_n = 2.3 with a Monte Carlo error of 0.6, so its
     # interval 2.3 +- 1.96 x 0.6 = [1.124, 3.476] holds delta = 1.25: undecided, drawn filled,
-    # and left out of its column's share (no decided run: "-"); the interval is drawn up to the
-    # panel's top (the higher of 2 delta and 1.2 times the runs' 90th percentile)
+    # and left out of its row's share (no decided run: "-"); the interval is drawn up to the
+    # axis' end (the higher of 2 delta and 1.2 times the runs' 90th percentile)
     rows = individual_rows()
     loss = (rows["key"] == "unfair") & (rows["metric"] == "loss-ratio")
     rows.loc[loss, "details"] = [rows.loc[loss, "details"].iloc[0] | {"monte_carlo_error": 0.6,
@@ -98,15 +106,14 @@ def test_a_derivative_free_run_shows_its_monte_carlo_interval_and_an_open_verdic
     statistics = tidy.individual_statistics(rows).set_index("algorithm")
     assert statistics.loc["unfair", ["monte_carlo_error", "undecided"]].tolist() == [0.6, True]
     assert statistics.loc["fair", ["monte_carlo_error", "undecided"]].tolist() == [0.0, False]
-    styles = figures.algorithm_styles(rows["algorithm"])
-    d1, _ = figures.plot_individual_statistics(statistics.reset_index(), styles).axes
+    d1, _ = _individual(statistics.reset_index()).axes
     (line,) = [c for c in d1.collections if isinstance(c, LineCollection)]
     (segment,) = line.get_segments()
-    first = statistics[statistics["dataset"] == sorted(statistics["dataset"])[0]]
+    first = statistics[statistics["dataset"] == "d1"]
     top = max(2 * 1.25, 1.2 * first["statistic"].quantile(0.9))
-    assert segment[:, 1].tolist() == pytest.approx([2.3 - 1.96 * 0.6, min(top, 3.476)], abs=1e-3)
+    assert segment[:, 0].tolist() == pytest.approx([2.3 - 1.96 * 0.6, min(top, 3.476)], abs=1e-3)
     points = [c for c in d1.collections if isinstance(c, PathCollection) and len(c.get_offsets())]
-    filled = [c.get_offsets()[0, 1] for c in points if len(c.get_facecolor())]  # not "none"
+    filled = [c.get_offsets()[0, 0] for c in points if len(c.get_facecolor())]  # not "none"
     assert filled == [2.3]
     assert sorted(t.get_text() for t in d1.texts) == ["-", "0%"]
 
@@ -300,3 +307,13 @@ def test_stability_of_many_algorithms_is_faceted_by_family():
         assert shown == [f"{prefix}-{i}" for i in range(4)]
     few = twin("plot_stability", summary[:16], "CV", "accuracy", styles, families=families)
     assert len(few.axes) == 1  # 8 algorithms: one panel
+
+
+def test_the_runs_of_a_grid_s_points_share_their_algorithm_s_pooled_row():
+    # the report draws every audited run: ten points of a grid are one row, not ten
+    statistics = tidy.individual_statistics(individual_rows())
+    grid = statistics["algorithm"] == "fair"
+    statistics.loc[grid, "setting"] = '{"c": 0.1}'
+    styles = study_styles(statistics["algorithm"])
+    shown = kinds.individual.arranged(statistics, styles)
+    assert shown.rows == ["fair (grid)", "noisy", "tree", "unfair"]

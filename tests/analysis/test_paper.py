@@ -61,7 +61,10 @@ def texts(figure) -> set[str]:
     return {t.get_text() for t in figure.findobj(Text) if t.get_text()}
 
 
-@pytest.mark.parametrize("kind", [k for k in FIGURE_KINDS if k != "audits"])
+AUDITED = ("audits", "individual")  # the kinds drawn from an audited study
+
+
+@pytest.mark.parametrize("kind", [k for k in FIGURE_KINDS if k not in AUDITED])
 def test_every_kind_keeps_the_width_asked_its_labels_and_the_lint(study, kind, tmp_path):
     for width in (paper.COLUMN, paper.PAGE):
         for shown in (1, 3, 12):
@@ -106,6 +109,24 @@ def test_the_audits_kind_is_a_heatmap_named_as_the_tables_name_the_tests(results
     assert all(t.get_text() == "n/a" or t.get_text().isdigit() for t in panel.texts)  # percent
     both = paper.draw("audits", results, width=paper.PAGE, **where)  # Ricci is not tested
     assert [ax.get_title() for ax in both.axes if ax.get_title()] == []
+
+
+def test_the_individual_kind_is_a_row_per_algorithm_against_delta_on_a_log_axis(results, tmp_path):
+    # the report's individual-statistics figure, drawn by a kind since #84: a paper can print it
+    where = {"variants": ["numerical+binary"], "labels": {"zafar-fairness": "Ours"}}
+    for width in (paper.COLUMN, paper.PAGE):
+        figure = paper.draw("individual", results, datasets=["german"], width=width, **where)
+        figure.savefig(tmp_path / "individual.pdf")
+        assert page_size(tmp_path / "individual.pdf")[0] == pytest.approx(width, abs=0.01)
+        assert lint_figure(figure) == []
+    (panel,) = figure.axes
+    assert panel.get_xscale() == "log" and panel.get_xlabel().startswith("T_n")
+    assert "Ours" in [t.get_text() for t in panel.get_yticklabels()]
+    (delta,) = [line for line in panel.get_lines() if line.get_linestyle() == "--"]
+    assert delta.get_xdata()[0] == 1.25  # the test's delta, the dashed line
+    # each row's share of decided runs rejecting, written at its end
+    assert len(panel.texts) == len(panel.get_yticklabels())
+    assert all(t.get_text() == "-" or t.get_text().endswith("%") for t in panel.texts)
 
 
 def test_one_panel_kinds_draw_into_the_users_axes(study):
@@ -364,7 +385,7 @@ def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
     # IEEE's checks refuse. The report now writes its page's PNG; its figures of one use
     # (figures.py) are saved as PDF here, and every kind as paper.draw makes it.
     for kind in FIGURE_KINDS:
-        source = results if kind == "audits" else study  # the audited study
+        source = results if kind in AUDITED else study  # the audited study
         where = {} if kind == "critical-difference" else {"datasets": ["german"]}
         paper.draw(kind, source, variants=["numerical+binary"], width=paper.PAGE,
                    **where).savefig(tmp_path / f"kind-{kind}.pdf")  # fmt: skip

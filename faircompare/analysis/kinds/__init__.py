@@ -14,7 +14,8 @@ the same figure. Every kind draws several datasets, a panel each, each with its 
 - :mod:`.equal_fairness`: every run against the post-processed frontier (Cruz & Hardt 2024);
 - :mod:`.critical_difference`: average ranks over datasets (Demšar 2006, Fig. 1);
 - :mod:`.correlations`: the measures' correlations across runs (Friedler et al. Fig. 3);
-- :mod:`.audits`: each algorithm's share of splits whose audits reject, a heatmap.
+- :mod:`.audits`: each algorithm's share of splits whose audits reject, a heatmap;
+- :mod:`.individual`: each run's individual-fairness statistic against delta (Maity et al.).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from faircompare.analysis.kinds import (
     correlations,
     critical_difference,
     equal_fairness,
+    individual,
     intervals,
     stability,
     tradeoff,
@@ -71,6 +73,7 @@ _MODULES: dict[str, ModuleType] = {
     "critical-difference": critical_difference,
     "correlations": correlations,
     "audits": audits,
+    "individual": individual,
 }
 #: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
 KINDS: dict[str, Kind] = {
