@@ -36,7 +36,8 @@ from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = ["FLOOR", "IndividualFrames", "arranged", "draw", "frames", "statistic_range"]
 
-FLOOR = 0.1  # the log axis never goes lower: statistics below are at its edge
+#: The log axis never goes lower: a statistic below is drawn at its edge, and counted.
+FLOOR = 0.1
 ROW = 0.2  # inches a row takes
 PANEL = 1.6  # inches a panel needs across, for its log axis' labels
 LABEL = "T_n (circles) or T~_n (squares)"
