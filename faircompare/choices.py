@@ -78,6 +78,11 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         "of verdicts left undecided (a heatmap)",
         "fixed: the tests",
     ),
+    "runs": (
+        "two measures of every run shown, a point per run, as stored (Friedler et al. Figs. 4-5: "
+        "calibration against TPR, each conditioned on the groups)",
+        "x (sensitive-TPR), y (sensitive-calibration-)",
+    ),
     "individual": (
         "each run's individual-fairness statistic (T_n, or T~_n where the loss ratio is not "
         "defined) against delta, a row per algorithm, with the share rejecting (Maity et al.)",

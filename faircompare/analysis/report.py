@@ -54,8 +54,6 @@ __all__ = [
     "write_report",
 ]
 
-STABILITY_AXES = ("CV", "accuracy")  # Fig. 7: fairness across, accuracy up
-CALIBRATION_AXES = ("sensitive-TPR", "sensitive-calibration-")  # Fig. 5
 # Fig. 4: CV against the comparative TPR and TNR of the fairness-aware algorithms
 MEASURE_PAIRS = (("CV", "comparative-sensitive-TPR-diff"), ("CV", "comparative-sensitive-TNR-diff"))
 # FlipTest's example transparency report comes from a test split with at least this many rows:
@@ -554,17 +552,16 @@ def _tradeoff(writer: Writer, c: _Configuration) -> None:
 
 def _calibration(writer: Writer, c: _Configuration) -> None:
     """Fig. 5: sensitive-calibration- against sensitive-TPR, a point per run shown."""
-    x, y = CALIBRATION_AXES
-    wide = tidy.labelled(tidy.runs_wide(c.chosen))
-    if not {x, y} <= set(wide.columns):
+    try:
+        shown = kind.runs.frames(c.study, Selection(), *kind.runs.AXES)
+    except ValueError:  # no run has both measures (a group without positives, say)
         return
-    title = f"{c.label}: {y} vs {x}, a point per split"
-    figure = figures.plot_runs(wide, x, y, c.styles, title=title)
     caption = (
         f"Calibration against TPR, conditioned on the groups (Fig. 5), each algorithm as the "
-        f"tables show it, a point per split: {c.label}"
+        f"tables show it, a point per split (past eight algorithms, a panel per family, the "
+        f"others' runs in grey): {c.label}"
     )
-    writer.figure(figure, f"calibration-{c.name}", caption)
+    writer.figure(kind.runs.draw(shown, REPORT), f"calibration-{c.name}", caption)
 
 
 def _which_is_better(writer: Writer, c: _Configuration) -> None:

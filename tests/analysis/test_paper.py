@@ -129,6 +129,25 @@ def test_the_individual_kind_is_a_row_per_algorithm_against_delta_on_a_log_axis(
     assert all(t.get_text() == "-" or t.get_text().endswith("%") for t in panel.texts)
 
 
+def test_the_runs_kind_puts_each_run_at_its_two_measures_as_stored(study):
+    # Fig. 5 of Friedler et al., drawn by a kind since #84: a point per run at its values (no
+    # gap taken: calibration and TPR are rates), one point per split of the one algorithm shown
+    figure = paper.draw("runs", study, datasets=["german"], algorithms=["logistic-regression"],
+                        variants=["numerical+binary"])  # fmt: skip
+    (panel,) = figure.axes
+    assert (panel.get_xlabel(), panel.get_ylabel()) == ("sensitive-TPR", "sensitive-calibration-")
+    drawn = np.concatenate([c.get_offsets() for c in panel.collections if len(c.get_offsets())])
+    with ResultStore(study, readonly=True) as store:
+        measures = store.measures()
+    mine = measures[(measures["dataset"] == "german") & (measures["algorithm"] ==
+                    "logistic-regression") & (measures["variant"] == "numerical+binary")
+                    & (measures["group"] == "")]  # fmt: skip
+    stored = tidy.runs_wide(mine)[["sensitive-TPR", "sensitive-calibration-"]].to_numpy()
+    assert len(drawn) == len(stored) and sorted(map(tuple, drawn)) == pytest.approx(
+        sorted(map(tuple, stored))
+    )
+
+
 def test_one_panel_kinds_draw_into_the_users_axes(study):
     import matplotlib.pyplot as plt
 

@@ -15,6 +15,7 @@ the same figure. Every kind draws several datasets, a panel each, each with its 
 - :mod:`.critical_difference`: average ranks over datasets (Demšar 2006, Fig. 1);
 - :mod:`.correlations`: the measures' correlations across runs (Friedler et al. Fig. 3);
 - :mod:`.audits`: each algorithm's share of splits whose audits reject, a heatmap;
+- :mod:`.runs`: two measures of every run shown, a point each (Friedler et al. Figs. 4-5);
 - :mod:`.individual`: each run's individual-fairness statistic against delta (Maity et al.).
 """
 
@@ -32,6 +33,7 @@ from faircompare.analysis.kinds import (
     equal_fairness,
     individual,
     intervals,
+    runs,
     stability,
     tradeoff,
 )
@@ -73,6 +75,7 @@ _MODULES: dict[str, ModuleType] = {
     "critical-difference": critical_difference,
     "correlations": correlations,
     "audits": audits,
+    "runs": runs,
     "individual": individual,
 }
 #: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
