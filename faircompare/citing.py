@@ -123,7 +123,8 @@ class StudyCitation:
         Returns
         -------
         str
-            The study's software, algorithms, datasets, audits and statistics, each cited.
+            The study's software, algorithms, datasets, measures, audits and statistics, each
+            cited.
         """
         paren, textual, *_ = _bib(style)
         text = (

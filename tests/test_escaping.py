@@ -11,6 +11,7 @@ import pytest
 
 from faircompare.analysis.tables import to_latex
 from faircompare.bibliography import Reference
+from faircompare.cff import citation_file
 from faircompare.escaping import BIBTEX_FIELD_LENGTH, bibtex_field, latex
 
 HOSTILE = ["}", r"\input{/etc/passwd}", "}\n@misc{y,\n title={x}}", "%", "a" * 100_000]
@@ -40,17 +41,33 @@ def test_a_hostile_reference_gives_one_balanced_entry_that_runs_nothing(text):
         key="plugin2026", authors=(text, f"Doe, {text}"), title=text, year=2026, venue=text,
         kind="article", volume=text, pages=text, url=f"https://example.org/{text}", note=text,
     )  # fmt: skip
-    entry = reference.bibtex()
-    lines = entry.splitlines()
-    assert [line for line in lines if line.lstrip().startswith("@")] == [lines[0]]
-    assert lines[0] == "@article{plugin2026," and lines[-1] == "}"
-    for line in lines[1:-1]:  # one field a line, its value balanced within it
-        name, _, value = line.strip().removesuffix(",").partition(" = ")
-        assert re.fullmatch(r"[a-z]+", name) and value.startswith("{") and value.endswith("}")
-        assert balanced(value), line
-        assert len(value) <= 2 * BIBTEX_FIELD_LENGTH * len(r"\textbackslash{}")
-    assert balanced(entry)
-    assert commands(entry) <= PRINTING
+    for entry in (reference.bibtex(), reference.biblatex()):  # natbib's and biblatex's
+        lines = entry.splitlines()
+        assert [line for line in lines if line.lstrip().startswith("@")] == [lines[0]]
+        assert lines[0] == "@article{plugin2026," and lines[-1] == "}"
+        for line in lines[1:-1]:  # one field a line, its value balanced within it
+            name, _, value = line.strip().removesuffix(",").partition(" = ")
+            assert re.fullmatch(r"[a-z]+", name) and value.startswith("{") and value.endswith("}")
+            assert balanced(value), line
+            assert len(value) <= 2 * BIBTEX_FIELD_LENGTH * len(r"\textbackslash{}")
+        assert balanced(entry)
+        assert commands(entry) <= PRINTING
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_a_hostile_reference_is_one_value_each_in_a_citation_file(text):
+    yaml = pytest.importorskip("yaml")
+    reference = Reference(
+        key="plugin2026", authors=(text, f"Doe, {text}"), title=text, year=2026, venue=text,
+        kind="article", volume=text, pages=text, url=f"https://example.org/{text}", note=text,
+    )  # fmt: skip
+    (read,) = yaml.safe_load(citation_file([reference], version="0.3.0", message=text))[
+        "references"
+    ]
+    assert read["title"] == read["journal"] == read["notes"] == text  # as given, not parsed
+    family, comma, given = (part.strip() for part in text.partition(","))
+    named = {"family-names": family, "given-names": given} if comma else {"name": family}
+    assert read["authors"][0] == named  # "Family, Given", as every reference's authors are read
 
 
 def test_a_bibtex_field_keeps_ordinary_text_and_cuts_a_long_one():
