@@ -552,10 +552,11 @@ def _tradeoff(writer: Writer, c: _Configuration) -> None:
 
 def _calibration(writer: Writer, c: _Configuration) -> None:
     """Fig. 5: sensitive-calibration- against sensitive-TPR, a point per run shown."""
-    try:
-        shown = kind.runs.frames(c.study, Selection(), *kind.runs.AXES)
-    except ValueError:  # no run has both measures (a group without positives, say)
+    x, y = kind.runs.AXES
+    measured = c.chosen.loc[(c.chosen["group"] == "") & c.chosen["value"].notna(), "measure"]
+    if not {x, y} <= set(measured):  # undefined in every run (a group without positives, say)
         return
+    shown = kind.runs.frames(c.study, Selection(), x, y)
     caption = (
         f"Calibration against TPR, conditioned on the groups (Fig. 5), each algorithm as the "
         f"tables show it, a point per split (past eight algorithms, a panel per family, the "
