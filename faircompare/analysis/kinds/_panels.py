@@ -91,6 +91,19 @@ def scatter(
         ax.scatter([], [], s=14, marker=marker, color=colour, label=name)  # the legend's, filled
 
 
+CONTEXT = "#DDDDDD"  # the other families' runs, behind a family's panel
+
+
+def behind(ax: Axes, same: pd.DataFrame, title: str, x: str, y: str) -> None:
+    """Draw the runs of a panel's configuration that other panels show, in light grey behind.
+
+    ``same`` holds the configuration's runs, each with its ``panel``: a family's panel shows the
+    other families' runs as context.
+    """
+    rest = same[same["panel"] != title]
+    ax.scatter(rest[x], rest[y], s=5, color=CONTEXT, zorder=0)
+
+
 def same_limits(axes: Sequence[Axes]) -> None:
     """Give panels that compare parts of one configuration the union of their ranges."""
     for get, set_ in (("get_xlim", "set_xlim"), ("get_ylim", "set_ylim")):

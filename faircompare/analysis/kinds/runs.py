@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import (
+    behind,
     panel_title,
     panels_of,
     same_limits,
@@ -33,12 +34,11 @@ __all__ = ["AXES", "RunsFrames", "draw", "frames"]
 
 #: Fig. 5's axes: TPR across and calibration up, each conditioned on the groups.
 AXES = ("sensitive-TPR", "sensitive-calibration-")
-CONTEXT = "#DDDDDD"  # the other families' runs, behind a family's panel
 
 
 @dataclass(frozen=True)
 class RunsFrames:
-    """What the runs figure shows.
+    """What the runs figure shows (the tradeoff figure's frames take the same form).
 
     Attributes
     ----------
@@ -138,9 +138,8 @@ def draw(frames: RunsFrames, layout: Layout | None = None, ax: Axes | None = Non
         for panel, title in zip(drawn.axes, frames.panels, strict=True):
             mine = runs["panel"] == title
             if frames.context:
-                same = runs["configuration"].isin(runs.loc[mine, "configuration"])
-                rest = runs[same & ~mine]
-                panel.scatter(rest["x"], rest["y"], s=5, color=CONTEXT, zorder=0)
+                shown = runs.loc[mine, "configuration"]
+                behind(panel, runs[runs["configuration"].isin(shown)], title, "x", "y")
             scatter(panel, runs[mine], "x", "y", frames.styles, frames.order)
             panel.set_title(title)
             panel.set_xlabel(frames.x_label)

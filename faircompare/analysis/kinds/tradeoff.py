@@ -11,9 +11,6 @@ runs in light grey behind, and the Pareto front of all its runs in each.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -21,6 +18,7 @@ from matplotlib.figure import Figure
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import (
+    behind,
     chart_range,
     note_off_chart,
     panel_title,
@@ -29,16 +27,16 @@ from faircompare.analysis.kinds._panels import (
     scatter,
     y_labelled,
 )
+from faircompare.analysis.kinds.runs import RunsFrames
 from faircompare.analysis.selection import Selection, StudyFrames
-from faircompare.analysis.style import Style, paper_style
+from faircompare.analysis.style import paper_style
 from faircompare.measures import MEASURES
 
 __all__ = ["TradeoffFrames", "draw", "frames"]
 
 
-@dataclass(frozen=True)
-class TradeoffFrames:
-    """What the tradeoff figure shows.
+class TradeoffFrames(RunsFrames):
+    """What the tradeoff figure shows: the runs figure's frames, with these columns.
 
     Attributes
     ----------
@@ -46,25 +44,7 @@ class TradeoffFrames:
         One row per run: ``panel``, ``configuration`` (the panel's dataset, attribute and
         variant, in words), ``name`` (the legend's), ``style``, ``gap``, ``accuracy``,
         ``filled`` (its parity test significant) and ``pareto``.
-    panels
-        The panels' titles, in order ("" for a figure of one panel).
-    order
-        The names, in the legend's order.
-    styles
-        Each style key's colour and marker.
-    x_label, y_label
-        The axes' labels.
-    context
-        Whether each panel shows the rest of its configuration's runs in grey.
     """
-
-    runs: pd.DataFrame
-    panels: list[str]
-    order: list[str]
-    styles: Mapping[str, Style]
-    x_label: str
-    y_label: str
-    context: bool = False
 
 
 def frames(
@@ -183,8 +163,7 @@ def _panel(
     if limits is not None:
         same = same.assign(accuracy=same["accuracy"].clip(*limits))
     if frames.context:
-        rest = same[same["panel"] != title]
-        ax.scatter(rest["gap"], rest["accuracy"], s=5, color="#DDDDDD", zorder=0)
+        behind(ax, same, title, "gap", "accuracy")
     front = same[same["pareto"]].sort_values("gap")
     ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=0.8,
             label="Pareto front", zorder=1)  # fmt: skip
