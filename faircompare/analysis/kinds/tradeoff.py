@@ -44,6 +44,16 @@ class TradeoffFrames(RunsFrames):
         One row per run: ``panel``, ``configuration`` (the panel's dataset, attribute and
         variant, in words), ``name`` (the legend's), ``style``, ``gap``, ``accuracy``,
         ``filled`` (its parity test significant) and ``pareto``.
+    panels
+        The panels' titles, in order ("" for a figure of one panel).
+    order
+        The names, in the legend's order.
+    styles
+        Each style key's colour and marker.
+    x_label, y_label
+        The axes' labels.
+    context
+        Whether each panel shows the rest of its configuration's runs in grey.
     """
 
 
