@@ -2,21 +2,23 @@
 
 A name that moves or is renamed keeps working for one release with a :class:`DeprecationWarning`
 (a ``warning:`` line on the command line) in one form, :func:`message`: the former name, the
-release that removes it, and the name to use. The tables:
+release that removes it, and the name to use, raised by :func:`deprecated`. The tables:
 
-- :data:`MOVED`: public names that moved to another module; a former module's ``__getattr__``
-  is :func:`moved_names`.
-- :data:`ARGUMENTS`: renamed keyword arguments, by function (:func:`renamed_arguments`).
-- :data:`FOLDED`: keyword arguments that one settings object replaced (:func:`folded_keywords`).
-- :data:`ATTRIBUTES`: renamed attributes, by class (:class:`RenamedAttribute`).
-- :data:`ENVIRONMENT`, :data:`FLAGS`: renamed environment variables and command-line flags
-  (:func:`former_names`).
+- :data:`SUPERSEDED`: deprecated functions, methods and classes, and what replaces each;
+- :data:`ARGUMENTS`: renamed keyword arguments, by function;
+- :data:`FOLDED`: keyword arguments that one settings object replaced, by function, and
+  :data:`SETTINGS_ARGUMENT`, the argument that takes that object (and the former settings
+  object, :data:`FORMER_SETTINGS`, given anywhere in a call);
+- :data:`MOVED`: public names that moved to another module;
+- :data:`ATTRIBUTES`: renamed attributes, by class;
+- :data:`ENVIRONMENT`, :data:`FLAGS`: renamed environment variables and command-line flags.
 
-A deprecated function or class that has no replacement of the same form calls
-:func:`deprecated` itself. The changelog's *Deprecated* section lists the same entries, and
-``tests/test_deprecations.py`` checks every one; its *Removed* section lists what a release
-removed, with the replacement. This module imports only the standard library, so every layer may
-use it, the statistics library included.
+A callable named in the first three tables takes the one decorator, :func:`former_forms`, which
+reads its entries; a former module's ``__getattr__`` is :func:`moved_names`, and a renamed
+attribute a :class:`RenamedAttribute`, each reading its table. The changelog's *Deprecated*
+section lists the same entries, and ``tests/test_deprecations.py`` checks every one; its
+*Removed* section lists what a release removed, with the replacement. This module imports only
+the standard library, so every layer may use it, the statistics library included.
 """
 
 from __future__ import annotations
@@ -55,6 +57,50 @@ MOVED: dict[str, dict[str, str]] = {
     ),
 }
 
+_KIND = "faircompare.analysis.kinds.{}.draw() (or faircompare figure {})"
+
+
+def _kind(name: str) -> str:
+    """Say which kind's drawing replaces a figure function."""
+    return _KIND.format(name.replace("-", "_"), name)
+
+
+_FIGURES = "faircompare.analysis.figures."
+
+#: Deprecated functions, methods and classes (``module.qualified_name``; a class by its
+#: ``__new__`` or ``__post_init__``), and what to use instead.
+SUPERSEDED: dict[str, str] = {
+    # every report figure is drawn by a figure kind, for the report and for a paper alike
+    **{
+        _FIGURES + function: _kind(kind)
+        for function, kind in {
+            "plot_individual_statistics": "individual",
+            "plot_correlations": "correlations",
+            "plot_tradeoff": "tradeoff",
+            "plot_stability": "stability",
+            "plot_intervals": "intervals",
+            "plot_equal_fairness": "equal-fairness",
+            "plot_critical_difference": "critical-difference",
+            "plot_audit_shares": "audits",
+            "plot_runs": "runs",
+            "plot_measure_pairs": "pairs",
+            "plot_preprocessing": "preprocessing",
+            "plot_sweep": "sweep",
+            "plot_attributes": "attributes",
+        }.items()
+    },
+    # a study's settings in one object
+    "faircompare.benchmark.settings.RunSettings.__post_init__": (
+        "BenchmarkConfig(jobs=..., backend=..., ...) and progress="
+    ),
+    "faircompare.benchmark.settings.Options.__new__": (
+        "BenchmarkConfig(timeout=..., plugins=..., ...)"
+    ),
+    "faircompare.benchmark.settings.Options.from_config": (
+        "config.overridden(cache=..., mirror=...)"
+    ),
+}
+
 _SAY = {"report": "say"}  # a callback given a line of text is `say`
 
 #: Renamed keyword arguments: by function (``module.qualified_name``), each former name and the
@@ -83,6 +129,20 @@ FOLDED: dict[str, dict[str, str]] = {
     "faircompare.benchmark.study.run_benchmark": {**_RUN, **_DATA},
 }
 
+#: The argument that takes the settings (:class:`~faircompare.config.BenchmarkConfig`), by
+#: function: a folded keyword (:data:`FOLDED`) sets its field, and a former settings object
+#: (:data:`FORMER_SETTINGS`) given anywhere in the call its fields.
+SETTINGS_ARGUMENT: dict[str, str] = {
+    "faircompare.benchmark.schedule.run_plan": "settings",
+    "faircompare.benchmark.study.plan_study": "config",
+    "faircompare.benchmark.study.run_benchmark": "config",
+}
+
+#: The former settings object, accepted where :data:`SETTINGS_ARGUMENT` names a function that
+#: ran a study; its ``applied_to(settings)`` returns the settings with its fields, and its
+#: ``progress`` is the function's ``progress=``.
+FORMER_SETTINGS = "faircompare.benchmark.settings.RunSettings"
+
 #: Renamed attributes: by class (``module.qualified_name``), each former name and the present one.
 ATTRIBUTES: dict[str, dict[str, str]] = {
     "faircompare.stats.fliptest.FlipTestResult": {"report": "transparency"},
@@ -100,6 +160,10 @@ ENVIRONMENT: dict[str, str] = {
 FLAGS: dict[str, str] = {"--data-dir": "--mirror", "--cache-dir": "--cache"}
 
 
+#: What every deprecation message says (:func:`message`): the command line shows those as lines.
+SAID = "is deprecated and will be removed in faircompare"
+
+
 def message(old: str, new: str) -> str:
     """Return the one deprecation message: the former name, its last release, the present one.
 
@@ -113,7 +177,7 @@ def message(old: str, new: str) -> str:
     str
         ``"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"``.
     """
-    return f"{old} is deprecated and will be removed in faircompare {REMOVED_IN}; use {new}"
+    return f"{old} {SAID} {REMOVED_IN}; use {new}"
 
 
 def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
@@ -198,82 +262,125 @@ def moved_names(module: str) -> Callable[[str], Any]:
     return __getattr__
 
 
-def renamed_arguments(function: Callable[P, R]) -> Callable[P, R]:
-    """Accept the former names of a function's keywords (:data:`ARGUMENTS`), with a warning.
+def former_forms(function: Callable[P, R]) -> Callable[P, R]:
+    """Accept a callable's former forms, each with a warning: the one decorator of the tables.
+
+    The callable's entries (by ``module.qualified_name``) say what it accepts: a deprecated one
+    (:data:`SUPERSEDED`) warns at each call; a renamed keyword (:data:`ARGUMENTS`) is passed
+    under its present name; a folded keyword (:data:`FOLDED`) sets the field of the settings
+    argument (:data:`SETTINGS_ARGUMENT`), and a former settings object (:data:`FORMER_SETTINGS`)
+    given anywhere in a call to a function with ``progress=`` sets its fields and its progress.
 
     Parameters
     ----------
     function
-        A function with an entry in :data:`ARGUMENTS` under its module and qualified name.
+        A function or method with an entry in those tables.
 
     Returns
     -------
     callable
-        The function, accepting each former name as a keyword with a
-        :class:`DeprecationWarning`; a call that gives both names is a :class:`TypeError`.
+        The function, accepting its former forms with a :class:`DeprecationWarning` that names
+        the caller's line; a call that gives a keyword under both names is a
+        :class:`TypeError`.
 
     Raises
     ------
     KeyError
-        If the function has no entry in :data:`ARGUMENTS` (so the table is complete).
+        If no table names the function (so the tables are complete).
     """
-    old_to_new = ARGUMENTS[f"{function.__module__}.{function.__qualname__}"]
-    name = function.__qualname__
+    where = f"{function.__module__}.{function.__qualname__}"
+    forms = Forms(
+        SUPERSEDED.get(where), ARGUMENTS.get(where, {}), FOLDED.get(where, {}),
+        SETTINGS_ARGUMENT.get(where),
+    )  # fmt: skip
+    if forms == Forms():
+        raise KeyError(f"{where} has no former form in the deprecation tables")
+    signature = inspect.signature(function)
+    name = _called(function.__qualname__)
+    whole = name if "." in function.__qualname__ else where  # a function by its module too
+    # a dataclass's __post_init__ is called by its generated __init__: the user's line is above
+    depth = 4 if function.__name__ == "__post_init__" else 3
 
     @functools.wraps(function)
-    def accepting_old_names(*args: Any, **kwargs: Any) -> Any:
-        for old, new in old_to_new.items():
-            if old not in kwargs:
-                continue
-            if new in kwargs:
-                raise TypeError(f"{name}() got both {old}= and {new}=")
-            deprecated(f"{name}({old}=)", f"{name}({new}=)")
-            kwargs[new] = kwargs.pop(old)
-        return accepting_old_names.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
+    def accepting(*args: Any, **kwargs: Any) -> Any:
+        if forms.superseded is not None:
+            deprecated(f"{whole}()", forms.superseded, stacklevel=depth)
+        for old, new in forms.renamed.items():
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(f"{name}() got both {old}= and {new}=")
+                deprecated(f"{name}({old}=)", f"{name}({new}=)")
+                kwargs[new] = kwargs.pop(old)
+        if forms.settings is not None:
+            args, kwargs = _settings_given(signature, forms, name, args, kwargs)
+        return accepting.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
 
-    accepting_old_names.renamed = old_to_new  # type: ignore[attr-defined]
-    return passes_through(accepting_old_names)  # type: ignore[return-value]
+    accepting.former = forms  # type: ignore[attr-defined]
+    return passes_through(accepting)  # type: ignore[return-value]
 
 
-def folded_keywords(into: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Accept the keywords that the one settings object replaced (:data:`FOLDED`), with a warning.
+@dataclasses.dataclass(frozen=True)
+class Forms:
+    """A callable's former forms, from the tables (:func:`former_forms`).
 
-    Parameters
+    Attributes
     ----------
-    into
-        The function's argument that takes the settings (a frozen dataclass).
-
-    Returns
-    -------
-    callable
-        A decorator: the function accepts each former keyword, with a
-        :class:`DeprecationWarning`, as the field of the settings it gives (the settings
-        passed, with that field replaced and checked again).
+    superseded
+        What replaces it, where it is deprecated as a whole.
+    renamed
+        Each renamed keyword and its present name.
+    folded
+        Each keyword folded into the settings, and the settings' field.
+    settings
+        The argument that takes the settings.
     """
 
-    def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        folded = FOLDED[f"{function.__module__}.{function.__qualname__}"]
-        name = function.__qualname__
-        signature = inspect.signature(function)
+    superseded: str | None = None
+    renamed: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    folded: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    settings: str | None = None
 
-        @functools.wraps(function)
-        def folding(*args: Any, **kwargs: Any) -> Any:
-            given = {old: kwargs.pop(old) for old in list(kwargs) if old in folded}
-            if not given:
-                return folding.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined]
-            bound = signature.bind_partial(*args, **kwargs)
-            settings = bound.arguments[into]
-            for old in given:
-                field = f"{type(settings).__name__}({folded[old]}=...)"
-                deprecated(f"{name}({old}=)", f"{name}({into}={field})")
-            changes = {folded[old]: value for old, value in given.items()}
-            bound.arguments[into] = dataclasses.replace(settings, **changes)
-            return folding.__wrapped__(*bound.args, **bound.kwargs)  # type: ignore[attr-defined]
 
-        folding.folded, folding.folded_into = folded, into  # type: ignore[attr-defined]
-        return passes_through(folding)  # type: ignore[return-value]
+def _called(qualified: str) -> str:
+    """Name a callable as a user calls it: a class by its name, not its ``__new__``."""
+    owner, _, method = qualified.rpartition(".")
+    return owner if owner and method in ("__new__", "__init__", "__post_init__") else qualified
 
-    return decorate
+
+def _settings_given(
+    signature: inspect.Signature,
+    forms: Forms,
+    name: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Return a call's arguments with its former settings and folded keywords in the settings."""
+    into = str(forms.settings)
+    former = [v for v in (*args, *kwargs.values()) if _qualified(type(v)) == FORMER_SETTINGS]
+    given = {old: kwargs.pop(old) for old in list(kwargs) if old in forms.folded}
+    if not former and not given:
+        return args, kwargs
+    if former and "progress" in signature.parameters:
+        (settings,) = former  # it warned when made
+        args = tuple(value for value in args if value is not settings)
+        kwargs = {key: value for key, value in kwargs.items() if value is not settings}
+    bound = signature.bind_partial(*args, **kwargs)
+    if former and "progress" in signature.parameters:
+        bound.arguments[into] = settings.applied_to(bound.arguments.get(into))
+        bound.arguments.setdefault("progress", settings.progress)
+    if given:
+        settings_now = bound.arguments[into]
+        for old in given:
+            field = f"{type(settings_now).__name__}({forms.folded[old]}=...)"
+            deprecated(f"{name}({old}=)", f"{name}({into}={field})", stacklevel=4)
+        changes = {forms.folded[old]: value for old, value in given.items()}
+        bound.arguments[into] = dataclasses.replace(settings_now, **changes)
+    return bound.args, bound.kwargs
+
+
+def _qualified(kind: type) -> str:
+    """Return a class's ``module.qualified_name``."""
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 class RenamedAttribute:

@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "FAMILIES",
     "FIGURE_KINDS",
+    "FLIPSET_MIN_ROWS",
     "FONT_SIZE",
     "FORMATS",
     "LEGENDS",
@@ -36,6 +37,10 @@ VARIANTS: tuple[str, ...] = ("original", "numerical", "numerical+binary")
 
 #: Where an intervention acts; :attr:`FairEstimator.family` is one of them.
 FAMILIES = ("baseline", "pre-processing", "in-processing", "post-processing", "unspecified")
+
+#: The fewest test rows of a run whose FlipTest flipset the flipset figure shows: the largest
+#: flipset of Ricci's 40 test people is a handful of them.
+FLIPSET_MIN_ROWS = 300
 
 #: The figure kinds of ``faircompare figure`` (:func:`faircompare.analysis.paper.draw`): what
 #: each shows, and what its ``x`` and ``y`` choose. Each draws a panel per dataset, attribute and
@@ -87,6 +92,42 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         "each run's individual-fairness statistic (T_n, or T~_n where the loss ratio is not "
         "defined) against delta, a row per algorithm, with the share rejecting (Maity et al.)",
         "fixed: the statistic, on a log axis",
+    ),
+    "pairs": (
+        "one measure against others, a panel each, every selected run pooled (Friedler et al. "
+        "Fig. 4: CV against the comparative TPR and TNR differences)",
+        "x (CV), --measure: the measures up (comparative-sensitive-TPR-diff, "
+        "comparative-sensitive-TNR-diff)",
+    ),
+    "preprocessing": (
+        "a measure under the numerical variant (across) and numerical+binary (up), a point per "
+        "algorithm and split, a panel per dataset and attribute (Friedler et al. Fig. 2)",
+        "x: the measure (accuracy)",
+    ),
+    "sweep": (
+        "each algorithm run over a grid of one parameter, a point per run coloured by its value, "
+        "a panel per algorithm (Friedler et al. Fig. 8)",
+        "x (DIbinary), y (accuracy)",
+    ),
+    "attributes": (
+        "a measure of each algorithm under each sensitive attribute, a point per split, a "
+        "panel per dataset of two attributes or more (Friedler et al. Fig. 9)",
+        "x: the measure (CV)",
+    ),
+    "pvalues": (
+        "the histogram of a permutation test's p-values over the selected runs, against the "
+        "uniform a valid test gives under the null (DiCiccio et al. Fig. 1)",
+        "x: the metric tested (positive_rate: demographic parity)",
+    ),
+    "threshold": (
+        "the selected scored run the test rejects most: its gap between groups across decision "
+        "thresholds against the permutation 95th percentile (DiCiccio et al. Fig. 2)",
+        "x: the metric tested (positive_rate)",
+    ),
+    "flipset": (
+        "the transparency report of the largest FlipTest flipset among the selected runs of "
+        f"{FLIPSET_MIN_ROWS} test rows or more: the features that move most (Black et al.)",
+        "x: the flipset (F+, or F-)",
     ),
 }
 

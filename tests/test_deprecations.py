@@ -22,6 +22,8 @@ from faircompare._deprecations import (
     FOLDED,
     MOVED,
     REMOVED_IN,
+    SETTINGS_ARGUMENT,
+    SUPERSEDED,
     message,
 )
 from faircompare.benchmark import RunSettings
@@ -95,7 +97,7 @@ def test_a_renamed_keyword_is_passed_under_its_new_name_with_a_warning(
     where, old, new, monkeypatch
 ):
     function = resolve(where)
-    wrapper = layer(function, "renamed")
+    wrapper = layer(function, "former")
     assert new in inspect.signature(inspect.unwrap(function)).parameters
     assert old not in inspect.signature(inspect.unwrap(function)).parameters
     calls = []
@@ -114,8 +116,9 @@ def test_a_renamed_keyword_is_passed_under_its_new_name_with_a_warning(
 def test_a_folded_keyword_becomes_the_field_of_the_settings_with_a_warning(
     where, old, field, monkeypatch, tmp_path
 ):
-    wrapper = layer(resolve(where), "folded")
-    into = wrapper.folded_into  # the argument that takes the settings
+    wrapper = layer(resolve(where), "former")
+    into = wrapper.former.settings  # the argument that takes the settings
+    assert into == SETTINGS_ARGUMENT[where]
     signature = inspect.signature(inspect.unwrap(wrapper))
     calls = []
     monkeypatch.setattr(
@@ -140,15 +143,15 @@ def test_the_former_settings_objects_still_run_a_study_with_a_warning(tmp_path):
     from faircompare.results import ResultStore
 
     config = BenchmarkConfig(datasets=("ricci",), algorithms=("gaussian-nb",), splits=1)
-    with pytest.warns(DeprecationWarning, match=said("Options(...)", "BenchmarkConfig(")):
+    with pytest.warns(DeprecationWarning, match=said("Options()", "BenchmarkConfig(")):
         options = Options(30.0, audits=False)  # positionally, in 0.2's order
     assert (options.timeout, options.audits) == (30.0, False)
     with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="at most 6 positional"):
         Options(30.0, None, None, None, True, 20, "extra")  # not silently dropped
-    with pytest.warns(DeprecationWarning, match=said("Options.from_config(config)", "config.")):
+    with pytest.warns(DeprecationWarning, match=said("Options.from_config()", "config.")):
         assert Options.from_config(config, cache=tmp_path).cache == str(tmp_path)
     seen = []
-    with pytest.warns(DeprecationWarning, match=said("RunSettings(...)", "BenchmarkConfig(")):
+    with pytest.warns(DeprecationWarning, match=said("RunSettings()", "BenchmarkConfig(")):
         former = RunSettings(jobs=1, backend="inline", progress=lambda *_: seen.append(1))
     with ResultStore(tmp_path / "a") as store:
         summary = run_plan(make_plan(config).runs, store, options, former)
@@ -171,7 +174,43 @@ def test_a_warning_names_the_users_line_through_the_decorators_of_former_forms(t
     with ResultStore(tmp_path) as store, pytest.warns(DeprecationWarning) as caught:
         run_plan(make_plan(config).runs, store, config, force=True, report=None)
     assert {Path(w.filename).name for w in caught} == {Path(__file__).name}
-    assert len(caught) == 2  # force= folded, report= renamed: each through its own decorator
+    assert len(caught) == 2  # force= folded, report= renamed: each by the one decorator
+
+
+@pytest.mark.parametrize(("where", "new"), SUPERSEDED.items())
+def test_a_superseded_callable_warns_at_each_call_naming_what_replaces_it(where, new):
+    # #84: one decorator reads the tables; a whole callable's entry warns before it runs
+    wrapper = layer(resolve(where), "former")
+    assert wrapper.former.superseded == new
+    calls = []
+    wrapper.__wrapped__, kept = (lambda *a, **k: calls.append(a)), wrapper.__wrapped__
+    try:
+        with pytest.warns(DeprecationWarning, match=rf"is deprecated.*; use {re.escape(new)}$"):
+            wrapper("given")
+    finally:
+        wrapper.__wrapped__ = kept
+    assert calls == [("given",)]
+
+
+def test_a_figure_function_names_the_kind_that_draws_it_now():
+    import pandas as pd
+
+    from faircompare.analysis import figures
+
+    with pytest.warns(DeprecationWarning, match=said(
+        "faircompare.analysis.figures.plot_sweep()",
+        "faircompare.analysis.kinds.sweep.draw() (or faircompare figure sweep)",
+    )):  # fmt: skip
+        with pytest.raises(KeyError):  # it runs after the warning: an empty frame has no column
+            figures.plot_sweep(pd.DataFrame(), "DIbinary", "accuracy", "x")
+
+
+def test_a_callable_no_table_names_is_refused_by_the_decorator():
+    def never_deprecated():
+        return None
+
+    with pytest.raises(KeyError, match="no former form in the deprecation tables"):
+        _deprecations.former_forms(never_deprecated)
 
 
 def test_a_studys_former_options_read_its_settings_with_a_warning():

@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from scipy.special import expit
 
-from faircompare._deprecations import renamed_arguments
+from faircompare._deprecations import former_forms
 from faircompare.algorithms.outputs import in_row_order, row_index
 from faircompare.stats.individual import (
     LossOracle,
@@ -119,7 +119,7 @@ def gradient_kind(model: object) -> str | None:
     return kind
 
 
-@renamed_arguments
+@former_forms
 def model_oracle(
     model: Any,
     *,

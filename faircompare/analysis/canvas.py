@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -39,6 +39,7 @@ LINE = 1.45  # a text line's height, in font sizes
 ENTRY = 1.75  # a legend entry's height, in font sizes (its text and matplotlib's spacing)
 BELOW = 0.55  # inches below a panel for its tick labels and axis label
 LABEL_ROOM = 0.55  # inches beside a panel for its y tick labels and axis label
+COLOUR_BAR = 0.75  # inches beside a panel for a colour bar and its label
 
 
 class FigureFitError(ValueError):
@@ -187,8 +188,14 @@ def canvas(
     titled: bool | None = None,
     panel_height: float | None = None,
     least_panel: float = MIN_PANEL,
+    shared_rows: bool = False,
+    height: float | None = None,
+    whole: bool = False,
 ) -> Canvas:
     """Return the figure and panels to draw in: the user's axes (one panel), or a planned figure.
+
+    The kind says what it needs through the arguments; the layout asked for is never rewritten
+    by a kind (the canvas's :attr:`Canvas.layout` is the one drawn at).
 
     Parameters
     ----------
@@ -212,6 +219,15 @@ def canvas(
         Inches a panel's height takes, where its rows set it rather than its width.
     least_panel
         Inches a panel needs across to be read (its cells' text, say).
+    shared_rows
+        Whether the panels' rows are the same (an algorithm each): one y axis for all, labelled
+        on the first panel of each row of panels, whatever the layout's ``sharey``.
+    height
+        Inches of the whole figure, where the kind computes it (a matrix of square cells); the
+        layout's height, where it gives one, comes first.
+    whole
+        One panel that is the whole figure, at the layout's width and ``panel_height``, with no
+        margins: the kind places everything itself (a critical-difference diagram).
 
     Returns
     -------
@@ -225,6 +241,10 @@ def canvas(
     ValueError
         Where the user's axes are given for more than one panel.
     """
+    if shared_rows:
+        layout = replace(layout, sharey=True)
+    if not entries:
+        layout = replace(layout, legend="off")
     if ax is not None:
         if panels != 1:
             raise ValueError(f"ax= takes one panel; this selection draws {panels}")
@@ -232,7 +252,12 @@ def canvas(
         assert isinstance(figure, Figure)
         width = float(ax.get_position().width * figure.get_size_inches()[0])
         return Canvas(figure, [ax], layout, None, width)
+    if whole:
+        figure = PrintFigure(figsize=(layout.width, layout.height or panel_height or layout.width))
+        return Canvas(figure, [figure.add_axes((0.0, 0.0, 1.0, 1.0))], layout, 1, layout.width)
     titled = panels > 1 if titled is None else titled
+    if height is not None and layout.height is None:
+        layout = replace(layout, height=height)
     grid = _plan(
         layout, panels, entries, aspect, label_room, most_columns, titled, panel_height,
         max(least_panel, MIN_PANEL),
@@ -346,7 +371,7 @@ def finish(canvas: Canvas) -> Figure:
     return canvas.figure
 
 
-def wrapped(title: str, width: float, font_size: float) -> str:
+def wrapped(title: str, width: float, font_size: float, *, after: str = ", ") -> str:
     """Return a title broken after its commas into lines of at most ``width`` inches.
 
     Parameters
@@ -357,6 +382,9 @@ def wrapped(title: str, width: float, font_size: float) -> str:
         Inches a line may take.
     font_size
         Points of its text.
+    after
+        Where a line may break: after each ``", "`` (a title's parts), or each ``"-"`` (a long
+        measure's name, such as ``comparative-sensitive-TPR-diff``).
 
     Returns
     -------
@@ -365,13 +393,13 @@ def wrapped(title: str, width: float, font_size: float) -> str:
     """
     lines = []
     for line in title.split("\n"):
-        parts = line.split(", ")
+        parts = line.split(after)
         current = parts[0]
         for part in parts[1:]:
-            if text_width(f"{current}, {part}", font_size) <= width:
-                current = f"{current}, {part}"
+            if text_width(f"{current}{after}{part}", font_size) <= width:
+                current = f"{current}{after}{part}"
             else:
-                lines.append(current + ",")
+                lines.append(current + after.rstrip())
                 current = part
         lines.append(current)
     return "\n".join(lines)

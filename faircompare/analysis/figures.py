@@ -1,11 +1,9 @@
-"""The report's figures of one use, in one colour-blind-safe style (Friedler et al. Fig. 2-9).
+"""Saving a figure (:func:`save`), and the report's former drawing functions, deprecated.
 
-Every function returns a matplotlib Figure; :func:`save` writes it as PDF, SVG or PNG under
-one name. Algorithms keep the same colour and marker in every figure (:func:`algorithm_styles`).
-The figure kinds a paper prints too (tradeoff, stability, intervals, equal fairness, critical
-difference, correlations, audits) are drawn by :mod:`faircompare.analysis.kinds`, for the
-report and for ``faircompare figure`` alike; their functions here are deprecated and draw with
-those kinds.
+:func:`save` writes a figure as PDF, SVG or PNG under one name. Every figure of the report is
+drawn by a figure kind (:mod:`faircompare.analysis.kinds`), for the report and for
+``faircompare figure`` alike; the ``plot_*`` functions here are deprecated until 0.4.0 (the
+kinds' figures draw with those kinds, the others as they did).
 """
 
 from __future__ import annotations
@@ -16,10 +14,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import SymLogNorm
 from matplotlib.figure import Figure
 
-from faircompare._deprecations import deprecated
+from faircompare._deprecations import former_forms
 from faircompare._validation import check_choice
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.compare import FriedmanTest
@@ -35,6 +32,7 @@ from faircompare.analysis.kinds import (
     tradeoff,
 )
 from faircompare.analysis.kinds._panels import family_panels
+from faircompare.analysis.kinds.sweep import colours
 from faircompare.analysis.style import (
     LEGEND_COLUMN,
     PALETTE,
@@ -111,6 +109,7 @@ def save(
     return paths
 
 
+@former_forms
 def plot_runs(
     frame: pd.DataFrame,
     x: str,
@@ -121,6 +120,9 @@ def plot_runs(
     filled: pd.Series | None = None,
 ) -> Figure:
     """Plot one point per run, coloured by algorithm (Fig. 4-6); hollow where ``filled`` is False.
+
+    Deprecated until 0.4.0: the runs figure kind draws it from a study
+    (:mod:`~faircompare.analysis.kinds.runs`).
 
     The figure widens with its legend, so that the axes keep their width.
 
@@ -142,6 +144,19 @@ def plot_runs(
     matplotlib.figure.Figure
         The figure.
     """
+    return _runs(frame, x, y, styles, title=title, filled=filled)
+
+
+def _runs(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    styles: dict[str, Style],
+    *,
+    title: str = "",
+    filled: pd.Series | None = None,
+) -> Figure:
+    """Draw :func:`plot_runs`'s figure (for it and :func:`plot_preprocessing`, one warning)."""
     figure, ax = new_figure(
         (3.9 + LEGEND_COLUMN * legend_columns(frame["algorithm"].nunique()), 4.5)
     )
@@ -153,6 +168,7 @@ def plot_runs(
     return figure
 
 
+@former_forms
 def plot_measure_pairs(
     frame: pd.DataFrame,
     pairs: Sequence[tuple[str, str]],
@@ -161,6 +177,9 @@ def plot_measure_pairs(
     title: str = "",
 ) -> Figure:
     """One panel per pair of measures, a point per run coloured by algorithm (Fig. 4).
+
+    Deprecated until 0.4.0: the pairs figure kind draws it from a study
+    (:mod:`~faircompare.analysis.kinds.pairs`).
 
     Parameters
     ----------
@@ -211,8 +230,12 @@ def _scatter_runs(
             )  # fmt: skip
 
 
+@former_forms
 def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Style]) -> Figure:
     """Plot a measure under numerical (x) and numerical+binary (y), a point per split (Fig. 2).
+
+    Deprecated until 0.4.0: the preprocessing figure kind draws it from a study
+    (:mod:`~faircompare.analysis.kinds.preprocessing`).
 
     Parameters
     ----------
@@ -229,7 +252,7 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
     matplotlib.figure.Figure
         The figure.
     """
-    figure = plot_runs(pairs, "numerical", "numerical+binary", styles, title=measure)
+    figure = _runs(pairs, "numerical", "numerical+binary", styles, title=measure)
     ax = figure.axes[0]
     low = np.nanmin(pairs[["numerical", "numerical+binary"]].to_numpy())
     high = np.nanmax(pairs[["numerical", "numerical+binary"]].to_numpy())
@@ -237,10 +260,14 @@ def plot_preprocessing(pairs: pd.DataFrame, measure: str, styles: dict[str, Styl
     return figure
 
 
+@former_forms
 def plot_sweep(
     sweep: pd.DataFrame, x: str, y: str, algorithm: str, *, title: str | None = None
 ) -> Figure:
     """Plot one algorithm's parameter sweep, runs coloured by the parameter value (Fig. 8).
+
+    Deprecated until 0.4.0: the sweep figure kind draws it from a study
+    (:mod:`~faircompare.analysis.kinds.sweep`).
 
     The title says what is shown (the report names the dataset, attribute and variant); the
     algorithm's name by default.
@@ -268,7 +295,7 @@ def plot_sweep(
     figure, ax = new_figure((5.5, 4))
     runs = sweep[sweep["algorithm"] == algorithm]
     values = pd.to_numeric(runs["value"], errors="coerce")
-    points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24, norm=_sweep_norm(values))
+    points = ax.scatter(runs[x], runs[y], c=values, cmap="viridis", s=24, norm=colours(values))
     figure.colorbar(points, ax=ax, label=runs["parameter"].iloc[0])
     ax.set_xlabel(x)
     ax.set_ylabel(y)
@@ -276,16 +303,12 @@ def plot_sweep(
     return figure
 
 
-def _sweep_norm(values: pd.Series) -> SymLogNorm | None:
-    """Return a symmetric log colour scale for a grid over orders of magnitude, else None."""
-    positive = values[values > 0]
-    if positive.empty or positive.max() / positive.min() < 100:
-        return None
-    return SymLogNorm(linthresh=float(positive.min()), vmin=values.min(), vmax=values.max())
-
-
+@former_forms
 def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
     """Plot a measure per algorithm for each sensitive attribute, a point per split (Fig. 9).
+
+    Deprecated until 0.4.0: the attributes figure kind draws it from a study
+    (:mod:`~faircompare.analysis.kinds.attributes`).
 
     Parameters
     ----------
@@ -318,6 +341,7 @@ def plot_attributes(wide: pd.DataFrame, measure: str) -> Figure:
     return figure
 
 
+@former_forms
 def plot_individual_statistics(
     statistics: pd.DataFrame, styles: dict[str, Style], *, title: str = ""
 ) -> Figure:
@@ -339,15 +363,11 @@ def plot_individual_statistics(
     matplotlib.figure.Figure
         The figure: a row per algorithm, a panel per dataset, attribute and variant.
     """
-    _twin("plot_individual_statistics", "individual")
     runs = statistics if "kind" in statistics.columns else individual_statistics(statistics)
     return _titled(individual.draw(individual.arranged(runs, styles), REPORT), title)
 
 
-# The kinds of the report and of `faircompare figure`, drawn by one code each since the
-# functions below were deprecated (#63): each builds its kind's frames and draws them.
-
-
+@former_forms
 def plot_correlations(matrix: pd.DataFrame, title: str = "") -> Figure:
     """Draw a correlation matrix as the correlations kind does (deprecated).
 
@@ -363,11 +383,11 @@ def plot_correlations(matrix: pd.DataFrame, title: str = "") -> Figure:
     matplotlib.figure.Figure
         The figure.
     """
-    _twin("plot_correlations", "correlations")
     shown = correlations.CorrelationFrames(correlations.ordered(matrix), title)
     return correlations.draw(shown, correlations.widened(shown, REPORT))
 
 
+@former_forms
 def plot_tradeoff(
     frame: pd.DataFrame,
     styles: dict[str, Style],
@@ -394,7 +414,6 @@ def plot_tradeoff(
     matplotlib.figure.Figure
         The figure.
     """
-    _twin("plot_tradeoff", "tradeoff")
     order = sorted(frame["algorithm"].unique())
     groups = family_panels(order, families or {})
     panel = {name: family for family, names in groups for name in names}
@@ -407,6 +426,7 @@ def plot_tradeoff(
     return _titled(tradeoff.draw(shown, REPORT), title)
 
 
+@former_forms
 def plot_stability(
     summary: pd.DataFrame,
     x: str,
@@ -436,7 +456,6 @@ def plot_stability(
     matplotlib.figure.Figure
         The figure.
     """
-    _twin("plot_stability", "stability")
     table = summary.set_index(["algorithm", "measure"])[["mean", "sd"]].unstack("measure")
     order = list(table.index)
     groups = family_panels(order, families or {})
@@ -452,6 +471,7 @@ def plot_stability(
     return _titled(stability.draw(shown, REPORT), title)
 
 
+@former_forms
 def plot_intervals(
     panels: dict[str, pd.DataFrame],
     *,
@@ -474,13 +494,13 @@ def plot_intervals(
     Figure
         One row per algorithm; hollow: significantly worse than the best (Holm).
     """
-    _twin("plot_intervals", "intervals")
     rows = list(next(iter(panels.values())).index)
     shown = intervals.IntervalsFrames({("", axis): table for axis, table in panels.items()},
                                       rows, dict(bounds or {}))  # fmt: skip
     return _titled(intervals.draw(shown, REPORT), title)
 
 
+@former_forms
 def plot_equal_fairness(
     points: pd.DataFrame,
     runs: pd.DataFrame,
@@ -510,7 +530,6 @@ def plot_equal_fairness(
     matplotlib.figure.Figure
         The figure.
     """
-    _twin("plot_equal_fairness", "equal-fairness")
     constraints = [c for c in CONSTRAINT_MEASURES if c in set(points["constraint"])]
     shown_runs = runs.assign(name=runs["algorithm"], style=runs["algorithm"], filled=True)
     limits = accuracy_limits(points, shown_runs)
@@ -528,6 +547,7 @@ def plot_equal_fairness(
     return _titled(equal_fairness.draw(shown, REPORT), title)
 
 
+@former_forms
 def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
     """Draw Demšar's critical-difference diagram, as the critical-difference kind does.
 
@@ -545,11 +565,11 @@ def plot_critical_difference(test: FriedmanTest, *, title: str = "") -> Figure:
     Figure
         Rank 1 (best) on the left, a bar joining each group the Nemenyi test cannot tell apart.
     """
-    _twin("plot_critical_difference", "critical-difference")
     shown = critical_difference.CriticalDifferenceFrames(test, title or "average rank")
     return critical_difference.draw(shown, REPORT)
 
 
+@former_forms
 def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: str = "") -> Figure:
     """Draw the share of splits rejecting each audit, as the audits kind does (deprecated).
 
@@ -568,19 +588,9 @@ def plot_audit_shares(outcomes: pd.DataFrame, columns: Sequence[str], *, title: 
     matplotlib.figure.Figure
         The heatmap; "n/a" where a test was not run.
     """
-    _twin("plot_audit_shares", "audits")
     table = outcomes.groupby("algorithm")[list(columns)].mean().rename(columns=AUDIT_NAMES)
     shown = audits.AuditFrames({"": table}, list(table.index), [])
     return _titled(audits.draw(shown, REPORT), title)
-
-
-def _twin(old: str, kind: str) -> None:
-    """Warn that a drawing function is deprecated for its kind's module."""
-    module = kind.replace("-", "_")
-    deprecated(
-        f"faircompare.analysis.figures.{old}()",
-        f"faircompare.analysis.kinds.{module}.draw() (or faircompare figure {kind})",
-    )
 
 
 def _titled(figure: Figure, title: str) -> Figure:

@@ -135,10 +135,12 @@ def draw(
     datasets, attributes, variants, algorithms, splits, labels
         The runs shown and their display names (:class:`Selection`).
     x, y
-        The measures on the axes, where the kind has a choice (:data:`KINDS` says which).
+        The measures on the axes, where the kind has a choice (:data:`KINDS` says which); the
+        test of a p-values, threshold or flipset figure (a metric, or the flipset).
     measures
         The measures a correlations figure shows (:data:`CORRELATED` by default), or an
-        intervals figure, a panel each (``x`` alone by default).
+        intervals figure, a panel each (``x`` alone by default), or a pairs figure up, a panel
+        each (Fig. 4's by default).
     width, height, font_size, legend, sharey
         The figure's size and look (:class:`Layout`): by default each panel has its own y range.
     ax
@@ -162,15 +164,17 @@ def draw(
     chosen = KINDS[check_choice(kind, KINDS, what="figure kind")]
     selection = Selection(datasets, attributes, variants, algorithms, splits, dict(labels or {}))
     layout = Layout(width, height, font_size, legend, sharey)
-    several = kind in ("correlations", "intervals")  # measures: a cell or a panel each
-    options = {"measures": tuple(measures)} if measures and several else {}
+    options = {"measures": tuple(measures)} if measures and "measures" in chosen.options else {}
     with opened(results) as store:
         study = StudyFrames.read(store)
-    stored = sorted(study.measures["measure"].unique())
-    for name in (x, y, *(measures or ())):
-        if name is not None:
-            check_choice(name, stored, what="measure")
-    if ax is not None:  # the user's axes hold one panel: no panel per family
-        study = replace(study, families={})
-    frames = chosen.frames(study, selection, x, y, **options)
+        stored = sorted(study.measures["measure"].unique())
+        for name in (x, y, *(measures or ())):
+            if name is not None and kind not in _TESTS_ACROSS:
+                check_choice(name, stored, what="measure")
+        if ax is not None:  # the user's axes hold one panel: no panel per family
+            study = replace(study, families={})
+        frames = chosen.frames(study, selection, x, y, **options)
     return chosen.draw(frames, layout, ax)
+
+
+_TESTS_ACROSS = ("pvalues", "threshold", "flipset")  # kinds whose x names a test, not a measure

@@ -16,49 +16,39 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import jinja2
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from faircompare._deprecations import renamed_arguments
+from faircompare._deprecations import former_forms
 from faircompare._validation import check_choice
-from faircompare.analysis import compare, equal_fairness, explore, figures, flags, tables, tidy
+from faircompare.analysis import compare, equal_fairness, explore, flags, tables, tidy
 from faircompare.analysis import kinds as kind
-from faircompare.analysis.audit_figures import (
-    plot_pvalue_histogram,
-    plot_threshold_curve,
-    plot_transparency_report,
-    threshold_curve,
-)
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.report_cache import PartCache
 from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.selection import Selection, StudyFrames, recorded_families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
-from faircompare.choices import FAMILIES, MIN_RATE_EVENTS
+from faircompare.choices import FAMILIES, FLIPSET_MIN_ROWS, MIN_RATE_EVENTS
 from faircompare.config.settings import RULES
 from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
 from faircompare.results import ResultStore
 from faircompare.safe_write import refuse_links, replaced, write_text
-from faircompare.stats.individual import MONTE_CARLO_Z
 
 __all__ = [
     "write_report",
 ]
 
-# Fig. 4: CV against the comparative TPR and TNR of the fairness-aware algorithms
-MEASURE_PAIRS = (("CV", "comparative-sensitive-TPR-diff"), ("CV", "comparative-sensitive-TNR-diff"))
-# FlipTest's example transparency report comes from a test split with at least this many rows:
-# the largest flipset of Ricci's 40 test people says little.
-FLIPTEST_MIN_ROWS = 300
 PREPROCESSING_MEASURES = ("accuracy", "DIbinary")
 COMPARED = ("accuracy", "DIbinary")  # the measures compared pair by pair and ranked
 ROPE = 0.01  # region of practical equivalence of the Bayesian comparisons (score units)
@@ -68,7 +58,7 @@ SWEEP_VARIANT = "numerical+binary"
 _REPORT_JOBS = replace(RULES["jobs"], optional=False)  # processes drawing: a number, no None
 
 
-@renamed_arguments
+@former_forms
 def write_report(
     results: str | Path,
     out: str | Path | None = None,
@@ -168,6 +158,12 @@ class _Study:
         """Every algorithm of the study, which sets each one's style."""
         return tuple(sorted(self.measures["algorithm"].unique()))
 
+    @cached_property
+    def frames(self) -> StudyFrames:
+        """The study's frames as the figure kinds read them, each algorithm's runs as shown."""
+        return StudyFrames(self.measures, self.validation, self.audits, self.algorithms,
+                           self.chosen, self.family)  # fmt: skip
+
     @classmethod
     def read(cls, store: ResultStore, adjustment: str = "family") -> _Study:
         runs, measures, audits = store.runs(), store.measures(), store.audits()
@@ -176,8 +172,7 @@ class _Study:
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms)
         chosen = tidy.representative(measures, validation)
-        judged = tuple(dict.fromkeys([*tables.KEY_MEASURES, *COMPARED]))
-        run_flags = flags.run_flags(store, chosen["key"].unique(), judged)
+        run_flags = flags.run_flags(store, chosen["key"].unique(), tables.KEY_MEASURES)
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
@@ -213,18 +208,18 @@ def _write_sections(writer: Writer, study: _Study) -> None:
         for what, (step, fields) in _CONFIGURATION_PARTS.items():
             reads = (c.where, c.styles, c.family, *(getattr(c, f) for f in fields))
             writer.attempt(f"{what}: {c.label}", step, c, reads=reads)
-    measures, chosen, styles = study.measures, study.chosen, study.styles
+    measures, chosen = study.measures, study.chosen
     cells = pd.concat([c.flags for c in study.configurations], ignore_index=True)
     test_rows = study.runs.groupby(["dataset", "sensitive_attribute"])["n_test"].median()
     writer.attempt("rankings", _rankings, chosen, cells, test_rows)
     _at_equal_fairness(writer, measures, study.validation, study.algorithms)
     writer.attempt("correlations", _correlations, measures, study.store)
-    writer.attempt("measure pairs", _measure_pairs, chosen, study.family, styles)
-    writer.attempt("preprocessing", _preprocessing, measures, styles)
-    writer.attempt("sweeps", _sweeps, measures)
-    writer.attempt("attributes", _attributes, chosen)
-    flagged = tuple(sorted(set(study.run_flags["key"])))
-    writer.attempt("audit figures", _audit_figures, study.store, study.audits, styles, flagged)
+    frames = study.frames
+    writer.attempt("measure pairs", _measure_pairs, frames)
+    writer.attempt("preprocessing", _preprocessing, frames)
+    writer.attempt("sweeps", _sweeps, frames)
+    writer.attempt("attributes", _attributes, frames)
+    writer.attempt("audit figures", _audit_figures, study.store, frames)
 
 
 def _findings(
@@ -955,33 +950,49 @@ def _correlated(matrix: pd.DataFrame) -> bool:
     return bool(matrix.notna().to_numpy().sum() > len(matrix))
 
 
-def _measure_pairs(
-    writer: Writer,
-    chosen: pd.DataFrame,
-    family: dict[str, str],
-    styles: dict[str, Style],
-) -> None:
-    """Fig. 4: CV against comparative TPR and TNR, every dataset, fairness-aware algorithms."""
-    aware = chosen[chosen["algorithm"].map(family) != "baseline"]
-    wide = tidy.labelled(tidy.runs_wide(aware))
-    measures = {m for pair in MEASURE_PAIRS for m in pair}
-    if wide.empty or not measures <= set(wide.columns):
-        return
-    writer.section("Measure pairs (Fig. 4)")
-    for variant, part in wide.groupby("variant"):
-        title = f"{variant}: every dataset and attribute, fairness-aware algorithms"
+def _measure_pairs(writer: Writer, study: StudyFrames) -> None:
+    """Fig. 4: CV against comparative TPR and TNR, every dataset, the interventions."""
+    ran = study.measures.groupby("variant")["algorithm"].unique()
+    aware = {v: [a for a in sorted(names) if _intervention(a, study.families)]
+             for v, names in ran.items()}  # fmt: skip
+    shown = _drawable(kind.pairs, study, {v: Selection(variants=[v], algorithms=names)
+                                          for v, names in aware.items() if names})  # fmt: skip
+    if shown:
+        writer.section("Measure pairs (Fig. 4)")
+    for variant, frames in shown.items():
         caption = (
             f"CV against comparative-sensitive-TPR and -TNR (Fig. 4), a point per split of each "
             f"dataset and attribute, the fairness-aware algorithms as the tables show them: "
             f"{variant}"
         )
-        writer.drawn(slug("measure-pairs", variant), caption, figures.plot_measure_pairs, part,
-                     MEASURE_PAIRS, styles, title=title)  # fmt: skip
+        writer.drawn(slug("measure-pairs", variant), caption, kind.pairs.draw, frames, REPORT)
 
 
-def _preprocessing(writer: Writer, measures: pd.DataFrame, styles: dict[str, Style]) -> None:
-    pairs = {m: tidy.preprocessing_comparison(measures, m) for m in PREPROCESSING_MEASURES}
-    if all(p.empty for p in pairs.values()):
+def _intervention(algorithm: str, families: Mapping[str, str]) -> bool:
+    """Whether an algorithm is a fairness intervention: no baseline, and no yardstick's frontier."""
+    frontier = algorithm.startswith(equal_fairness.FRONTIER_PREFIX)
+    return families.get(algorithm) != "baseline" and not frontier
+
+
+def _drawable(
+    module: ModuleType, study: StudyFrames, selections: Mapping[Any, Selection], *x: str
+) -> dict[Any, Any]:
+    """Return a kind's frames of each selection that holds what it draws (others left out)."""
+    shown = {}
+    for name, selection in selections.items():
+        try:
+            shown[name] = module.frames(study, selection, *x)
+        except ValueError:  # the selection holds nothing this kind draws
+            continue
+    return shown
+
+
+def _preprocessing(writer: Writer, study: StudyFrames) -> None:
+    """Fig. 2: each measure under both numerical variants, a panel per dataset and attribute."""
+    shown: dict[str, Any] = {}
+    for measure in PREPROCESSING_MEASURES:
+        shown |= _drawable(kind.preprocessing, study, {measure: Selection()}, measure)
+    if not shown:
         return
     writer.section("Preprocessing: numerical vs numerical+binary (§5.1)")
     writer.text(
@@ -990,78 +1001,60 @@ def _preprocessing(writer: Writer, measures: pd.DataFrame, styles: dict[str, Sty
         "algorithm that reads the groups by their order alone (the baselines, Feldman's repair) "
         "gives one run for both, on the diagonal."
     )
-    for measure, frame in pairs.items():
-        for (dataset, attribute), part in frame.groupby(["dataset", "sensitive_attribute"]):
-            name = slug("preprocessing", dataset, attribute, measure)
-            caption = f"{measure} under both variants: {dataset}, {attribute}"
-            writer.drawn(name, caption, figures.plot_preprocessing, part,
-                         f"{measure}: {dataset}, {attribute}", styles)  # fmt: skip
+    for measure, frames in shown.items():
+        caption = (
+            f"{measure} under numerical (across) and numerical+binary (up), a point per split of "
+            "each algorithm as the tables show it (Fig. 2), a panel per dataset and attribute"
+        )
+        writer.drawn(slug("preprocessing", measure), caption, kind.preprocessing.draw, frames,
+                     REPORT)  # fmt: skip
 
 
-def _sweeps(writer: Writer, measures: pd.DataFrame) -> None:
+def _sweeps(writer: Writer, study: StudyFrames) -> None:
     """Fig. 8: each algorithm over its grid (a frontier's tolerances have their own section)."""
-    swept = measures[
-        (measures["variant"] == SWEEP_VARIANT)
-        & ~measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
-    ]
-    sweep = tidy.parameter_sweep(swept)
-    if sweep.empty:
-        return
-    writer.section("Parameter sweeps (§7.2)")
-    keys = ["dataset", "sensitive_attribute", "algorithm"]
-    for (dataset, attribute, algorithm), part in sweep.groupby(keys):
-        if part["value"].nunique() < 2:
-            continue  # a one-point grid (Calders' beta) sweeps nothing
-        where = f"{dataset}, {attribute}, {SWEEP_VARIANT}"
-        title = f"{algorithm} over its grid: {where} (every grid value, every split)"
-        name = slug("sweep", dataset, attribute, algorithm)
-        caption = f"{algorithm} over its parameter (Fig. 8): {where}"
-        writer.drawn(name, caption, figures.plot_sweep, part, "DIbinary", "accuracy", algorithm,
-                     title=title)  # fmt: skip
+    swept = study.measures.loc[study.measures["variant"] == SWEEP_VARIANT, tidy.WHERE[:2]]
+    pairs = sorted(set(swept.itertuples(index=False, name=None)))
+    shown = _drawable(kind.sweep, study, {(d, a): Selection([d], [a], [SWEEP_VARIANT])
+                                          for d, a in pairs})  # fmt: skip
+    if shown:
+        writer.section("Parameter sweeps (§7.2)")
+    for (dataset, attribute), frames in shown.items():
+        caption = (
+            f"Each algorithm over its parameter's grid (Fig. 8), every grid value and every "
+            f"split, coloured by the value: {dataset}, {attribute}, {SWEEP_VARIANT}"
+        )
+        writer.drawn(slug("sweep", dataset, attribute), caption, kind.sweep.draw, frames, REPORT)
 
 
-def _attributes(writer: Writer, chosen: pd.DataFrame) -> None:
+def _attributes(writer: Writer, study: StudyFrames) -> None:
     """Fig. 9: CV per sensitive attribute of each algorithm as the report shows it.
 
     Its defaults, or tuned for accuracy where it ran over a grid: the fairness-aware algorithms
     too, not only the baselines (the only ones with default-parameter runs in the paper study).
     """
-    wide = tidy.labelled(tidy.runs_wide(chosen))
-    several = wide.groupby("dataset")["sensitive_attribute"].nunique()
-    if not (several > 1).any():
-        return
-    writer.section("Several sensitive attributes (§7.3)")
-    for dataset in several[several > 1].index:
-        part = wide[(wide["dataset"] == dataset) & (wide["variant"] == SWEEP_VARIANT)]
-        if part.empty:
-            continue
+    datasets = sorted(study.measures["dataset"].unique())
+    shown = _drawable(kind.attributes, study, {d: Selection([d], variants=[SWEEP_VARIANT])
+                                               for d in datasets})  # fmt: skip
+    if shown:
+        writer.section("Several sensitive attributes (§7.3)")
+    for dataset, frames in shown.items():
         caption = (
             f"CV by sensitive attribute (Fig. 9), each algorithm with its defaults or tuned for "
             f"accuracy, a point per split: {dataset}, {SWEEP_VARIANT}"
         )
-        writer.drawn(slug("attributes", dataset), caption, _attributes_figure, part, dataset)
+        writer.drawn(slug("attributes", dataset), caption, kind.attributes.draw, frames, REPORT)
 
 
-def _attributes_figure(part: pd.DataFrame, dataset: str) -> Figure:
-    figure = figures.plot_attributes(part, "CV")
-    figure.suptitle(f"{dataset}, {SWEEP_VARIANT}: CV per sensitive attribute", fontsize=10)
-    return figure
-
-
-def _audit_figures(
-    writer: Writer,
-    store: ResultStore,
-    audits: pd.DataFrame,
-    styles: dict[str, Style],
-    flagged: tuple[str, ...],
-) -> None:
+def _audit_figures(writer: Writer, store: ResultStore, study: StudyFrames) -> None:
     """Write the audits' section: Monte Carlo errors, individual statistics, p-values, a headline.
 
-    ``flagged`` are the keys of the runs with a flagged measure (:func:`.flags.run_flags`),
-    which, with the degenerate runs, are no headline.
+    ``study`` holds the runs as the report shows them; the store (passed apart from it, for a
+    worker process opens its own) is read for the runs' scores and sizes.
     """
+    audits = study.audits
     if audits.empty:
         return
+    study = replace(study, store=store)
     writer.section("Audits")
     errors = tidy.monte_carlo_errors(audits)
     caption = (
@@ -1092,109 +1085,52 @@ def _audit_figures(
             "pipelines are attacked along the gradient of their repair's smoothing where their "
             "classifier has one (the repair itself has none; the methods page)"
         )
-        shown = kind.individual.arranged(statistics, styles)
+        shown = kind.individual.arranged(statistics, study.styles)
         writer.drawn("individual-statistics", caption, kind.individual.draw, shown, REPORT)
     pooled = tidy.pooled_audits(audits)
-    parity = pooled[(pooled["audit"] == "permutation") & (pooled["metric"] == "positive_rate")]
-    if len(parity):
-        caption = "Demographic-parity permutation p-values over all runs (DiCiccio et al. Fig. 1)"
-        pvalues = parity["pvalue"].dropna().to_frame()
-        writer.drawn("pvalues-demographic-parity", caption, _pvalue_figure, pvalues,
-                     parity["key"].nunique())  # fmt: skip
-        writer.attempt("threshold curve", _threshold_curve, store, parity)
+    for pvalues in _drawable(kind.pvalues, study, {"every run": Selection()}).values():
+        caption = (
+            f"Demographic-parity permutation p-values of every run ({len(pvalues.pvalues)}, each "
+            "grid value and split; DiCiccio et al. Fig. 1), against the uniform a valid test "
+            "gives under the null"
+        )
+        writer.drawn("pvalues-demographic-parity", caption, kind.pvalues.draw, pvalues, REPORT)
+        writer.attempt("threshold curve", _threshold_curve, study)
     flips = pooled[(pooled["audit"] == "fliptest") & (pooled["metric"] == "F+")]
     if len(flips):
-        runs = store.runs()
-        headline = ~tidy.is_degenerate(runs) & ~runs["key"].isin(flagged)
-        sizes = runs.loc[headline, ["key", "n_test"]]
-        writer.attempt("transparency report", _transparency_report, sizes, flips, parity)
+        writer.attempt("transparency report", _transparency_report, study)
 
 
-def _pvalue_figure(pvalues: pd.DataFrame, runs: int) -> Figure:
-    figure = plot_pvalue_histogram(pvalues["pvalue"])
-    title = f"Demographic-parity permutation p-values of {runs} runs"
-    figure.axes[0].set_title(title, fontsize=9, wrap=True)
-    return figure
-
-
-def _run_label(run: pd.Series) -> str:
-    """Name a run: dataset, attribute, variant, algorithm, its parameters and split."""
-    name = tidy.label(run["algorithm"], run["setting"])
-    return (
-        f"{run['dataset']}, {run['sensitive_attribute']}, {run['variant']}, {name}, "
-        f"split {run['split_id']}"
-    )
-
-
-def _transparency_report(
-    writer: Writer, runs: pd.DataFrame, flips: pd.DataFrame, parity: pd.DataFrame
-) -> None:
-    """Black et al.'s transparency report of the largest F+ on a test split of fair size.
-
-    Among ``runs`` (those predicting both classes in every group, with no flagged measure: a
-    degenerate or flagged run is no headline) with at least :data:`FLIPTEST_MIN_ROWS` test
-    rows, the run with the largest F+ rate whose demographic-parity test rejects (Holm-adjusted
-    p < 0.05) is shown; when no such run rejects, the largest F+ rate, and the caption says it
-    is not significant.
-    """
-    sizes = runs.set_index("key")["n_test"]
-    sized = flips[flips["key"].map(sizes).fillna(0) >= FLIPTEST_MIN_ROWS]
-    if sized.empty:
+def _transparency_report(writer: Writer, study: StudyFrames) -> None:
+    """Black et al.'s transparency report of the headline F+ (:mod:`.kinds.flipset`)."""
+    try:
+        shown = kind.flipset.frames(study, Selection())
+    except ValueError:
         writer.text(
             f"No FlipTest transparency report: no run predicting both classes in every group, "
-            f"its measures unflagged, has {FLIPTEST_MIN_ROWS} test rows or more."
+            f"its measures unflagged, has {FLIPSET_MIN_ROWS} test rows or more."
         )
         return
-    holm = parity.set_index("key")["adjusted_pvalue"]
-    significant = sized["key"].map(holm).astype(float) < 0.05
-    pool = sized[significant] if significant.any() else sized
-    run = pool.loc[pool["statistic"].idxmax()]
-    leading = run["details"]["leading_features"]
-    errors = run["details"].get("leading_errors", {})  # a map fitted on samples (version 3)
-    report = pd.DataFrame(
-        {
-            "flipset": "F+",
-            "feature": list(leading),
-            "mean_difference": list(leading.values()),
-            "monte_carlo_error": [errors.get(feature) for feature in leading],
-        }
-    ).assign(rank_difference=lambda f: f["mean_difference"].abs().rank(ascending=False))
-    figure = plot_transparency_report(report)
-    where = _run_label(run)
-    rate = f"{run['statistic']:.1%}"
-    if run["details"].get("monte_carlo_error"):
-        rate += f" ± {MONTE_CARLO_Z * run['details']['monte_carlo_error']:.1%}"
-    figure.axes[0].set_title(f"F+ of {where}: {rate}", fontsize=8, wrap=True)
-    verdict = "rejects" if significant.any() else "does not reject (no run of this size does)"
+    verdict = "rejects" if shown.significant else "does not reject (no run of this size does)"
     caption = (
-        f"Transparency report of the largest F+ ({rate}) among runs with at least "
-        f"{FLIPTEST_MIN_ROWS} test rows, predicting both classes in every group and no measure "
-        f"flagged, whose "
-        f"demographic-parity test {verdict}: {where}; on a "
-        "map fitted to samples, the rate and each mean carry their 95% sampling interval"
+        f"Transparency report of the largest F+ ({shown.rate_text}) among runs with at least "
+        f"{FLIPSET_MIN_ROWS} test rows, predicting both classes in every group and no "
+        f"measure flagged, whose demographic-parity test {verdict}: {shown.run}; on a map "
+        "fitted to samples, the rate and each mean carry their 95% sampling interval"
     )
-    writer.figure(figure, "fliptest-largest-flipset", caption)
+    writer.drawn("fliptest-largest-flipset", caption, kind.flipset.draw, shown, REPORT)
 
 
-def _threshold_curve(writer: Writer, store: ResultStore, parity: pd.DataFrame) -> None:
-    """DiCiccio et al. Fig. 2 for the scored run with the largest demographic-parity gap."""
-    for key in parity.sort_values("pvalue")["key"]:
-        stored = store.predictions(key)
-        if stored.scores is None:
-            continue
-        thresholds = np.quantile(stored.scores, np.linspace(0.05, 0.95, 10))
-        curve = threshold_curve(
-            stored.y_true, stored.scores, stored.sensitive_features, group_a=stored.privileged,
-            thresholds=thresholds, permutations=200, rng=0,
-        )  # fmt: skip
-        where = _run_label(parity.set_index("key").loc[key])
-        caption = (
-            f"Positive-rate gap across thresholds against the permutation 95th percentile: {where}"
-        )
-        figure = plot_threshold_curve(curve)
-        figure.axes[0].set_title(where, fontsize=8, wrap=True)
-        writer.figure(figure, "threshold-curve", caption)
+def _threshold_curve(writer: Writer, study: StudyFrames) -> None:
+    """DiCiccio et al. Fig. 2 for the scored run with the smallest demographic-parity p-value."""
+    try:
+        shown = kind.threshold.frames(study, Selection())
+    except ValueError:  # no run with scores
         return
+    caption = (
+        f"Positive-rate gap across thresholds against the permutation 95th percentile: {shown.run}"
+    )
+    writer.drawn("threshold-curve", caption, kind.threshold.draw, shown, REPORT)
 
 
 def _page(sections: list[Section], results: Path) -> str:

@@ -163,9 +163,14 @@ class PartCache:
             hasher.update(rows.tobytes())
         elif isinstance(value, pd.Series):
             hasher.update(self._digest(value.to_frame()))
+        elif isinstance(value, np.ndarray) and value.dtype.kind in "biuf":  # numbers, as stored
+            hasher.update(f"{value.dtype.str}{value.shape}".encode() + value.tobytes())
         elif is_dataclass(value) and not isinstance(value, type):
+            frozen = type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
             for item in fields(value):
-                hasher.update(self._digest(getattr(value, item.name)))
+                field = getattr(value, item.name)
+                data = frozen and isinstance(field, list)  # a figure's frames: its lists are data
+                hasher.update(self._digest(tuple(field) if data else field))
         elif isinstance(value, Mapping):
             for name, item in sorted(value.items(), key=lambda pair: repr(pair[0])):
                 hasher.update(self._digest(name) + self._digest(item))

@@ -45,6 +45,10 @@ class StudyFrames:
     families
         Each algorithm's family (:func:`families`): with them, a configuration of more than
         eight algorithms is drawn a panel per family; none, one panel.
+    store
+        The open store the frames were read from, where a kind reads more of a run than its
+        measures and audits: its predictions (the threshold figure) or its test size and
+        flags (the flipset figure); None where the frames were made otherwise.
     """
 
     measures: pd.DataFrame
@@ -53,6 +57,7 @@ class StudyFrames:
     algorithms: tuple[str, ...] = ()
     chosen: pd.DataFrame | None = None
     families: Mapping[str, str] = field(default_factory=dict)
+    store: ResultStore | None = None
 
     @classmethod
     def read(cls, store: ResultStore) -> StudyFrames:
@@ -61,7 +66,7 @@ class StudyFrames:
         Parameters
         ----------
         store
-            The results store.
+            The results store, kept open for the kinds that read more of a run.
 
         Returns
         -------
@@ -71,7 +76,7 @@ class StudyFrames:
         measures = store.measures()
         names = measures["algorithm"].unique()
         return cls(measures, store.measures("validation"), store.audits(),
-                   families=recorded_families(store, names))  # fmt: skip
+                   families=recorded_families(store, names), store=store)  # fmt: skip
 
     @cached_property
     def styles(self) -> dict[str, Style]:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from faircompare._deprecations import renamed_arguments
+from faircompare._deprecations import former_forms
 from faircompare._timeout import time_limit
 from faircompare.algorithms.outputs import (
     checked_predictions,
@@ -137,7 +137,7 @@ class GroupWork:
         return record
 
 
-@renamed_arguments
+@former_forms
 def execute_run(
     spec: RunSpec, settings: BenchmarkConfig, fits: Fits | None = None, scored: Scored | None = None
 ) -> RunRecord:

@@ -16,10 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from faircompare import registry
-from faircompare._deprecations import deprecated, folded_keywords, renamed_arguments
+from faircompare._deprecations import deprecated, former_forms
 from faircompare._interrupts import sigterm_interrupts
 from faircompare.audits.registry import read_audits_input
-from faircompare.benchmark.settings import accepts_run_settings
 from faircompare.benchmark.summary import Summary
 from faircompare.benchmark.workers import run_groups
 from faircompare.config.settings import BenchmarkConfig
@@ -38,9 +37,7 @@ class StaleResultsError(FaircompareError):
     """Stored runs that were computed from other inputs than the planned ones."""
 
 
-@renamed_arguments
-@accepts_run_settings("settings")
-@folded_keywords("settings")
+@former_forms
 def run_plan(
     study: Study | Sequence[RunSpec],
     store: ResultStore,

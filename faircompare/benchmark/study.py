@@ -29,13 +29,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from faircompare._deprecations import folded_keywords
+from faircompare._deprecations import former_forms
 from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.planned import Study
 from faircompare.benchmark.schedule import Progress, run_plan
-from faircompare.benchmark.settings import accepts_run_settings
 from faircompare.benchmark.summary import Summary
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import (
@@ -53,7 +52,7 @@ from faircompare.results.store import DATABASE, ResultStore
 Say = Callable[[str], None]
 
 
-@folded_keywords("config")
+@former_forms
 def plan_study(
     config: BenchmarkConfig,
     *,
@@ -160,8 +159,7 @@ def skipped(unavailable: Sequence[Algorithm]) -> list[str]:
     return lines
 
 
-@accepts_run_settings("config")
-@folded_keywords("config")
+@former_forms
 def run_benchmark(
     config: BenchmarkConfig,
     results: str | Path,

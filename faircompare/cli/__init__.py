@@ -23,10 +23,10 @@ from collections.abc import Sequence
 import click
 
 from faircompare import __version__
-from faircompare._deprecations import ENVIRONMENT
+from faircompare._deprecations import ENVIRONMENT, deprecated
 from faircompare._interrupts import sigterm_interrupts
 from faircompare.cli import listing, outputs, plugins, reproducing, running
-from faircompare.cli.options import INTERRUPTED, deprecated_line
+from faircompare.cli.options import INTERRUPTED, deprecations_as_lines
 from faircompare.exceptions import FaircompareError, cut_message
 
 __all__ = ["main"]  # the console script; the command group is `cli`, documented by sphinx-click
@@ -34,11 +34,13 @@ __all__ = ["main"]  # the console script; the command group is `cli`, documented
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="faircompare")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Compare fairness interventions on the same data, splits and measures."""
+    ctx.with_resource(deprecations_as_lines())  # for the whole command
     for former, name in ENVIRONMENT.items():
         if former in os.environ and name not in os.environ:
-            deprecated_line(f"${former}", f"${name}")
+            deprecated(f"${former}", f"${name}")
 
 
 for _command in (

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import signal
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
-from faircompare._deprecations import FLAGS, former_names, message
+from faircompare._deprecations import FLAGS, SAID, deprecated, former_names
 from faircompare.config.profiles import PROFILES
 from faircompare.config.rules import Option, Rule, option_of, rule_of
 from faircompare.config.settings import RUN_FIELDS, BenchmarkConfig
@@ -150,15 +152,42 @@ def given_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def deprecated_line(old: str, new: str) -> None:
-    """Print the deprecation of a former name as a ``warning:`` line (standard error)."""
-    click.echo(f"warning: {message(old, new)}", err=True)
+@contextlib.contextmanager
+def deprecations_as_lines() -> Iterator[None]:
+    """Show faircompare's deprecation warnings as ``warning:`` lines (standard error), each once.
+
+    Python hides a :class:`DeprecationWarning` raised outside ``__main__``; on the command line
+    the one warning of each former name (:func:`faircompare._deprecations.deprecated`) is a line
+    the user reads. Other warnings are shown as Python shows them.
+    """
+    shown: set[str] = set()
+    python_shows = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if issubclass(category, DeprecationWarning) and SAID in str(message):
+            if str(message) not in shown:
+                shown.add(str(message))
+                click.echo(f"warning: {message}", err=True)
+            return
+        python_shows(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("always", f".*{SAID}", DeprecationWarning)
+        warnings.showwarning = show
+        yield
 
 
 def _former_flag(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     """Warn of a former flag's use (:data:`faircompare._deprecations.FLAGS`)."""
     if value is not None:
-        deprecated_line(param.opts[0], FLAGS[param.opts[0]])
+        deprecated(param.opts[0], FLAGS[param.opts[0]])
     return value
 
 

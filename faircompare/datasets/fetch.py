@@ -24,7 +24,7 @@ from pathlib import Path
 
 import platformdirs
 
-from faircompare._deprecations import ENVIRONMENT, deprecated, former_names, renamed_arguments
+from faircompare._deprecations import ENVIRONMENT, deprecated, former_forms, former_names
 from faircompare.exceptions import DataFetchError
 
 CACHE_ENV = "FAIRCOMPARE_CACHE"
@@ -183,7 +183,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-@renamed_arguments
+@former_forms
 def fetch_file(
     name: str,
     sha256: str,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from faircompare._deprecations import renamed_arguments
+from faircompare._deprecations import former_forms
 from faircompare._validation import check_choice
 from faircompare.datasets.builtin import BUILTIN
 from faircompare.datasets.clean import Dataset, clean, read_raw
@@ -38,7 +38,7 @@ def get_spec(name: str) -> DatasetSpec:
     return BUILTIN[check_choice(name, BUILTIN, what="dataset")]
 
 
-@renamed_arguments
+@former_forms
 def fetch_raw(
     spec: DatasetSpec,
     *,
@@ -151,7 +151,7 @@ def _local_file(spec: DatasetSpec) -> Path:
 _SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
-@renamed_arguments
+@former_forms
 def load_dataset(
     dataset: str | DatasetSpec,
     *,

@@ -40,7 +40,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import betaincinv
 
-from faircompare._deprecations import renamed_arguments
+from faircompare._deprecations import former_forms
 from faircompare._validation import check_choice
 from faircompare.bibliography import Reference
 from faircompare.stats.auc_null import GroupAUC
@@ -142,7 +142,7 @@ class PermutationTestResult:
     decided: bool | None = None
 
 
-@renamed_arguments
+@former_forms
 def permutation_test(
     y_true: Any,
     y_pred: Any,

@@ -208,20 +208,18 @@ def test_a_test_that_was_not_run_is_not_drawn_as_no_rejection():
 
 
 def test_a_logarithmic_grid_is_coloured_on_a_log_scale():
-    sweep = pd.DataFrame(
-        {
-            "algorithm": "kamishima",
-            "parameter": "eta",
-            "value": [0.0, 1.0, 10.0, 100.0, 300.0],
-            "DIbinary": np.linspace(0.5, 1, 5),
-            "accuracy": np.linspace(0.8, 0.7, 5),
-        }  # fmt: skip
-    )
-    figure = figures.plot_sweep(sweep, "DIbinary", "accuracy", "kamishima")
+    # the sweep kind's colours: eta from 0 to 300 spans orders of magnitude, 0.1 to 0.5 does not
+    frames = kinds.sweep.SweepFrames(
+        pd.DataFrame({"panel": "", "parameter": "eta", "value": [0.0, 1.0, 10.0, 100.0, 300.0],
+                      "x": np.linspace(0.5, 1, 5), "y": np.linspace(0.8, 0.7, 5)}),
+        [""], "DIbinary", "accuracy",
+    )  # fmt: skip
+    figure = kinds.sweep.draw(frames)
     assert isinstance(figure.axes[0].collections[0].norm, SymLogNorm)
-    linear = sweep.assign(value=[0.1, 0.2, 0.3, 0.4, 0.5])
-    figure = figures.plot_sweep(linear, "DIbinary", "accuracy", "kamishima")
+    linear = frames.runs.assign(value=[0.1, 0.2, 0.3, 0.4, 0.5])
+    figure = kinds.sweep.draw(kinds.sweep.SweepFrames(linear, [""], "DIbinary", "accuracy"))
     assert not isinstance(figure.axes[0].collections[0].norm, SymLogNorm)
+    assert figure.axes[1].get_ylabel() == "eta"  # the colour bar names the parameter
 
 
 def test_table_headers_use_the_papers_names():

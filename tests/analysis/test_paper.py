@@ -10,13 +10,14 @@ import pandas as pd
 import pytest
 from matplotlib.text import Text
 
-from faircompare.analysis import figures, paper, tidy
+from faircompare.analysis import figures, flags, kinds, paper, tidy
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.paper_tables import table
-from faircompare.analysis.tables import to_latex
+from faircompare.analysis.selection import StudyFrames
+from faircompare.analysis.tables import KEY_MEASURES, to_latex
 from faircompare.benchmark import make_plan, run_plan
-from faircompare.choices import FIGURE_KINDS, TABLE_KINDS
+from faircompare.choices import FIGURE_KINDS, FLIPSET_MIN_ROWS, TABLE_KINDS
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
 
@@ -61,7 +62,10 @@ def texts(figure) -> set[str]:
     return {t.get_text() for t in figure.findobj(Text) if t.get_text()}
 
 
-AUDITED = ("audits", "individual")  # the kinds drawn from an audited study
+# the kinds drawn from the session's audited study of both variants and grids (the module's
+# has neither audits, nor the numerical variant, nor a grid)
+AUDITED = ("audits", "individual", "preprocessing", "sweep", "attributes", "pvalues", "threshold",
+           "flipset")  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", [k for k in FIGURE_KINDS if k not in AUDITED])
@@ -148,6 +152,111 @@ def test_the_runs_kind_puts_each_run_at_its_two_measures_as_stored(study):
         return np.asarray(sorted(map(tuple, points)), dtype=float).ravel()
 
     assert len(drawn) == len(stored) and rows(drawn) == pytest.approx(rows(stored))
+
+
+def drawn_points(panel) -> np.ndarray:
+    """The (x, y) of every point a panel's scatters draw."""
+    return np.concatenate([c.get_offsets() for c in panel.collections if len(c.get_offsets())])
+
+
+def flat(points) -> np.ndarray:
+    """Points in one order, flattened: approx compares flat numbers."""
+    return np.asarray(sorted(map(tuple, points)), dtype=float).ravel()
+
+
+@pytest.mark.parametrize("kind", ["pairs", "preprocessing", "sweep", "pvalues", "threshold",
+                                  "flipset"])  # fmt: skip
+def test_the_report_figures_kinds_keep_the_width_asked_and_the_lint(results, kind, tmp_path):
+    # #84: the report's one-use figures (Friedler et al. Figs. 2, 4, 8; DiCiccio et al. Figs.
+    # 1, 2; Black et al.'s transparency report) are kinds a paper can print
+    for width in (paper.COLUMN, paper.PAGE):
+        figure = paper.draw(kind, results, width=width, labels={"zafar-fairness": "Ours"})
+        figure.savefig(tmp_path / f"{kind}.pdf")
+        assert page_size(tmp_path / f"{kind}.pdf")[0] == pytest.approx(width, abs=0.01)
+        assert lint_figure(figure) == [], (kind, width)
+
+
+def test_the_pairs_kind_sets_cv_against_each_comparative_measure_as_stored(results):
+    # Fig. 4: CV across, the comparative TPR and TNR differences up, every run pooled
+    figure = paper.draw("pairs", results, algorithms=["zafar-fairness"], width=paper.PAGE)
+    with ResultStore(results, readonly=True) as store:
+        study = StudyFrames.read(store)
+    wide = tidy.runs_wide(study.shown(study.measures[study.measures["algorithm"] ==
+                                                     "zafar-fairness"]))  # fmt: skip
+    for panel, up in zip(figure.axes, kinds.pairs.UP, strict=True):
+        assert panel.get_xlabel() == "CV" and panel.get_ylabel().replace("\n", "") == up
+        stored = wide[["CV", up]].dropna().to_numpy()
+        assert flat(drawn_points(panel)) == pytest.approx(flat(stored))
+
+
+def test_the_preprocessing_kind_pairs_each_split_under_both_variants(results):
+    # Fig. 2: a run's accuracy under numerical across and numerical+binary up, the same split
+    figure = paper.draw("preprocessing", results, datasets=["german"],
+                        algorithms=["logistic-regression"])  # fmt: skip
+    (panel,) = figure.axes
+    with ResultStore(results, readonly=True) as store:
+        measures = store.measures()
+    mine = measures[(measures["dataset"] == "german") & (measures["group"] == "")
+                    & (measures["algorithm"] == "logistic-regression")
+                    & (measures["measure"] == "accuracy")]  # fmt: skip
+    pairs = mine.pivot_table(index="split_id", columns="variant", values="value")
+    assert flat(drawn_points(panel)) == pytest.approx(
+        flat(pairs[["numerical", "numerical+binary"]].to_numpy())
+    )
+    (diagonal,) = panel.get_lines()
+    assert list(diagonal.get_xdata()) == list(diagonal.get_ydata())  # equal under both
+
+
+def test_the_sweep_kind_colours_every_grid_run_by_its_value(results):
+    # Fig. 8: each of zafar-fairness's grid runs (every c, every split), its colour bar named
+    figure = paper.draw("sweep", results, datasets=["german"], variants=["numerical+binary"])
+    panel, bar = figure.axes
+    with ResultStore(results, readonly=True) as store:
+        measures = store.measures()
+    grid = measures[(measures["dataset"] == "german") & (measures["variant"] ==
+                    "numerical+binary") & (measures["algorithm"] == "zafar-fairness")
+                    & (measures["setting"] != "defaults")]  # fmt: skip
+    (points,) = panel.collections
+    assert len(points.get_offsets()) == grid["key"].nunique()
+    assert points.get_array().min() < points.get_array().max()  # coloured by the value
+    assert bar.get_ylabel() == "c" and panel.get_title() == "zafar-fairness"
+
+
+def test_the_pvalues_kind_is_a_density_of_every_selected_runs_test(results):
+    # DiCiccio et al. Fig. 1: a density over [0, 1] (its bars' areas sum to 1), beside the uniform
+    figure = paper.draw("pvalues", results, datasets=["german"])
+    (panel,) = figure.axes
+    bars = panel.patches
+    assert sum(b.get_height() * b.get_width() for b in bars) == pytest.approx(1.0)
+    assert panel.get_title().startswith("demographic parity: ")
+    with pytest.raises(ValueError, match="unknown metric tested 'F\\+'"):
+        paper.draw("pvalues", results, x="F+")
+
+
+def test_the_threshold_and_flipset_kinds_show_the_run_they_name(results):
+    threshold = paper.draw("threshold", results, datasets=["german"])
+    (panel,) = threshold.axes
+    assert len(panel.get_lines()[0].get_xdata()) == len(kinds.threshold.THRESHOLDS)
+    assert panel.get_title().startswith("german, sex, ")
+    # Black et al.: the largest F+ among German's runs, each grid value and split (300 test rows
+    # or more, both classes predicted, no measure flagged) whose parity test rejects, else the
+    # largest: found by hand
+    with ResultStore(results, readonly=True) as store:
+        study = StudyFrames.read(store)
+        keys = study.measures.loc[study.measures["dataset"] == "german", "key"]
+        audits = tidy.pooled_audits(study.audits[study.audits["key"].isin(keys)])
+        runs = store.runs().set_index("key")
+        unflagged = [k for k in keys.unique()
+                     if flags.run_flags(store, [k], KEY_MEASURES).empty]  # fmt: skip
+    plus = audits[(audits["metric"] == "F+") & audits["key"].isin(unflagged)].set_index("key")
+    plus = plus[(runs.loc[plus.index, "n_test"] >= FLIPSET_MIN_ROWS).to_numpy()]
+    parity = audits[audits["metric"] == "positive_rate"].set_index("key")["adjusted_pvalue"]
+    rejecting = plus[parity.reindex(plus.index).astype(float) < 0.05]
+    expected = (rejecting if len(rejecting) else plus)["statistic"].max()
+    flips = paper.draw("flipset", results, datasets=["german"])
+    assert f": {expected:.1%}" in flips.axes[0].get_title()
+    with pytest.raises(ValueError, match="no selected run has a FlipTest"):
+        paper.draw("flipset", results, datasets=["ricci"])  # 40 test rows a split
 
 
 def test_one_panel_kinds_draw_into_the_users_axes(study):
@@ -403,17 +512,17 @@ def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
 ):
     # issue #63: every PDF of the report and of `faircompare figure`, and a figure of
     # paper.draw saved as the docs show, embedded Type 3 fonts (DejaVu Sans), which ACM's and
-    # IEEE's checks refuse. The report now writes its page's PNG; its figures of one use
-    # (figures.py) are saved as PDF here, and every kind as paper.draw makes it.
-    for kind in FIGURE_KINDS:
+    # IEEE's checks refuse. The report now writes its page's PNG; a figure saved as it saves
+    # them is saved as PDF here, and every kind as paper.draw makes it.
+    drawn = [k for k in FIGURE_KINDS if k != "attributes"]  # neither study has two attributes
+    for kind in drawn:
         source = results if kind in AUDITED else study  # the audited study
         where = {} if kind == "critical-difference" else {"datasets": ["german"]}
-        paper.draw(kind, source, variants=["numerical+binary"], width=paper.PAGE,
+        variants = None if kind == "preprocessing" else ["numerical+binary"]  # it needs both
+        paper.draw(kind, source, variants=variants, width=paper.PAGE,
                    **where).savefig(tmp_path / f"kind-{kind}.pdf")  # fmt: skip
-    with ResultStore(results, readonly=True) as store:
-        sweep = tidy.parameter_sweep(store.measures())
-    one_use = figures.plot_sweep(sweep, "DIbinary", "accuracy", "zafar-fairness")
-    figures.save(one_use, tmp_path, "sweep", formats=("pdf",))
+    saved = paper.draw("sweep", results, datasets=["german"], variants=["numerical+binary"])
+    figures.save(saved, tmp_path, "saved", formats=("pdf",))  # as the report saves its figures
     figure = paper.draw("tradeoff", study, datasets=["german"])
     figure.savefig(tmp_path / "drawn.pdf")  # outside any style's block, as the docs show
     figure.savefig(tmp_path / "drawn.svg")
@@ -424,7 +533,7 @@ def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
     )  # fmt: skip
     assert written.returncode == 0, written.stderr
     pdfs = sorted(tmp_path.glob("*.pdf"))
-    assert len(pdfs) == len(FIGURE_KINDS) + 3
+    assert len(pdfs) == len(drawn) + 3
     for pdf in pdfs:
         assert truetype_only(pdf.read_bytes()), pdf
     svg = (tmp_path / "drawn.svg").read_text()

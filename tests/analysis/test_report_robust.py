@@ -4,7 +4,7 @@ import warnings
 
 import pytest
 
-from faircompare.analysis import figures, kinds, report
+from faircompare.analysis import kinds, report
 from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
 from faircompare.results import ResultStore
@@ -61,18 +61,19 @@ def test_the_attributes_figure_shows_the_tuned_fairness_aware_algorithms(tmp_pat
             run_plan(make_plan(config).runs, store, BenchmarkConfig(audits=False, jobs=2)).failed
             == 0
         )
-    drawn = {}
-    original = figures.plot_attributes
+    drawn = []
+    original = kinds.attributes.draw
 
-    def kept(wide, measure):
-        drawn[measure] = wide
-        return original(wide, measure)
+    def kept(frames, layout=None, ax=None):
+        drawn.append(frames)
+        return original(frames, layout, ax)
 
-    monkeypatch.setattr(figures, "plot_attributes", kept)
+    monkeypatch.setattr(kinds.attributes, "draw", kept)
     report.write_report(tmp_path / "results", tmp_path / "report")
-    shown = drawn["CV"]
-    assert set(shown["algorithm"]) == {"logistic-regression", "kamishima-accuracy"}
-    assert set(shown["sensitive_attribute"]) == {"sex", "age", "sex-age"}
+    (shown,) = drawn
+    assert shown.measure == "CV"
+    assert set(shown.runs["name"]) == {"logistic-regression", "kamishima-accuracy"}
+    assert set(shown.runs["attribute"]) == {"sex", "age", "sex-age"}
     assert (tmp_path / "report" / "figures" / "attributes-german.png").exists()
 
 

@@ -16,25 +16,48 @@ the same figure. Every kind draws several datasets, a panel each, each with its 
 - :mod:`.correlations`: the measures' correlations across runs (Friedler et al. Fig. 3);
 - :mod:`.audits`: each algorithm's share of splits whose audits reject, a heatmap;
 - :mod:`.runs`: two measures of every run shown, a point each (Friedler et al. Figs. 4-5);
-- :mod:`.individual`: each run's individual-fairness statistic against delta (Maity et al.).
+- :mod:`.individual`: each run's individual-fairness statistic against delta (Maity et al.);
+- :mod:`.pairs`: one measure against others, every run pooled (Friedler et al. Fig. 4);
+- :mod:`.preprocessing`: a measure under the two numerical variants (Friedler et al. Fig. 2);
+- :mod:`.sweep`: an algorithm over its parameter's grid (Friedler et al. Fig. 8);
+- :mod:`.attributes`: a measure under each sensitive attribute (Friedler et al. Fig. 9);
+- :mod:`.pvalues`: the permutation tests' p-values over the runs (DiCiccio et al. Fig. 1);
+- :mod:`.threshold`: a run's gap between groups across thresholds (DiCiccio et al. Fig. 2);
+- :mod:`.flipset`: the transparency report of the largest flipset (Black et al.).
+
+A kind's ``frames`` takes ``x`` and ``y`` (None where the kind fixes its axes) and the options
+its signature names after them (:attr:`Kind.options`): the measures of a correlations,
+intervals or pairs figure.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from faircompare.analysis.canvas import Layout
 from faircompare.analysis.kinds import (
+    attributes,
     audits,
     correlations,
     critical_difference,
     equal_fairness,
+    flipset,
     individual,
     intervals,
+    pairs,
+    preprocessing,
+    pvalues,
     runs,
     stability,
+    sweep,
+    threshold,
     tradeoff,
 )
 from faircompare.choices import FIGURE_KINDS
@@ -42,9 +65,12 @@ from faircompare.choices import FIGURE_KINDS
 __all__ = ["KINDS", "Kind"]
 
 
+Frames = TypeVar("Frames")
+
+
 @dataclass(frozen=True)
-class Kind:
-    """A figure kind.
+class Kind(Generic[Frames]):
+    """A figure kind: its two steps, the second drawing what the first returns.
 
     Attributes
     ----------
@@ -55,17 +81,26 @@ class Kind:
     axes
         What ``x`` and ``y`` choose, and their defaults.
     frames
-        Its data step: ``frames(study, selection, x, y, **options)``.
+        Its data step: ``frames(study, selection, x, y, **options)``, the options those its
+        signature names (:attr:`options`).
     draw
-        Its drawing step: ``draw(frames, layout, ax=None)``.
+        Its drawing step: ``draw(frames, layout, ax)``.
     """
 
     name: str
     shows: str
     axes: str
-    frames: Callable[..., Any]
-    draw: Callable[..., Any]
+    frames: Callable[..., Frames]
+    draw: Callable[[Frames, Layout | None, Axes | None], Figure]
 
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The keyword options its ``frames`` takes besides ``x`` and ``y`` (``measures``)."""
+        taken = inspect.signature(self.frames).parameters
+        return tuple(name for name in taken if name not in _STEPS)
+
+
+_STEPS = ("study", "selection", "x", "y")  # what every kind's frames takes
 
 _MODULES: dict[str, ModuleType] = {
     "tradeoff": tradeoff,
@@ -77,9 +112,16 @@ _MODULES: dict[str, ModuleType] = {
     "audits": audits,
     "runs": runs,
     "individual": individual,
+    "pairs": pairs,
+    "preprocessing": preprocessing,
+    "sweep": sweep,
+    "attributes": attributes,
+    "pvalues": pvalues,
+    "threshold": threshold,
+    "flipset": flipset,
 }
 #: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
-KINDS: dict[str, Kind] = {
+KINDS: dict[str, Kind[Any]] = {
     name: Kind(name, shows, axes, _MODULES[name].frames, _MODULES[name].draw)
     for name, (shows, axes) in FIGURE_KINDS.items()
 }

@@ -10,7 +10,7 @@ from matplotlib.axes import Axes
 
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import Layout
-from faircompare.analysis.selection import Selection
+from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import Style
 from faircompare.choices import FAMILIES
 
@@ -35,6 +35,38 @@ def family_panels(names: Sequence[str], families: Mapping[str, str]) -> list[tup
     for name in names:
         by_family.setdefault(families.get(name, "unspecified"), []).append(name)
     return sorted(by_family.items(), key=lambda item: order.get(item[0], len(order)))
+
+
+def styled(wide: pd.DataFrame, selection: Selection) -> tuple[pd.DataFrame, list[str]]:
+    """Name and style each run of a wide frame, in the selection's order of its algorithms.
+
+    Returns the runs, sorted, with ``name`` (the legend's), ``style`` (the key of its style)
+    and ``filled`` (True), and the algorithms in order.
+    """
+    order = selection.order(wide["algorithm"].unique())
+    rank = {a: i for i, a in enumerate(order)}
+    wide = wide.sort_values("algorithm", key=lambda names: names.map(rank), kind="stable")
+    pairs = list(zip(wide["algorithm"], wide["setting"], strict=True))
+    named = wide.assign(
+        name=[selection.label(a, s) for a, s in pairs],
+        style=[tidy.label(a, s) for a, s in pairs],
+        filled=True,
+    )
+    return named.reset_index(drop=True), order
+
+
+def shown_audits(study: StudyFrames, selection: Selection, *, every: bool = False) -> pd.DataFrame:
+    """Return the audit rows of the selected runs as the report shows them, with their settings.
+
+    Each algorithm's runs are those :meth:`~faircompare.analysis.selection.StudyFrames.shown`
+    chooses, or with ``every`` each of its runs (every grid value and split); each row carries
+    its run's ``setting`` (how it was chosen, or its parameters).
+    """
+    selected = selection.measures(study.measures)
+    chosen = selected if every else study.shown(selected)
+    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
+    audits = study.audits[study.audits["key"].isin(settings.index)]
+    return audits.assign(setting=audits["key"].map(settings))
 
 
 def y_labelled(ax: Axes, label: str, layout: Layout) -> None:

@@ -13,7 +13,7 @@ its table gives them. A panel per dataset, attribute and variant, the rows share
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -30,7 +30,7 @@ from faircompare.analysis.canvas import (
     text_width,
     widest,
 )
-from faircompare.analysis.kinds._panels import panel_title
+from faircompare.analysis.kinds._panels import panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import paper_style
 from faircompare.analysis.tables import AUDIT_NAMES
@@ -116,10 +116,7 @@ def frames(
     ValueError
         Where no selected run was audited.
     """
-    chosen = study.shown(selection.measures(study.measures))
-    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
-    audits = study.audits[study.audits["key"].isin(settings.index)]
-    outcomes = tidy.audit_outcomes(audits.assign(setting=audits["key"].map(settings)))
+    outcomes = tidy.audit_outcomes(shown_audits(study, selection))
     if outcomes.empty:
         raise ValueError(
             "the audits figure needs tested runs; the selection holds none (run the study with "
@@ -154,7 +151,7 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     matplotlib.figure.Figure
         The figure.
     """
-    layout = replace(layout or Layout(COLUMN), sharey=True, legend="off")
+    layout = layout or Layout(COLUMN)
     rows = frames.rows
     room = widest(rows, layout.small) + 0.2
     columns = max(len(t.columns) for t in frames.tables.values())
@@ -164,7 +161,8 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     cell = text_width("100", layout.small - 1) + 0.08  # a cell holds its share
     with paper_style(layout.font_size):
         drawn = canvas(layout, ax, len(frames.tables), [], aspect=1.0, label_room=room,
-                       panel_height=cells + below - BELOW, least_panel=cell * columns)  # fmt: skip
+                       panel_height=cells + below - BELOW, least_panel=cell * columns,
+                       shared_rows=True)  # fmt: skip
         for panel, (title, table) in zip(drawn.axes, frames.tables.items(), strict=True):
             _heatmap(panel, table.reindex(rows), frames.undecided, layout)
             panel.set_title(title)

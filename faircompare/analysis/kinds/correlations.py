@@ -182,9 +182,9 @@ def draw(frames: CorrelationFrames, layout: Layout | None = None, ax: Axes | Non
         )
     cell = (layout.width - room - BAR) / max(len(labels), 1)
     title = layout.line * 1.5 if frames.title else 0.0
-    height = layout.height or cell * len(labels) + room + 0.1 + title
+    height = cell * len(labels) + room + 0.1 + title
     with paper_style(layout.font_size):
-        drawn = canvas(replace(layout, height=height, legend="off"), ax, 1, [], aspect=1.0,
+        drawn = canvas(layout, ax, 1, [], aspect=1.0, height=height,
                        label_room=room + BAR, titled=bool(frames.title))  # fmt: skip
         panel = drawn.axes[0]
         image = panel.imshow(frames.matrix.to_numpy(float), cmap="RdBu", vmin=-1, vmax=1)

@@ -165,12 +165,8 @@ def draw(
     first = top + BAR * (len(test.groups()) + 1) + line
     height = layout.height or first + rows * line + 0.1
     with paper_style(layout.font_size):
-        drawn = canvas(layout, ax, 1, [], aspect=1.0, panel_height=height, titled=False)
+        drawn = canvas(layout, ax, 1, [], aspect=1.0, panel_height=height, whole=True)
         panel = drawn.axes[0]
-        if not drawn.users:
-            drawn.figure.set_size_inches(layout.width, height)
-            drawn.figure.set_layout_engine("none")
-            panel.set_position((0, 0, 1, 1))
         panel.set_xlim(0, width)
         panel.set_ylim(height, 0)  # inches, downwards
         panel.set_axis_off()

@@ -18,7 +18,7 @@ variant (the individual audit runs on the numerical variants), the rows shared.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_width, widest
-from faircompare.analysis.kinds._panels import panel_title
+from faircompare.analysis.kinds._panels import panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
 from faircompare.records import DEFAULTS, POOLED, TUNED
@@ -92,10 +92,7 @@ def frames(
     ValueError
         Where no selected run was audited for individual fairness.
     """
-    chosen = study.shown(selection.measures(study.measures))
-    settings = chosen.drop_duplicates("key").set_index("key")["setting"]
-    audits = study.audits[study.audits["key"].isin(settings.index)]
-    runs = tidy.individual_statistics(audits.assign(setting=audits["key"].map(settings)))
+    runs = tidy.individual_statistics(shown_audits(study, selection))
     if runs.empty:
         raise ValueError(
             "the individual figure needs runs audited for individual fairness; the selection "
@@ -180,12 +177,13 @@ def draw(frames: IndividualFrames, layout: Layout | None = None, ax: Axes | None
     matplotlib.figure.Figure
         The figure.
     """
-    layout = replace(layout or Layout(COLUMN), sharey=True, legend="off")
+    layout = layout or Layout(COLUMN)
     room = widest(frames.rows, layout.small) + 0.2
     share = text_width("100%", layout.small - 1)  # each row's share, right of the axis
     with paper_style(layout.font_size):
         drawn = canvas(layout, ax, len(frames.panels), [], aspect=1.0, label_room=room + share,
-                       panel_height=ROW * len(frames.rows) + 0.4, least_panel=PANEL)  # fmt: skip
+                       panel_height=ROW * len(frames.rows) + 0.4, least_panel=PANEL,
+                       shared_rows=True)  # fmt: skip
         jitter = np.random.default_rng(0)
         for panel, title in zip(drawn.axes, frames.panels, strict=True):
             counted = _panel(panel, frames, frames.runs[frames.runs["panel"] == title], jitter,

@@ -14,7 +14,7 @@ a yardstick, not an intervention: left out unless selected by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -170,14 +170,14 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
     matplotlib.figure.Figure
         The figure.
     """
-    layout = replace(layout or Layout(COLUMN), sharey=True)
+    layout = layout or Layout(COLUMN)
     rows = frames.rows
     room = widest(rows, layout.small) + 0.4
     height = max(ROW * len(rows) + 0.3, MIN_PANEL)
     keys = _keys(frames)
     with paper_style(layout.font_size):
         drawn = canvas(layout, ax, len(frames.tables), list(keys), aspect=1.0, label_room=room,
-                       panel_height=height)  # fmt: skip
+                       panel_height=height, shared_rows=True)  # fmt: skip
         positions = np.arange(len(rows))[::-1]
         for panel, ((title, axis), table) in zip(drawn.axes, frames.tables.items(), strict=True):
             _panel(panel, table.reindex(rows), positions, frames.bounds.get(axis))

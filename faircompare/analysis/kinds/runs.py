@@ -25,6 +25,7 @@ from faircompare.analysis.kinds._panels import (
     panels_of,
     same_limits,
     scatter,
+    styled,
     y_labelled,
 )
 from faircompare.analysis.selection import Selection, StudyFrames
@@ -96,21 +97,14 @@ def frames(
     wide = tidy.runs_wide(chosen[chosen["measure"].isin([x, y])])
     if not {x, y} <= set(wide.columns) or wide[[x, y]].dropna().empty:
         raise ValueError(f"no selected run has both {x} and {y}: choose measures it holds")
-    wide = wide.dropna(subset=[x, y])
-    order = selection.order(wide["algorithm"].unique())
-    rank = {a: i for i, a in enumerate(order)}
-    wide = wide.sort_values("algorithm", key=lambda names: names.map(rank), kind="stable")
-    pairs = list(zip(wide["algorithm"], wide["setting"], strict=True))
-    runs = wide.assign(
-        configuration=[panel_title(selection, w) for w in wide[tidy.WHERE].astype(str).to_numpy()],
-        name=[selection.label(a, s) for a, s in pairs],
-        style=[tidy.label(a, s) for a, s in pairs],
-        x=wide[x],
-        y=wide[y],
-        filled=True,
+    runs, order = styled(wide.dropna(subset=[x, y]), selection)
+    runs = runs.assign(
+        configuration=[panel_title(selection, w) for w in runs[tidy.WHERE].astype(str).to_numpy()],
+        x=runs[x],
+        y=runs[y],
     )
     runs["panel"], panels, by_family = panels_of(runs, order, study.families, selection)
-    return RunsFrames(runs.reset_index(drop=True), panels, list(dict.fromkeys(runs["name"])),
+    return RunsFrames(runs, panels, list(dict.fromkeys(runs["name"])),
                       study.styles, selection.label(x), selection.label(y), by_family)  # fmt: skip
 
 
