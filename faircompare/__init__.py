@@ -5,6 +5,6 @@ read it from here (``tests/test_release.py`` checks that they agree).
 """
 
 #: The installed release of faircompare (semantic versioning).
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["__version__"]
