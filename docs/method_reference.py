@@ -419,6 +419,10 @@ def _grid(grid: dict[str, Any]) -> str:
     return "; ".join(f"`{name}` in {json.dumps(values)}" for name, values in grid.items()) or "-"
 
 
+def _space(space: dict[str, str]) -> str:
+    return "; ".join(f"`{name}`: {drawn}" for name, drawn in space.items()) or "-"
+
+
 def reference(described: Iterable[dict[str, Any]]) -> str:
     """Return the page of the algorithms described (as ``list algorithms --json`` gives them).
 
@@ -447,15 +451,18 @@ _HEAD = """# Methods reference
 Every registered algorithm, by method. What each method does, its formula (each symbol defined
 below it), the fairness it targets, the paper and sections it implements, what it assumes and
 the test that checks it against its reference are written for the method; the rest (the works
-to cite, the class and its source, family, library, version, variants, parameter grid, and
-whether the sensitive attribute is read when predicting) comes from the registry itself, so it
-cannot disagree with the code (`faircompare list algorithms` prints the same). Every algorithm
-is a scikit-learn classifier with the sensitive attribute passed by keyword
+to cite, the class and its source, family, library, version, variants, parameter grid, search
+space, and whether the sensitive attribute is read when predicting) comes from the registry
+itself, so it cannot disagree with the code (`faircompare list algorithms` prints the same).
+Every algorithm is a scikit-learn classifier with the sensitive attribute passed by keyword
 ({doc}`guide/algorithms`). With `--grid`, each grid value is its own run, and the runs tuned on
 a validation part let the report choose the parameters for accuracy on data the test never saw;
 a method is fitted for a binary label only (`fit` refuses another). A run stores its
 algorithm's *version*: a change to the code that changes results raises it, and runs of an
-earlier version are computed again. {doc}`citing` lists every work with its BibTeX.
+earlier version are computed again. The search space is where a tuner with a budget of trials
+may draw each parameter from, the grid's range or wider, a log scale where the values span orders
+of magnitude; a pipeline's classifier adds its own (`estimator__C`). {doc}`citing` lists every
+work with its BibTeX.
 """
 
 
@@ -513,8 +520,9 @@ def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
         f"- **Cite**: {_cited(algorithms)}",
         f"- **Code**: {_code(algorithms)}",
         f"- **Checked**: {method.checked}\n",
-        "| algorithm | family | library | version | variants | grid | reads S to predict |",
-        "|---|---|---|---|---|---|---|",
+        "| algorithm | family | library | version | variants | grid | search space "
+        "| reads S to predict |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for a in algorithms:
         library = a["library"] or "-"
@@ -523,10 +531,11 @@ def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
         lines.append(
             f"| `{a['name']}` | {a['family']} | {library} | {a['version'] or '-'} | "
             f"{', '.join(a['supports']) or '-'} | {_grid(a['param_grid'])} | "
+            f"{_space(a.get('search_space', {}))} | "
             f"{'yes' if a['uses_sensitive_at_predict'] else 'no'} |"
         )
     if not algorithms:
-        lines.append("| (none registered here) | | | | | | |")
+        lines.append("| (none registered here) | | | | | | | |")
     return "\n".join(lines) + "\n"
 
 

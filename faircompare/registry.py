@@ -33,6 +33,7 @@ from faircompare.algorithms.feldman import FeldmanClassifier
 from faircompare.algorithms.kamishima import PrejudiceRemover
 from faircompare.algorithms.reductions import ExponentiatedGradientReduction, GridSearchReduction
 from faircompare.algorithms.representation import BASELINES, MODERN_BASELINES
+from faircompare.algorithms.search import space_of
 from faircompare.algorithms.unprocessed import UNPROCESSED_BASELINES, UnprocessedClassifier
 from faircompare.algorithms.zafar import ZafarAccuracy, ZafarFairness
 from faircompare.bibliography import Reference, as_record, unique
@@ -149,8 +150,10 @@ class Algorithm:
             ``name``, ``description`` (the first line of the class's docstring), ``family``,
             ``library``, ``version``, ``references`` (the fields of each work
             :func:`cited` names), ``source``, ``available``, ``reason`` (why it is
-            unavailable, or None), ``supports``, ``param_grid``, ``uses_sensitive_at_predict``
-            and ``in_default_profile``.
+            unavailable, or None), ``supports``, ``param_grid``, ``search_space`` (each
+            parameter a tuner may draw and its range, in words:
+            :func:`~faircompare.algorithms.search.space_of`), ``uses_sensitive_at_predict`` and
+            ``in_default_profile``.
         """
         estimator = self.create() if self.make is not None else None
         cls = type(estimator) if estimator is not None else None
@@ -168,6 +171,11 @@ class Algorithm:
             "reason": self.unavailable,
             "supports": sorted(cls.supports) if cls else [],
             "param_grid": dict(cls.param_grid) if cls else {},
+            "search_space": {
+                name: str(dimension) for name, dimension in space_of(estimator).items()
+            }
+            if estimator is not None
+            else {},
             "uses_sensitive_at_predict": bool(cls and cls.uses_sensitive_at_predict),
             "in_default_profile": self.in_default_profile,
         }

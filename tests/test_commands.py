@@ -278,7 +278,7 @@ def test_a_new_plugin_of_each_kind_passes_its_checks_and_its_tests_and_runs_in_a
         module = f"my_{kind.replace('-', '_')}"
         assert said.startswith(f"wrote plugins/{module}.py and plugins/tests/test_{module}.py")
         checked = ok(faircompare_("check-plugin", f"plugins/{module}.py", cwd=tmp_path))
-        assert checked.rstrip().endswith("17 passed, 0 failed") and "WARN" not in checked
+        assert checked.rstrip().endswith("18 passed, 0 failed") and "WARN" not in checked
     tested = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "plugins/tests"],
         cwd=tmp_path, capture_output=True, text=True,
@@ -382,7 +382,7 @@ def test_a_plugin_installed_by_the_reference_page_s_entry_point_is_found_checked
     assert f"source: entry point {target}" in installed("list", "algorithms", "--json").replace(
         '"source": "', "source: "
     )  # fmt: skip
-    assert installed("check-plugin", name).rstrip().endswith("17 passed, 0 failed")
+    assert installed("check-plugin", name).rstrip().endswith("18 passed, 0 failed")
     ran = installed("run", "--dataset", "ricci", "--algorithm", name, "--splits", "1",
                     "--no-audits", "--no-report")  # fmt: skip
     assert "1 runs done and 0 failed in this session" in ran

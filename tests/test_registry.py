@@ -151,7 +151,7 @@ def cli(*args):
 def test_check_plugin_passes_the_example_plugin():
     result = cli("check-plugin", "examples/plugins/group_threshold.py")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("17 passed, 0 failed")
+    assert result.stdout.strip().endswith("18 passed, 0 failed")
 
 
 def test_check_plugin_catches_an_undeclared_use_of_the_sensitive_attribute(tmp_path):

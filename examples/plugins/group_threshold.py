@@ -17,6 +17,7 @@ from sklearn.preprocessing import StandardScaler
 
 from faircompare.algorithms import FairEstimator
 from faircompare.algorithms.libraries import SCIKIT_LEARN
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 
@@ -38,6 +39,7 @@ class GroupQuantileThreshold(FairEstimator):
     references: ClassVar[tuple[Reference, ...]] = (SCIKIT_LEARN,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"C": [0.1, 1.0, 10.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"C": Real(0.01, 100.0, log=True)}
     uses_sensitive_at_predict: ClassVar[bool] = True
 
     def __init__(self, C: float = 1.0) -> None:

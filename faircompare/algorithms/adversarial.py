@@ -14,6 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.libraries import FAIRLEARN, PYTORCH
 from faircompare.algorithms.neural import one_thread
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 #: Zhang, Lemoine and Mitchell's adversarial learning.
@@ -56,6 +57,7 @@ class AdversarialDebiasing(FairEstimator):
     library: ClassVar[str] = "fairlearn"
     references: ClassVar[tuple[Reference, ...]] = (ZHANG_2018, FAIRLEARN, PYTORCH)
     param_grid: ClassVar[dict[str, list]] = {"alpha": [0.1, 0.3, 1.0, 3.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"alpha": Real(0.1, 3.0, log=True)}
 
     def __init__(
         self,

@@ -16,6 +16,7 @@ from sklearn.linear_model import LinearRegression
 from faircompare.algorithms.aif360_data import binary_label_dataset
 from faircompare.algorithms.base import AlgorithmInputError, FairEstimator, binary_sensitive
 from faircompare.algorithms.libraries import AIF360
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 #: Kearns et al.'s rich-subgroup fairness.
@@ -71,6 +72,7 @@ class GerryFair(FairEstimator):
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     uses_sensitive_at_predict: ClassVar[bool] = True
     param_grid: ClassVar[dict[str, list]] = {"gamma": [0.002, 0.005, 0.01, 0.02, 0.05]}
+    search_space: ClassVar[dict[str, Dimension]] = {"gamma": Real(0.002, 0.05, log=True)}
 
     def __init__(
         self, fairness_def: str = "FP", gamma: float = 0.01, C: float = 10.0, max_iters: int = 10
@@ -138,6 +140,7 @@ class MetaFair(FairEstimator):
     version: ClassVar[str] = "2"  # 2: principal components beyond max_features
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"tau": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"tau": Real(0.0, 1.0)}
 
     def __init__(
         self,

@@ -28,6 +28,7 @@ from faircompare.algorithms.base import FairEstimator, binary_sensitive
 from faircompare.algorithms.libraries import AIF360
 from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.algorithms.thresholds import HARDT_2016
 from faircompare.bibliography import Reference
 
@@ -254,6 +255,7 @@ class AIF360RejectOption(_Postprocessed):
     name: ClassVar[str] = "aif360-reject-option"
     references: ClassVar[tuple[Reference, ...]] = (KAMIRAN_2012, AIF360)
     param_grid: ClassVar[dict[str, list]] = {"metric_bound": [0.01, 0.025, 0.05, 0.1, 0.2]}
+    search_space: ClassVar[dict[str, Dimension]] = {"metric_bound": Real(0.01, 0.2, log=True)}
 
     def __init__(
         self,

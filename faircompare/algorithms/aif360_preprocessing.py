@@ -19,6 +19,7 @@ from faircompare.algorithms.lfr import lfr_objective, represent
 from faircompare.algorithms.libraries import AIF360
 from faircompare.algorithms.reductions import logistic_regression
 from faircompare.algorithms.representation import RepresentationClassifier, with_baselines
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 #: Kamiran and Calders' reweighing (§5.2).
@@ -125,6 +126,7 @@ class LearnedFairRepresentations(RepresentationClassifier):
     in_default_profile: ClassVar[bool] = False
     # Az, the parity term's weight: AIF360's default is 50 and its demonstration uses 2.
     param_grid: ClassVar[dict[str, list]] = {"Az": [0.5, 1.0, 2.0, 5.0, 10.0, 50.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"Az": Real(0.5, 50.0, log=True)}
 
     def __init__(
         self,

@@ -22,6 +22,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from faircompare._deprecations import moved_names
+from faircompare.algorithms.search import Dimension
 from faircompare.bibliography import Reference
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import check_dense_size, is_sparse_frame, sparse_matrix
@@ -45,6 +46,13 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
         Preprocessing variants the algorithm accepts.
     param_grid
         Parameter values swept for tradeoff curves; each value is its own run.
+    search_space
+        Where a tuner may draw each parameter from, beside the grid: a
+        :class:`~faircompare.algorithms.search.Real`,
+        :class:`~faircompare.algorithms.search.Integer` or
+        :class:`~faircompare.algorithms.search.Choice` per parameter, on a log scale where its
+        values span orders of magnitude; a pipeline's classifier adds its own
+        (:func:`~faircompare.algorithms.search.space_of`). Empty: nothing to tune.
     uses_sensitive_at_predict
         Whether ``predict`` needs ``sensitive_features`` (for example, one model per group).
     uses_sensitive_at_fit
@@ -89,6 +97,7 @@ class FairEstimator(ClassifierMixin, BaseEstimator):
 
     supports: ClassVar[frozenset[str]] = frozenset({"numerical", "numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {}
+    search_space: ClassVar[dict[str, Dimension]] = {}
     uses_sensitive_at_predict: ClassVar[bool] = False
     uses_sensitive_at_fit: ClassVar[bool] = True
     version: ClassVar[str] = "1"

@@ -29,6 +29,7 @@ from faircompare.algorithms.base import (
     binary_labels,
 )
 from faircompare.algorithms.libraries import SCIKIT_LEARN
+from faircompare.algorithms.search import Dimension, Integer, Real
 from faircompare.bibliography import Reference
 from faircompare.preprocessing import check_dense_size
 
@@ -91,6 +92,8 @@ class SVM(_SklearnBaseline):
         with gamma = 1 / d, as the paper's benchmark ran it (scikit-learn 0.19's ``SVC()``,
         whose gamma ``"auto"`` was 1 / d).
     """
+
+    search_space: ClassVar[dict[str, Dimension]] = {"C": Real(0.01, 100.0, log=True)}
 
     def __init__(self, C: float = 1.0, kernel: str = "rbf", scale: bool = True) -> None:
         self.C = C
@@ -262,6 +265,7 @@ class DecisionTree(_ProbabilisticBaseline):
     version: ClassVar[str] = "2"
     sparse_input: ClassVar[bool] = True
     predicts_sparse: ClassVar[bool] = True
+    search_space: ClassVar[dict[str, Dimension]] = {"max_depth": Integer(2, 32, log=True)}
 
     def __init__(self, max_depth: int | None = None, random_state: int | None = 0) -> None:
         self.max_depth = max_depth
@@ -292,6 +296,10 @@ class GradientBoosting(_ProbabilisticBaseline):
     # 2: the early-stopping tenth is drawn by faircompare, not inside scikit-learn (#31)
     version: ClassVar[str] = "2"
     sparse_input: ClassVar[bool] = True
+    search_space: ClassVar[dict[str, Dimension]] = {
+        "learning_rate": Real(0.01, 0.5, log=True),
+        "max_leaf_nodes": Integer(4, 128, log=True),  # the trees' size: their depth's role
+    }
 
     def __init__(
         self,
@@ -348,6 +356,8 @@ class GaussianNaiveBayes(_ProbabilisticBaseline):
 
     sparse_input: ClassVar[bool] = True
 
+    search_space: ClassVar[dict[str, Dimension]] = {"var_smoothing": Real(1e-12, 1e-3, log=True)}
+
     def __init__(self, var_smoothing: float = 1e-9) -> None:
         self.var_smoothing = var_smoothing
 
@@ -382,6 +392,8 @@ class LogisticRegressionBaseline(_ProbabilisticBaseline):
 
     sparse_input: ClassVar[bool] = True
     predicts_sparse: ClassVar[bool] = True
+
+    search_space: ClassVar[dict[str, Dimension]] = {"C": Real(0.001, 1000.0, log=True)}
 
     def __init__(self, C: float = 1.0, max_iter: int = 1000) -> None:
         self.C = C

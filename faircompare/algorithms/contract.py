@@ -29,6 +29,7 @@ from faircompare.algorithms.loss_oracle import (
     gradient_kind,
 )
 from faircompare.algorithms.outputs import checked_predictions, checked_scores, row_index
+from faircompare.algorithms.search import problems, space_of
 from faircompare.choices import FAMILIES
 from faircompare.exceptions import FaircompareError
 from faircompare.preprocessing import VARIANTS
@@ -172,6 +173,7 @@ def check_contract(
     checks = [run("declares valid variants", _variants, make)]
     checks.append(run("declares a known family", _family, make))
     checks.append(run("parameter grid names real parameters", _grid, make))
+    checks.append(run("search space names real parameters and ranges", _search_space, make))
     checks.append(run("clone round-trips", _clone, make))
     for variant in sorted(make().supports & set(VARIANTS)):
         on_variant = [
@@ -236,6 +238,11 @@ def _grid(make: Callable[[], FairEstimator]) -> str | None:
         for value in values:
             clone(estimator).set_params(**{key: value})
     return None
+
+
+def _search_space(make: Callable[[], FairEstimator]) -> str | None:
+    estimator = make()
+    return "; ".join(problems(estimator, space_of(estimator))) or None
 
 
 def _clone(make: Callable[[], FairEstimator]) -> str | None:

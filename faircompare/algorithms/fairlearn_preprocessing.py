@@ -14,6 +14,7 @@ from faircompare.algorithms.representation import (
     RepresentationClassifier,
     with_baselines,
 )
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 
@@ -37,6 +38,7 @@ class CorrelationRemoval(RepresentationClassifier):
     library: ClassVar[str] = "fairlearn"
     references: ClassVar[tuple[Reference, ...]] = (FAIRLEARN,)
     param_grid: ClassVar[dict[str, list]] = {"alpha": [0.0, 0.25, 0.5, 0.75, 1.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"alpha": Real(0.0, 1.0)}
 
     def __init__(self, estimator: FairEstimator | None = None, alpha: float = 1.0) -> None:
         super().__init__(estimator)

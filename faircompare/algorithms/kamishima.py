@@ -35,6 +35,7 @@ from faircompare.algorithms.base import (
     binary_sensitive,
 )
 from faircompare.algorithms.linear import Design
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 # Friedler et al.'s grid: 0 to 300, finer at low values (Kamishima et al. Fig. 2).
@@ -85,6 +86,10 @@ class PrejudiceRemover(FairEstimator):
     references: ClassVar[tuple[Reference, ...]] = (KAMISHIMA_2012,)
     supports: ClassVar[frozenset[str]] = frozenset({"numerical+binary"})
     param_grid: ClassVar[dict[str, list]] = {"eta": ETAS}
+    search_space: ClassVar[dict[str, Dimension]] = {
+        "eta": Real(0.0, 300.0),
+        "C": Real(0.001, 1000.0, log=True),
+    }
     uses_sensitive_at_predict: ClassVar[bool] = True
     sparse_input: ClassVar[bool] = True  # the design is then an operator (linear.Design)
 

@@ -40,6 +40,7 @@ from faircompare.algorithms.representation import (
     with_baselines,
 )
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 _MAX_CELLS = 1024  # values of x: the linear program has up to 8 n_cells**2 variables
@@ -370,6 +371,7 @@ class OptimizedPreprocessing(RepresentationClassifier):
     references: ClassVar[tuple[Reference, ...]] = (CALMON_2017,)
     # epsilon: AIF360's demonstrations use 0.05; Calmon et al. §4 vary it
     param_grid: ClassVar[dict[str, list]] = {"epsilon": [0.01, 0.02, 0.05, 0.1, 0.2]}
+    search_space: ClassVar[dict[str, Dimension]] = {"epsilon": Real(0.01, 0.2, log=True)}
 
     def __init__(
         self,

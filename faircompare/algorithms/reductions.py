@@ -28,6 +28,7 @@ from faircompare.algorithms.base import (
 )
 from faircompare.algorithms.libraries import FAIRLEARN
 from faircompare.algorithms.rowhash import row_uniform
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 CONSTRAINTS = {"demographic_parity": DemographicParity, "equalized_odds": EqualizedOdds}
@@ -124,6 +125,7 @@ class ExponentiatedGradientReduction(_Reduction):
     """
 
     param_grid: ClassVar[dict[str, list]] = {"eps": [0.001, 0.005, 0.01, 0.02, 0.05, 0.1]}
+    search_space: ClassVar[dict[str, Dimension]] = {"eps": Real(0.001, 0.1, log=True)}
     version: ClassVar[str] = "2"  # 2: randomised predictions drawn per row (row hash)
 
     def __init__(
@@ -178,6 +180,7 @@ class GridSearchReduction(_Reduction):
     """
 
     param_grid: ClassVar[dict[str, list]] = {"constraint_weight": [0.0, 0.25, 0.5, 0.75, 1.0]}
+    search_space: ClassVar[dict[str, Dimension]] = {"constraint_weight": Real(0.0, 1.0)}
 
     def __init__(
         self,

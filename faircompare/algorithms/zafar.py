@@ -40,6 +40,7 @@ from faircompare.algorithms.base import (
     binary_sensitive,
 )
 from faircompare.algorithms.linear import Design
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 #: How the problems are solved: exactly (the module's method), or as the authors' code did.
@@ -276,6 +277,7 @@ class ZafarFairness(_Zafar):
     """
 
     param_grid: ClassVar[dict[str, list]] = {"c": COVARIANCE_BOUNDS}
+    search_space: ClassVar[dict[str, Dimension]] = {"c": Real(0.001, 1.0, log=True)}
 
     def __init__(
         self,
@@ -320,6 +322,7 @@ class ZafarAccuracy(_Zafar):
     """
 
     param_grid: ClassVar[dict[str, list]] = {"gamma": GAMMAS}
+    search_space: ClassVar[dict[str, Dimension]] = {"gamma": Real(0.1, 1.0, log=True)}
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ from faircompare.algorithms.base import FairEstimator, check_sensitive
 from faircompare.algorithms.baselines import LogisticRegressionBaseline
 from faircompare.algorithms.feldman.repair import FELDMAN_2015, DisparateImpactRepair
 from faircompare.algorithms.loss_oracle import gradient_kind
+from faircompare.algorithms.search import Dimension, Real
 from faircompare.bibliography import Reference
 
 REPAIR_LEVELS = [round(0.05 * k, 2) for k in range(21)]  # Friedler et al. §7: 0 to 1 by 0.05
@@ -47,6 +48,7 @@ class FeldmanClassifier(FairEstimator):
     family: ClassVar[str] = "pre-processing"
     references: ClassVar[tuple[Reference, ...]] = (FELDMAN_2015,)
     param_grid: ClassVar[dict[str, list]] = {"repair_level": REPAIR_LEVELS}
+    search_space: ClassVar[dict[str, Dimension]] = {"repair_level": Real(0.0, 1.0)}
     uses_sensitive_at_predict: ClassVar[bool] = True
     groups_by_order: ClassVar[bool] = True  # groups are their indices in the sorted groups_
     # 2: tie-breaking by row hash, lower median; 3: the training rows' ties broken by a stream
