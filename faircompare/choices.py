@@ -24,6 +24,8 @@ __all__ = [
     "PAGE",
     "RESAMPLING_RISK",
     "TABLE_KINDS",
+    "TUNING_OBJECTIVES",
+    "TUNING_SAMPLERS",
     "VARIANTS",
 ]
 
@@ -130,6 +132,14 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         "x: the flipset (F+, or F-)",
     ),
 }
+
+#: How a tuner draws its trials (:class:`faircompare.benchmark.trials.Tuning`): Optuna's seeded
+#: TPE sampler (its first ten trials at random), or at random.
+TUNING_SAMPLERS = ("tpe", "random")
+
+#: What a tuner maximises on the validation rows: accuracy; accuracy within a fairness gap's
+#: bound; or accuracy and the gap together, the Pareto set's best trade-off chosen.
+TUNING_OBJECTIVES = ("accuracy", "constrained", "pareto")
 
 #: Inches: the width of a column of a two-column paper, a figure's default width.
 COLUMN = 3.5
