@@ -962,10 +962,16 @@ def _measure_pairs(writer: Writer, study: StudyFrames) -> None:
     for variant, frames in shown.items():
         caption = (
             f"CV against comparative-sensitive-TPR and -TNR (Fig. 4), a point per split of each "
-            f"dataset and attribute, the fairness-aware algorithms as the tables show them: "
-            f"{variant}"
+            f"dataset and attribute, the interventions as the tables show them (past eight, a "
+            f"panel per family, the others' runs in grey): {variant}"
         )
-        writer.drawn(slug("measure-pairs", variant), caption, kind.pairs.draw, frames, REPORT)
+        writer.drawn(
+            slug("measure-pairs", variant),
+            caption,
+            kind.pairs.draw,
+            frames,
+            replace(REPORT, legend="below"),
+        )  # a row of families per measure: page-wide
 
 
 def _intervention(algorithm: str, families: Mapping[str, str]) -> bool:

@@ -176,6 +176,18 @@ def test_the_report_figures_kinds_keep_the_width_asked_and_the_lint(results, kin
         assert lint_figure(figure) == [], (kind, width)
 
 
+def test_the_pairs_kind_splits_past_eight_algorithms_into_a_row_of_families_per_measure(study):
+    # 12 algorithms of four families: a row per measure up, a panel per family, the others'
+    # runs in grey behind, a row's panels on one range
+    figure = paper.draw("pairs", study, datasets=["german"], width=paper.PAGE)
+    titles = [ax.get_title() for ax in figure.axes]
+    families = ["baseline", "pre-processing", "in-processing", "post-processing"]
+    assert titles == families * 2
+    first_row = figure.axes[:4]
+    assert len({ax.get_ylim() for ax in first_row}) == 1
+    assert lint_figure(figure) == []
+
+
 def test_the_pairs_kind_sets_cv_against_each_comparative_measure_as_stored(results):
     # Fig. 4: CV across, the comparative TPR and TNR differences up, every run pooled
     figure = paper.draw("pairs", results, algorithms=["zafar-fairness"], width=paper.PAGE)

@@ -3,7 +3,9 @@
 Friedler et al. compare their fairness measures by plotting one against another over every
 run of every dataset: Fig. 4 sets CV against the comparative TPR and TNR differences. A panel
 per measure up, the same measure across each; the runs of every selected dataset, attribute and
-variant in one panel, each algorithm as the report shows it, in its style.
+variant in one panel, each algorithm as the report shows it, in its style. Past eight
+algorithms with known families, a row of panels per measure up and a panel per family, the
+other families' runs in light grey behind, every panel of a row on one range.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from matplotlib.figure import Figure
 
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, MIN_PANEL, Layout, canvas, finish, wrapped
-from faircompare.analysis.kinds._panels import scatter, styled
+from faircompare.analysis.kinds._panels import (
+    behind,
+    family_panels,
+    same_limits,
+    scatter,
+    styled,
+)
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import Style, paper_style
 
@@ -37,8 +45,11 @@ class PairsFrames:
     Attributes
     ----------
     runs
-        One row per run: ``name`` (the legend's), ``style``, ``filled`` and a column per
-        measure shown.
+        One row per run: ``name`` (the legend's), ``style``, ``filled``, ``family`` (its panel
+        in each row: ``""`` where the panels are not split by family) and a column per measure
+        shown.
+    families
+        The families of a row's panels, in order (``[""]``: one panel per measure up).
     x
         The measure across every panel.
     ups
@@ -52,6 +63,7 @@ class PairsFrames:
     """
 
     runs: pd.DataFrame
+    families: list[str]
     x: str
     ups: tuple[str, ...]
     labels: Mapping[str, str]
@@ -100,10 +112,13 @@ def frames(
         raise ValueError(
             f"no selected run has {x} and any of {', '.join(ups)}: choose measures it holds"
         )
-    runs, _ = styled(wide.dropna(subset=[x]), selection)
+    runs, order = styled(wide.dropna(subset=[x]), selection)
+    groups = family_panels(order, study.families)
+    family = {a: f for f, members in groups for a in members}
+    runs["family"] = runs["algorithm"].map(family)
     labels = {m: selection.label(m) for m in (x, *held)}
-    return PairsFrames(runs, x, tuple(held), labels, list(dict.fromkeys(runs["name"])),
-                       study.styles)  # fmt: skip
+    return PairsFrames(runs, [f for f, _ in groups], x, tuple(held), labels,
+                       list(dict.fromkeys(runs["name"])), study.styles)  # fmt: skip
 
 
 def draw(frames: PairsFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
@@ -124,12 +139,24 @@ def draw(frames: PairsFrames, layout: Layout | None = None, ax: Axes | None = No
         The figure.
     """
     layout = layout or Layout(COLUMN)
+    panels = [(up, family) for up in frames.ups for family in frames.families]
+    split = len(frames.families) > 1
     with paper_style(layout.font_size):
-        drawn = canvas(layout, ax, len(frames.ups), frames.order, aspect=ASPECT, titled=False)
-        for panel, up in zip(drawn.axes, frames.ups, strict=True):
-            shown = frames.runs.dropna(subset=[frames.x, up])
-            scatter(panel, shown, frames.x, up, frames.styles, frames.order)
+        drawn = canvas(layout, ax, len(panels), frames.order, aspect=ASPECT, titled=split,
+                       most_columns=len(frames.families) if split else None)  # fmt: skip
+        for panel, (up, family) in zip(drawn.axes, panels, strict=True):
+            shown = frames.runs.dropna(subset=[frames.x, up]).assign(panel=frames.runs["family"])
+            if split:
+                behind(panel, shown, family, frames.x, up)
+                panel.set_title(family)
+            mine = shown[shown["family"] == family]
+            scatter(panel, mine, frames.x, up, frames.styles, frames.order)
             panel.set_xlabel(frames.labels[frames.x])
             tall = max(drawn.panel_width * ASPECT, MIN_PANEL)  # a long measure in two lines
             panel.set_ylabel(wrapped(frames.labels[up], tall, layout.font_size, after="-"))
+        if split:  # a row's families on one range, to compare them
+            for row in range(len(frames.ups)):
+                same_limits(
+                    drawn.axes[row * len(frames.families) : (row + 1) * len(frames.families)]
+                )
         return finish(drawn)
