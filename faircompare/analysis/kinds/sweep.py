@@ -91,20 +91,19 @@ def frames(
             "run a grid (grid = true in the settings, --grid on the command line)"
         )
     where = [(str(d), str(a), str(v)) for d, a, v in runs[tidy.WHERE].to_numpy()]
-    several = len(set(where)) > 1
-    order = {a: i for i, a in enumerate(selection.order(runs["algorithm"].unique()))}
+    swept_as = list(zip(where, runs["algorithm"], strict=True))  # each run's panel
     places = {w: i for i, w in enumerate(selection.arranged(where))}
-    titles = [
-        ", ".join(filter(None, [panel_title(selection, w) if several else "",
-                                selection.label(a)]))
-        for w, a in zip(where, runs["algorithm"], strict=True)
-    ]  # fmt: skip
-    runs = runs.assign(panel=titles, x=runs[x], y=runs[y],
-                       _place=[(places[w], order[a]) for w, a in zip(where, runs["algorithm"],
-                                                                     strict=True)])  # fmt: skip
-    panels = list(dict.fromkeys(runs.sort_values("_place", kind="stable")["panel"]))
+    order = {a: i for i, a in enumerate(selection.order(runs["algorithm"].unique()))}
+    panels = sorted(set(swept_as), key=lambda panel: (places[panel[0]], order[panel[1]]))
+    several = len(places) > 1  # configurations: each panel's title names its own
+    titles = {
+        (w, a): ", ".join([panel_title(selection, w)] * several + [selection.label(a)])
+        for w, a in panels
+    }
+    runs = runs.assign(panel=[titles[panel] for panel in swept_as], x=runs[x], y=runs[y])
     shown = runs[["panel", "parameter", "value", "x", "y"]].reset_index(drop=True)
-    return SweepFrames(shown, panels, selection.label(x), selection.label(y))
+    return SweepFrames(shown, [titles[panel] for panel in panels], selection.label(x),
+                       selection.label(y))  # fmt: skip
 
 
 def draw(frames: SweepFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
