@@ -101,7 +101,7 @@ sphinx_gallery_conf = {
 html_theme = "pydata_sphinx_theme"
 html_title = f"faircompare {release}"
 html_static_path: list[str] = []
-html_sidebars = {"measures": []}  # its wide tables take the page's width
+html_sidebars = {"measures": [], "methods": []}  # their wide tables take the page's width
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

@@ -416,7 +416,17 @@ def method_of(name: str) -> Method | None:
 
 
 def _grid(grid: dict[str, Any]) -> str:
-    return "; ".join(f"`{name}` in {json.dumps(values)}" for name, values in grid.items()) or "-"
+    return "; ".join(f"`{name}` in {_values(values)}" for name, values in grid.items()) or "-"
+
+
+def _values(values: list[Any]) -> str:
+    """Return a grid's values: all of a short one, a long one's count and ends."""
+    if len(values) <= SHOWN_VALUES:
+        return json.dumps(values)
+    return f"{len(values)} values, {json.dumps(values[0])} to {json.dumps(values[-1])}"
+
+
+SHOWN_VALUES = 6  # a longer grid (Feldman's 21 levels) is said by its count and its ends
 
 
 def _space(space: dict[str, str]) -> str:
@@ -446,7 +456,11 @@ def reference(described: Iterable[dict[str, Any]]) -> str:
     return "\n".join(page) + "\n"
 
 
-_HEAD = """# Methods reference
+_HEAD = """---
+html_theme.sidebar_secondary.remove: true
+---
+
+# Methods reference
 
 Every registered algorithm, by method. What each method does, its formula (each symbol defined
 below it), the fairness it targets, the paper and sections it implements, what it assumes and
@@ -520,9 +534,8 @@ def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
         f"- **Cite**: {_cited(algorithms)}",
         f"- **Code**: {_code(algorithms)}",
         f"- **Checked**: {method.checked}\n",
-        "| algorithm | family | library | version | variants | grid | search space "
-        "| reads S to predict |",
-        "|---|---|---|---|---|---|---|---|",
+        "| algorithm | family | library | version | variants | grid | reads S to predict |",
+        "|---|---|---|---|---|---|---|",
     ]
     for a in algorithms:
         library = a["library"] or "-"
@@ -531,11 +544,14 @@ def _section(method: Method, algorithms: list[dict[str, Any]]) -> str:
         lines.append(
             f"| `{a['name']}` | {a['family']} | {library} | {a['version'] or '-'} | "
             f"{', '.join(a['supports']) or '-'} | {_grid(a['param_grid'])} | "
-            f"{_space(a.get('search_space', {}))} | "
             f"{'yes' if a['uses_sensitive_at_predict'] else 'no'} |"
         )
     if not algorithms:
-        lines.append("| (none registered here) | | | | | | | |")
+        lines.append("| (none registered here) | | | | | | |")
+    spaces = [a for a in algorithms if a.get("search_space")]
+    if spaces:  # a tuner's ranges, a table of their own: the one above is as wide as a page
+        lines += ["", "| algorithm | search space (a tuner's ranges) |", "|---|---|"]
+        lines += [f"| `{a['name']}` | {_space(a['search_space'])} |" for a in spaces]
     return "\n".join(lines) + "\n"
 
 

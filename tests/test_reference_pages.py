@@ -148,10 +148,15 @@ def test_the_methods_page_renders_each_formula_and_links_each_work_to_its_citing
 
 
 def test_the_methods_page_lists_each_algorithm_with_the_registrys_grid():
+    from faircompare.algorithms.kamishima import ETAS
     from faircompare.described import algorithm_listing
 
     page = method_page(algorithm_listing())
-    assert "| `kamishima` | in-processing | faircompare | 1 | numerical+binary | `eta` in [" in page
+    # a grid longer than six values by its count and ends (Friedler et al.'s 17 etas, 0 to 300)
+    grid = f"`eta` in {len(ETAS)} values, 0.0 to 300.0"
+    assert f"| `kamishima` | in-processing | faircompare | 1 | numerical+binary | {grid} |" in page
+    # its search space, a table of its own: the method's parameter and its C on a log scale
+    assert "| `kamishima` | `eta`: 0 to 300; `C`: 0.001 to 1000, log scale |" in page
     assert page.count("\n## ") == len(METHODS) + 1  # the table at a glance, then each method
 
 
