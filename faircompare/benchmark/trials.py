@@ -2,8 +2,9 @@
 
 Whether one intervention beats another depends on how hard each was tuned: Aequitas Flow
 (Jesus et al., JMLR 2024) gives every method the same number of trials of a seeded search and
-chooses on validation data, and once each is tuned most methods perform comparably
-(ManyFairHPO, AIES 2024). :func:`search` draws ``budget`` settings of an algorithm's search space
+chooses on validation data, and studies that tune each method (ManyFairHPO, AIES 2024; "Different
+horses for different courses", 2024) report that the budget decides much of a published
+ranking. :func:`search` draws ``budget`` settings of an algorithm's search space
 (:func:`~faircompare.algorithms.search.space_of`) with Optuna's TPE sampler (Bergstra et al.
 2011) or at random, each fitted on the training rows of a validation split and scored on its
 validation rows (:func:`~faircompare.preprocessing.validation_split`: the test rows are never
