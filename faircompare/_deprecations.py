@@ -356,16 +356,18 @@ def _settings_given(
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """Return a call's arguments with its former settings and folded keywords in the settings."""
     into = str(forms.settings)
-    former = [v for v in (*args, *kwargs.values()) if _qualified(type(v)) == FORMER_SETTINGS]
+    takes_former = "progress" in signature.parameters  # a function that runs a study
+    given_values = (*args, *kwargs.values()) if takes_former else ()
+    former = [v for v in given_values if _qualified(type(v)) == FORMER_SETTINGS]
     given = {old: kwargs.pop(old) for old in list(kwargs) if old in forms.folded}
     if not former and not given:
         return args, kwargs
-    if former and "progress" in signature.parameters:
+    if former:
         (settings,) = former  # it warned when made
         args = tuple(value for value in args if value is not settings)
         kwargs = {key: value for key, value in kwargs.items() if value is not settings}
     bound = signature.bind_partial(*args, **kwargs)
-    if former and "progress" in signature.parameters:
+    if former:
         bound.arguments[into] = settings.applied_to(bound.arguments.get(into))
         bound.arguments.setdefault("progress", settings.progress)
     if given:

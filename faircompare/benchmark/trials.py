@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -133,7 +133,7 @@ class Search:
     trials: tuple[Trial, ...]
     chosen: Trial
     tuning: Tuning
-    exhaustive: bool = field(default=False)
+    exhaustive: bool = False
 
 
 def search(

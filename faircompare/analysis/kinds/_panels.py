@@ -37,6 +37,15 @@ def family_panels(names: Sequence[str], families: Mapping[str, str]) -> list[tup
     return sorted(by_family.items(), key=lambda item: order.get(item[0], len(order)))
 
 
+def run_name(run: pd.Series, selection: Selection) -> str:
+    """Return a run's name in the selection's labels: ``German, sex, numerical, svm, split 3``.
+
+    ``run`` holds the run's configuration, ``algorithm``, ``setting`` and ``split_id``.
+    """
+    where = panel_title(selection, [str(run[column]) for column in tidy.WHERE])
+    return f"{where}, {selection.label(run['algorithm'], run['setting'])}, split {run['split_id']}"
+
+
 def styled(wide: pd.DataFrame, selection: Selection) -> tuple[pd.DataFrame, list[str]]:
     """Name and style each run of a wide frame, in the selection's order of its algorithms.
 

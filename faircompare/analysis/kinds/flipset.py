@@ -25,8 +25,7 @@ from faircompare._validation import check_choice
 from faircompare.analysis import flags, tidy
 from faircompare.analysis.audit_figures import plot_transparency_report
 from faircompare.analysis.canvas import Layout
-from faircompare.analysis.kinds._panels import shown_audits
-from faircompare.analysis.kinds.threshold import run_name
+from faircompare.analysis.kinds._panels import run_name, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.tables import KEY_MEASURES
 from faircompare.choices import FLIPSET_MIN_ROWS

@@ -21,11 +21,11 @@ from faircompare._validation import check_choice
 from faircompare.analysis import tidy
 from faircompare.analysis.audit_figures import plot_threshold_curve, threshold_curve
 from faircompare.analysis.canvas import Layout
-from faircompare.analysis.kinds._panels import panel_title, shown_audits
+from faircompare.analysis.kinds._panels import run_name, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.stats.permutation import METRICS
 
-__all__ = ["PERMUTATIONS", "THRESHOLDS", "ThresholdFrames", "draw", "frames", "run_name"]
+__all__ = ["PERMUTATIONS", "THRESHOLDS", "ThresholdFrames", "draw", "frames"]
 
 #: The thresholds: quantiles of the run's scores.
 THRESHOLDS = np.linspace(0.05, 0.95, 10)
@@ -96,25 +96,6 @@ def frames(
         f"no selected run with scores has a permutation test of {metric}: run the study with its "
         "audits, and select algorithms that score their rows"
     )
-
-
-def run_name(run: pd.Series, selection: Selection) -> str:
-    """Return a run's name in the selection's labels: dataset, attribute, variant, algorithm, split.
-
-    Parameters
-    ----------
-    run
-        A row with the run's configuration, ``algorithm``, ``setting`` and ``split_id``.
-    selection
-        The labels.
-
-    Returns
-    -------
-    str
-        ``German, sex, numerical, svm, split 3``.
-    """
-    where = panel_title(selection, [str(run[column]) for column in tidy.WHERE])
-    return f"{where}, {selection.label(run['algorithm'], run['setting'])}, split {run['split_id']}"
 
 
 def draw(frames: ThresholdFrames, layout: Layout | None = None, ax: Axes | None = None) -> Figure:
