@@ -24,6 +24,7 @@ __all__ = [
     "PAGE",
     "RESAMPLING_RISK",
     "TABLE_KINDS",
+    "TUNING_MEASURES",
     "TUNING_OBJECTIVES",
     "TUNING_SAMPLERS",
     "VARIANTS",
@@ -140,6 +141,15 @@ TUNING_SAMPLERS = ("tpe", "random")
 #: What a tuner maximises on the validation rows: accuracy; accuracy within a fairness gap's
 #: bound; or accuracy and the gap together, the Pareto set's best trade-off chosen.
 TUNING_OBJECTIVES = ("accuracy", "constrained", "pareto")
+
+#: The fairness measures whose gap (:meth:`faircompare.measures.Measure.gap`) a tuning objective
+#: may bound: the paper's ratios and scores, and fairlearn's and AIF360's differences between
+#: groups (``tests/benchmark/test_trials.py`` checks each is a fairness measure of the catalogue).
+TUNING_MEASURES = (
+    "DIbinary", "DIavgall", "CV", "CVavgall", "demographic_parity_difference",
+    "demographic_parity_ratio", "equalized_odds_difference", "equal_opportunity_difference",
+    "average_odds_difference",
+)  # fmt: skip
 
 #: Inches: the width of a column of a two-column paper, a figure's default width.
 COLUMN = 3.5

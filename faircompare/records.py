@@ -30,6 +30,9 @@ DEFAULTS = "defaults"
 TUNED = "tuned for accuracy"
 #: The setting of an algorithm's grid runs taken together.
 POOLED = "all grid values"
+#: The key of a tuned run's setting that holds its budget: ``{"trials": 10}``
+#: (:func:`~faircompare.results.store.setting`).
+TRIALS = "trials"
 
 __all__ = [
     "DEFAULTS",
@@ -41,6 +44,8 @@ __all__ = [
     "RunRecord",
     "RunSpec",
     "SharedFit",
+    "TRIALS",
+    "Trial",
 ]
 
 
@@ -155,6 +160,15 @@ class RunSpec:
         takes that run's fit and seeds (:attr:`fit_key`, :attr:`seed`), and the benchmark
         computes the two once (:func:`~faircompare.benchmark.execute.execute_runs`). None for
         a run of its own.
+    budget
+        The trials of the seeded search that chooses a tuned run's parameters
+        (:mod:`faircompare.benchmark.trials`), or None for a run at its parameters. A tuned
+        run's :attr:`params` are those it is not searched over (a frontier's point); its
+        budget is part of its key.
+    journal
+        The folder where a tuned run's search journals its trials, to resume from them
+        (:class:`~faircompare.benchmark.tuned.Journal`; set by the coordinator, not part of
+        the run's identity); None: kept in memory only.
     inputs
         What else the results depend on, as sorted ``(name, value)`` pairs: ``data`` (the
         dataset's fingerprint), ``algorithm`` (its version), ``audits`` (their settings and
@@ -178,6 +192,8 @@ class RunSpec:
     fit_as: SharedFit | None = None
     seeded_as: SharedFit | None = None
     repeats: str | None = None
+    budget: int | None = None
+    journal: str | None = None
 
     @cached_property
     def key(self) -> str:
@@ -199,6 +215,22 @@ class RunSpec:
             self.split_id,
             self.base_seed,
         ]
+        if self.budget is not None:  # a run at its parameters keeps the key it always had
+            identity.append(["trials", self.budget])
+        return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
+
+    @cached_property
+    def search_key(self) -> str:
+        """What identifies a tuned run's search, shared by its budgets and a frontier's points.
+
+        The run key without the budget and the parameters only the last step of the fit reads
+        (:attr:`refit_params`): the search of the largest budget holds every smaller one's
+        trials (trial ``n`` is drawn from the trials before it alone), and a frontier's points
+        post-process one tuned baseline.
+        """
+        own = [list(pair) for pair in self.params if pair[0] not in self.refit_params]
+        where = [self.dataset, self.sensitive_attribute, self.repeats or self.variant]
+        identity = [*where, self.algorithm, own, "search", self.split_id, self.base_seed]
         return hashlib.sha256(json.dumps(identity).encode()).hexdigest()[:20]
 
     @property
@@ -218,8 +250,12 @@ class RunSpec:
         The run key; without the parameters in :attr:`refit_params`; and for a fit that never
         reads the sensitive attribute, without the attribute and with both numeric variants as
         one (their features are the same). A run with :attr:`fit_as` has the fit key of that
-        algorithm's runs; a run that :attr:`repeats` another has that run's.
+        algorithm's runs; a run that :attr:`repeats` another has that run's. A tuned run's is
+        its :attr:`search_key`: its budgets and a frontier's points are done together, sharing
+        one search.
         """
+        if self.budget is not None:
+            return self.search_key
         shared = self.fit_as
         if shared is None and self.fit_uses_attribute and not self.refit_params:
             return self.repeated_key
@@ -287,6 +323,36 @@ class Predictions:
     privileged: Any
 
 
+@dataclass(frozen=True)
+class Trial:
+    """One trial of a tuned run's search: a setting, fitted and scored on the validation rows.
+
+    Attributes
+    ----------
+    number
+        Its place in the search, from 0.
+    params
+        The setting (parameter names as ``set_params`` takes them).
+    accuracy
+        Its accuracy on the validation rows (NaN where it failed).
+    gap
+        Its fairness measure's gap on the validation rows (NaN where undefined or failed).
+    error
+        Why it failed (its fit or prediction raised), or None.
+    """
+
+    number: int
+    params: dict[str, Any]
+    accuracy: float
+    gap: float
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Whether its fit or prediction failed."""
+        return self.error is not None
+
+
 @dataclass(frozen=True, eq=False)
 class RunRecord:
     """Everything one run produced, done or failed: what a worker sends and the store keeps.
@@ -311,6 +377,10 @@ class RunRecord:
         The fingerprint of the data the run read (:attr:`faircompare.datasets.Dataset.
         fingerprint`), stored among its inputs in place of the planned one; None when the run
         read none.
+    trials, chosen
+        A tuned run's search (:attr:`RunSpec.budget` trials, fewer where its space is searched
+        whole) and the number of the trial it tested; empty and None for a run at its
+        parameters.
     """
 
     spec: RunSpec
@@ -329,6 +399,8 @@ class RunRecord:
     audit_errors: dict[str, str] | None = None
     predictions: Predictions | None = None
     data: str | None = None
+    trials: tuple[Trial, ...] = ()
+    chosen: int | None = None
 
     @property
     def key(self) -> str:

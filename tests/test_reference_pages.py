@@ -116,7 +116,7 @@ def test_a_column_without_a_description_stops_the_build(monkeypatch):
 
     undescribed = {**columns.COLUMNS, "runs": dict(list(columns.COLUMNS["runs"].items())[:-1])}
     monkeypatch.setattr(columns, "COLUMNS", undescribed)
-    with pytest.raises(ValueError, match="column runs.audit_errors of the store has no descr"):
+    with pytest.raises(ValueError, match="column runs.budget of the store has no description"):
         schema_page()
 
 

@@ -38,9 +38,9 @@ import pandas as pd
 
 from faircompare.algorithms.unprocessed import CRUZ_HARDT_2024
 from faircompare.analysis.compare import corrected_ttest, detectable_difference
-from faircompare.analysis.tidy import RUN, WHERE, label, representative, runs_wide
+from faircompare.analysis.tidy import RUN, WHERE, budget_of, label, representative, runs_wide
 from faircompare.bibliography import Reference
-from faircompare.records import DEFAULTS
+from faircompare.records import DEFAULTS, TRIALS
 from faircompare.stats.multitest import holm
 
 __all__ = [
@@ -92,25 +92,34 @@ def frontier_points(measures: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``dataset``, ``sensitive_attribute``, ``variant``, ``split_id``, ``frontier`` (the
-        algorithm), ``constraint``, ``tolerance`` (infinite for the unconstrained run, which
-        stands in both constraints' frontiers), ``violation`` (the constraint's measure) and
-        ``accuracy``.
+        algorithm; a tuned one's with its budget: ``unprocessed-logistic-regression (10
+        trials)``), ``constraint``, ``tolerance`` (infinite for the unconstrained run, which
+        stands in both constraints' frontiers), ``violation`` (the constraint's measure),
+        ``accuracy`` and ``budget`` (a tuned frontier's trials, NaN for one at its parameters).
     """
     wide = runs_wide(measures[measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
-    columns = [*WHERE, "split_id", "frontier", "constraint", "tolerance", "violation", "accuracy"]
+    columns = [*WHERE, "split_id", "frontier", "constraint", "tolerance", "violation", "accuracy",
+               "budget"]  # fmt: skip
     if wide.empty:
         return pd.DataFrame(columns=columns)
     params = [{} if s == DEFAULTS else json.loads(s) for s in wide["setting"]]
+    budgets = [p.get(TRIALS) for p in params]
     wide = wide.assign(
-        frontier=wide["algorithm"],
+        frontier=[_tuned_name(a, b) for a, b in zip(wide["algorithm"], budgets, strict=True)],
         constraint=[p.get("constraint") for p in params],
         tolerance=[p.get("tolerance", np.inf) for p in params],
+        budget=np.array(budgets, dtype=float),
     )
     parts = []
     for constraint, measure in CONSTRAINT_MEASURES.items():
         own = wide[wide["constraint"].isna() | (wide["constraint"] == constraint)]
         parts.append(own.assign(constraint=constraint, violation=own[measure]))
     return pd.concat(parts, ignore_index=True)[columns]
+
+
+def _tuned_name(algorithm: str, budget: int | None) -> str:
+    """Return a frontier's name: its algorithm, and a tuned one's budget."""
+    return algorithm if budget is None else label(algorithm, json.dumps({TRIALS: budget}))
 
 
 def frontier_accuracy(points: pd.DataFrame, violation: np.ndarray | float) -> np.ndarray:
@@ -195,18 +204,20 @@ def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per run of an algorithm other than the frontiers and per constraint: the run's
-        identifying columns, ``frontier``, ``constraint``, ``violation``, ``accuracy``,
-        ``frontier_accuracy`` and ``difference``. Configurations without a frontier are left
-        out.
+        One row per run of an algorithm other than the frontiers and per constraint (a tuned
+        run against the frontier tuned with its budget): the run's identifying columns,
+        ``frontier``, ``constraint``, ``violation``, ``accuracy``, ``frontier_accuracy`` and
+        ``difference``. Configurations without a frontier are left out.
     """
     points = frontier_points(measures)
     others = runs_wide(measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
+    budgets = others["setting"].map(budget_of).astype(float)
     rows = []
-    for where, mine in points.groupby(WHERE):
+    for (*where, budget), mine in points.groupby([*WHERE, "budget"], dropna=False):
         frontier = best_frontier(mine)
         mine = mine[mine["frontier"] == frontier]
-        runs = others[(others[WHERE] == pd.Series(where, index=WHERE)).all(axis=1)]
+        same = budgets.isna() if np.isnan(budget) else budgets == budget
+        runs = others[(others[WHERE] == pd.Series(where, index=WHERE)).all(axis=1) & same]
         for (split, constraint), curve in mine.groupby(["split_id", "constraint"]):
             compared = runs[runs["split_id"] == split]
             if compared.empty:

@@ -81,7 +81,9 @@ class StudyFrames:
     @cached_property
     def styles(self) -> dict[str, Style]:
         """Each name of each algorithm's colour and marker, the same in every figure."""
-        return study_styles(self.algorithms or self.measures["algorithm"].unique())
+        budgets = self.measures["setting"].drop_duplicates().map(tidy.budget_of).dropna()
+        return study_styles(self.algorithms or self.measures["algorithm"].unique(),
+                            budgets.astype(int))  # fmt: skip
 
     def shown(self, measures: pd.DataFrame) -> pd.DataFrame:
         """Return the runs the report shows of each algorithm in ``measures``.

@@ -11,6 +11,8 @@ post-processing, baseline), as :data:`faircompare.algorithms.base.FAMILIES` name
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +25,7 @@ from matplotlib.figure import Figure
 
 from faircompare.analysis.tidy import label
 from faircompare.choices import FONT_SIZE
-from faircompare.records import DEFAULTS, POOLED, TUNED
+from faircompare.records import DEFAULTS, POOLED, TRIALS, TUNED
 
 __all__ = [
     "EMBEDDED_FONTS",
@@ -70,6 +72,7 @@ ALONE = ("kamishima", "calders", "threshold-optimizer", "gerryfair", "metafair",
          "adversarial-debiasing", "neural-network", "project-network", "sensr")  # fmt: skip
 _PAIRS = len(SINGLE_COLOURS) * len(MARKERS)  # the (colour, marker) pairs of those alone
 _SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
+_BUDGET = re.compile(r" \(\d+ trials?\)$")  # a tuned run's name: kamishima (10 trials)
 #: An algorithm's look: ``{"color": ..., "marker": ..., "hatch": ...}``.
 Style = dict[str, str]
 
@@ -151,7 +154,7 @@ def _hashed(name: str) -> int:
     return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
 
 
-def study_styles(algorithms: Iterable[str]) -> dict[str, Style]:
+def study_styles(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict[str, Style]:
     """Return the style of each name a study's figures give its algorithms.
 
     An algorithm is named by its setting (:func:`~faircompare.analysis.tidy.label`: its
@@ -163,20 +166,24 @@ def study_styles(algorithms: Iterable[str]) -> dict[str, Style]:
     ----------
     algorithms
         The study's algorithms (registry names).
+    budgets
+        The study's tuning budgets: a tuned run's name (``kamishima (10 trials)``) takes its
+        algorithm's style too.
 
     Returns
     -------
     dict
         ``{name: style}`` for every name of every algorithm.
     """
-    settings = (DEFAULTS, TUNED, POOLED)
+    tuned = tuple(json.dumps({TRIALS: budget}) for budget in sorted(set(budgets)))
+    settings = (DEFAULTS, TUNED, POOLED, *tuned)
     return algorithm_styles([label(a, s) for a in sorted(set(algorithms)) for s in settings])
 
 
 def _base(name: str) -> str:
     for suffix in _SETTING_SUFFIXES:
         name = name.removesuffix(suffix)
-    return name
+    return _BUDGET.sub("", name)
 
 
 LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)

@@ -22,7 +22,7 @@ from faircompare.analysis.tuning import tuned_measures
 from faircompare.datasets import get_spec
 from faircompare.exceptions import ChoiceError
 from faircompare.measures import MEASURES, UndefinedMeasureWarning, measure_rows
-from faircompare.records import DEFAULTS, POOLED, TUNED
+from faircompare.records import DEFAULTS, POOLED, TRIALS, TUNED
 from faircompare.results import ResultStore, audit_details
 from faircompare.stats.individual import MONTE_CARLO_Z, NEAR_CERTAIN_SHARE
 from faircompare.stats.multitest import holm
@@ -31,6 +31,7 @@ __all__ = [
     "ADJUSTMENTS",
     "audit_outcomes",
     "balanced_measures",
+    "budget_of",
     "correlation_matrix",
     "degenerate_runs",
     "group_names",
@@ -209,7 +210,9 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
     An algorithm's runs with default parameters (setting ``"defaults"``); for an algorithm run
     only over its grid, the parameters tuned for accuracy on validation data per split (setting
     :data:`TUNED`) when its runs were tuned, else all its grid runs together (:data:`POOLED`:
-    Calders' one-point grid is never tuned, even beside algorithms that are).
+    Calders' one-point grid is never tuned, even beside algorithms that are). A tuned run's
+    budget is a setting of its own (``{"trials": 10}``), as its runs are (a frontier's
+    points, tuned, left out as they are untuned).
     Each run keeps its own ``params``; :func:`label` names a setting for figures and tables.
     Each dataset, attribute and variant is chosen for on its own: an algorithm run with its
     defaults in one of them and over its grid in another is shown as each was run.
@@ -239,6 +242,12 @@ def representative(measures: pd.DataFrame, validation: pd.DataFrame | None = Non
 
 def _representative(measures: pd.DataFrame, validation: pd.DataFrame | None) -> pd.DataFrame:
     """:func:`representative` of one dataset, attribute and variant."""
+    budgets = measures["setting"].map(budget_of)
+    if budgets.notna().any():  # each budget a setting of its own, a frontier's points left out
+        searched = [json.dumps({TRIALS: int(b)}) if pd.notna(b) else None for b in budgets]
+        tuned = measures[measures["setting"] == pd.Series(searched, index=measures.index)]
+        return pd.concat([_representative(measures[budgets.isna()], validation), tuned],
+                         ignore_index=True)  # fmt: skip
     defaults = measures[measures["setting"] == DEFAULTS]
     swept = measures[~measures["algorithm"].isin(defaults["algorithm"].unique())]
     if swept.empty:
@@ -264,10 +273,34 @@ def label(algorithm: str, setting: str) -> str:
     -------
     str
         ``kamishima``, ``kamishima-accuracy`` (tuned for accuracy, as the paper names it),
-        ``kamishima (grid)``, or ``kamishima {"eta": 30.0}``.
+        ``kamishima (grid)``, ``kamishima {"eta": 30.0}``, or ``kamishima (10 trials)`` (a
+        tuned run's, :attr:`~faircompare.records.RunSpec.budget`).
     """
+    if (trials := budget_of(setting)) is not None:
+        kept = {n: v for n, v in json.loads(setting).items() if n != TRIALS}
+        shown = f" {json.dumps(kept)}" if kept else ""
+        return f"{algorithm}{shown} ({trials} trial{'s' if trials != 1 else ''})"
     suffix = {DEFAULTS: "", TUNED: "-accuracy", POOLED: " (grid)"}.get(setting, f" {setting}")
     return algorithm + suffix
+
+
+def budget_of(setting: str) -> int | None:
+    """Return a tuned run's budget from its setting, or None for a run at its parameters.
+
+    Parameters
+    ----------
+    setting
+        A run's setting (:func:`~faircompare.results.store.setting`).
+
+    Returns
+    -------
+    int or None
+        The ``trials`` of a tuned run's setting (``{"trials": 10}``: 10).
+    """
+    if not setting.startswith("{") or f'"{TRIALS}"' not in setting:
+        return None
+    budget = json.loads(setting).get(TRIALS)
+    return int(budget) if budget is not None else None
 
 
 def labelled(frame: pd.DataFrame) -> pd.DataFrame:
@@ -623,7 +656,8 @@ def parameter_sweep(
         are joined), and the measures in ``names``.
     """
     wide = runs_wide(measures)
-    swept = wide[wide["setting"] != DEFAULTS].copy()
+    tuned = wide["setting"].map(budget_of).notna()  # a budget is not a parameter's value
+    swept = wide[(wide["setting"] != DEFAULTS) & ~tuned].copy()
     if swept.empty:  # no grid run (or no run of the variant asked for)
         return pd.DataFrame(columns=[*RUN, "parameter", "value", *names])
     params = swept["setting"].map(json.loads)  # a grid run's setting is its parameters

@@ -52,6 +52,7 @@ import pandas as pd
 
 from faircompare.audits import registered_audits
 from faircompare.config.settings import BenchmarkConfig
+from faircompare.preprocessing.splits import VALIDATION_FRACTION
 from faircompare.records import RunSpec
 
 COSTS = Path(__file__).with_name("costs.csv")
@@ -235,6 +236,36 @@ class CostModel:
             seconds * weights.get(part, pricing.weight(part)) for part, seconds in parts.items()
         )
 
+    def trial_seconds(self, dataset: str, algorithm: str, rows: int | None = None) -> float:
+        """Return the expected CPU seconds of one trial of a tuned run's search.
+
+        A trial fits a setting on the training rows less the validation part, predicts the
+        validation part and measures it: the ``tuning`` part where it was measured, else the
+        fit's seconds for that share of the rows (the predictions and a measure on the
+        validation rows are little beside a fit).
+
+        Parameters
+        ----------
+        dataset, algorithm
+            The cell: the algorithm whose fit the search makes (a frontier's baseline).
+        rows
+            The dataset's rows, for a cell the table lacks.
+
+        Returns
+        -------
+        float
+            Seconds at :attr:`speed`; 0 when nothing was measured.
+        """
+        if not self.seconds:
+            return 0.0
+        parts = self.seconds.get((dataset, algorithm))
+        if parts is None:
+            parts = _scaled(self.seconds, self.rows, algorithm, self._size(dataset, rows))
+        if parts.get(TUNING, 0.0) > 0:
+            return self.speed * parts[TUNING]
+        fit = parts.get(FIT) or parts.get(RUN, 0.0)  # a cell without a fit: its run holds it
+        return self.speed * fit * (1 - VALIDATION_FRACTION)
+
     def setup_seconds(
         self, dataset: str, rows: int | None = None, pricing: Pricing = Pricing()
     ) -> float:
@@ -293,20 +324,32 @@ class CostModel:
         runs = list(runs)
         unaudited = replace(pricing, audits=())
         sharing = Counter(run.fit_key for run in runs if not run.repeats)
-        seconds = {
-            run.key: REPEAT_SECONDS
-            if run.repeats
-            else self.run_seconds(
+        searches: dict[str, set[int]] = defaultdict(set)  # a search's budgets
+        for run in runs:
+            if run.budget is not None and not run.repeats:
+                searches[run.search_key].add(run.budget)
+        seconds = {}
+        for run in runs:
+            if run.repeats:
+                seconds[run.key] = REPEAT_SECONDS
+                continue
+            size, share = rows.get(run.dataset), 1 / sharing[run.fit_key]
+            searched = 0.0
+            if run.budget is not None:  # its share of the search, and of a fit per budget
+                budgets = searches[run.search_key]
+                fitted = run.seeded_as.algorithm if run.seeded_as else run.algorithm
+                trials = max(budgets) * share
+                searched = trials * self.trial_seconds(run.dataset, fitted, size)
+                share *= len(budgets)
+            seconds[run.key] = searched + self.run_seconds(
                 run.dataset,
                 run.algorithm,
-                rows.get(run.dataset),
+                size,
                 pricing if run.audited else unaudited,
                 tune=run.tune,
-                fit_share=1 / sharing[run.fit_key],
+                fit_share=share,
                 refits=run.refits,
             )
-            for run in runs
-        }
         by_split: dict[tuple, list[str]] = defaultdict(list)
         for run in runs:
             # the audits that need a setup move numeric features; a repeating run audits nothing

@@ -45,12 +45,14 @@ from faircompare.algorithms.outputs import (
     row_index,
 )
 from faircompare.audits import AuditedRun, AuditOptions, AuditOutcome, audit_run
+from faircompare.benchmark.trials import Search, search
+from faircompare.benchmark.tuned import Journal, chosen_spec, searched_space, tuning_of
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import Dataset, load_dataset, read_spec
 from faircompare.exceptions import LONGEST_TRACEBACK, DegeneratePredictionsWarning, cut_message
 from faircompare.measures import measure_rows
 from faircompare.preprocessing import Prepared, Split, make_split, prepare, validation_split
-from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec
+from faircompare.records import MeasureRow, Predictions, RunRecord, RunSpec, Trial
 from faircompare.registry import Algorithm, find_algorithm
 
 _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlearn")
@@ -60,6 +62,7 @@ _PACKAGES = ("faircompare", "numpy", "pandas", "scipy", "scikit-learn", "fairlea
 Fits = dict[tuple[str, str, str], tuple[Any, float]]
 Predicted = tuple[np.ndarray, np.ndarray | None]  # predictions and scores
 Scored = dict[str, dict[str, Predicted]]  # run key -> holdout -> what the run predicted
+Searches = dict[str, list[Trial]]  # search key -> the trials of its search so far
 
 
 def execute_runs(runs: Sequence[RunSpec], settings: BenchmarkConfig) -> list[RunRecord]:
@@ -105,11 +108,15 @@ class GroupWork:
         What each run predicted, by holdout.
     done
         The records of the runs done, by key.
+    searches
+        The tuned runs' searches so far, by search key: a larger budget resumes a smaller
+        one's.
     """
 
     fits: Fits = field(default_factory=dict)
     scored: Scored = field(default_factory=dict)
     done: dict[str, RunRecord] = field(default_factory=dict)
+    searches: Searches = field(default_factory=dict)
 
     def execute(self, spec: RunSpec, settings: BenchmarkConfig) -> RunRecord:
         """Execute one run of the group, or measure the run it repeats, once done.
@@ -128,7 +135,7 @@ class GroupWork:
         """
         twin = self.done.get(spec.repeated_key) if spec.repeats else None
         if twin is None:
-            record = execute_run(spec, settings, self.fits, self.scored)
+            record = execute_run(spec, settings, self.fits, self.scored, self.searches)
         else:
             predicted = self.scored[twin.spec.key]
             record = _recorded(spec, settings, lambda: _repeated(spec, twin, predicted, settings))
@@ -139,7 +146,11 @@ class GroupWork:
 
 @former_forms
 def execute_run(
-    spec: RunSpec, settings: BenchmarkConfig, fits: Fits | None = None, scored: Scored | None = None
+    spec: RunSpec,
+    settings: BenchmarkConfig,
+    fits: Fits | None = None,
+    scored: Scored | None = None,
+    searches: Searches | None = None,
 ) -> RunRecord:
     """Fit, predict, measure and audit one run; an exception becomes a failed run.
 
@@ -156,6 +167,9 @@ def execute_run(
     scored
         Where the run leaves its predictions, by holdout under its key, for a run that repeats
         it; None to keep nothing.
+    searches
+        The searches of tuned runs done before it (their trials, by search key), which a
+        tuned run resumes, and where it leaves its own; None: its journal's only.
 
     Returns
     -------
@@ -164,7 +178,7 @@ def execute_run(
     """
     fits = {} if fits is None else fits
     kept = {} if scored is None else scored.setdefault(spec.key, {})
-    return _recorded(spec, settings, lambda: _fit_and_score(spec, settings, fits, kept))
+    return _recorded(spec, settings, lambda: _fit_and_score(spec, settings, fits, kept, searches))
 
 
 def _recorded(
@@ -386,15 +400,26 @@ def _resource_limits() -> dict[int, tuple[int, int]]:
 
 
 def _fit_and_score(
-    spec: RunSpec, settings: BenchmarkConfig, fits: Fits, kept: dict[str, Predicted]
+    spec: RunSpec,
+    settings: BenchmarkConfig,
+    fits: Fits,
+    kept: dict[str, Predicted],
+    searches: Searches | None = None,
 ) -> RunRecord:
-    """One run, straight: split, fit, predict, measure, audit (and score a tuning fit).
+    """One run, straight: split, fit (a tuned run's chosen setting), predict, measure, audit.
 
-    What the run predicts is left in ``kept``, by holdout.
+    What the run predicts is left in ``kept``, by holdout; a tuned run's search in
+    ``searches``, by its search key, for the other budgets and points of the search.
     """
     start = time.perf_counter()
     dataset, split = run_split(spec, settings)
-    model, fit_seconds = fit_model(spec, settings, split, fits)
+    found = None
+    if spec.budget is None:
+        model, fit_seconds = fit_model(spec, settings, split, fits)
+    else:
+        found = _searched(spec, settings, split, {} if searches is None else searches)
+        chosen = chosen_spec(spec, found.chosen.params)
+        model, fit_seconds = fit_model(chosen, settings, split, fits)
     predict_start = time.perf_counter()
     y_pred, scores = kept[split.holdout] = predict_rows(spec.algorithm, model, split)
     predict_seconds = time.perf_counter() - predict_start
@@ -425,7 +450,40 @@ def _fit_and_score(
         audit_errors=audits.errors,
         data=dataset.fingerprint,
         predictions=_predictions(split, y_pred, scores),
+        trials=() if found is None else found.trials,
+        chosen=None if found is None else found.chosen.number,
     )
+
+
+def _searched(spec: RunSpec, settings: BenchmarkConfig, split: Split, searches: Searches) -> Search:
+    """Search a tuned run's space on the validation rows of its split, resuming what is known.
+
+    The trials known are those of its search's smaller budgets done in this process, else
+    those its journal holds; each new one is journaled as it ends.
+    """
+    journal = Journal(spec)
+    known = searches.get(spec.search_key) or journal.read()
+    validation = validation_split(split)  # the test rows are never read
+    estimator = _algorithm(spec.algorithm, settings.plugins).create(**spec.parameters)
+
+    def score(params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+        trial = chosen_spec(spec, params, searching=True)
+        model = _algorithm(spec.algorithm, settings.plugins).create(**trial.parameters)
+        model = model.fit_equivalent() or model  # a frontier's search is its baseline's
+        if "random_state" in model.get_params() and "random_state" not in params:
+            model.set_params(random_state=trial.fit_seed % 2**31)
+        X, y, s = _handed(model, validation.X_train, validation.y_train,
+                          validation.sensitive_features_train)  # fmt: skip
+        model.fit(X, y, sensitive_features=s)
+        y_pred, _ = predict_rows(spec.algorithm, model, validation)
+        return validation.y_test, y_pred, validation.sensitive_features_test, split.privileged
+
+    tuning = tuning_of(spec, settings)
+    found = search(searched_space(spec, estimator), tuning, score,
+                   done=known[: tuning.budget], after=journal.add)  # fmt: skip
+    if len(found.trials) > len(known):
+        searches[spec.search_key] = list(found.trials)
+    return found
 
 
 def constant_predictions(y_pred: np.ndarray, groups: np.ndarray) -> str | None:
@@ -516,7 +574,8 @@ def fit_model(
     """Fit a run's model on ``split``, or take the one an earlier run of its fit key fitted.
 
     A model taken from an earlier run is refitted with this run's own :attr:`RunSpec.
-    refit_params` (only their step of the fit, which is timed). A run whose fit is another
+    refit_params` (only their step of the fit, which is timed; those the run leaves at their
+    defaults, at their defaults). A run whose fit is another
     algorithm's (:attr:`RunSpec.fit_as`) fits that algorithm. A run that repeats another fits
     its own model where that run's record is not there to repeat: the repeated run's model
     knows the groups by other names.
@@ -543,7 +602,8 @@ def fit_model(
         if not spec.refits:
             return model, 0.0
         start = time.perf_counter()
-        own = {name: value for name, value in spec.params if name in spec.refit_params}
+        defaults = _algorithm(spec.algorithm, settings.plugins).create().get_params()
+        own = {name: spec.parameters.get(name, defaults[name]) for name in spec.refit_params}
         return model.refitted(**own), time.perf_counter() - start
     name, params = spec.algorithm, spec.parameters
     if spec.fit_as is not None:

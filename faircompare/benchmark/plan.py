@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pandas as pd
+
 from faircompare import __version__
 from faircompare._validation import check_choice
 from faircompare.algorithms.base import FairEstimator
@@ -213,6 +215,7 @@ def make_plan(
     audits = {
         algorithm.name: audited if _audited(algorithm, config) else "off" for algorithm in chosen
     }
+    tuning = tuning_input(config)
     runs = [
         RunSpec(
             dataset=spec.name,
@@ -229,12 +232,14 @@ def make_plan(
                 versions[algorithm.name],
                 audits[algorithm.name],
                 tune,
-                shared[algorithm.name, params],
+                fit_as,
+                tuning if budget is not None else None,
             ),
             fit_uses_attribute=classes[algorithm.name].uses_sensitive_at_fit,
             refit_params=tuple(sorted(classes[algorithm.name].refit_params)),
-            fit_as=shared[algorithm.name, params],
+            fit_as=fit_as,
             seeded_as=seeded[algorithm.name],
+            budget=budget,
         )
         for spec, spec_path in datasets
         for attribute in _attributes(spec, config)
@@ -242,8 +247,10 @@ def make_plan(
         for algorithm in chosen
         for variant in _variants(algorithm, config)
         for grid in [grids[algorithm.name]]
-        for tune in [config.tune and len(grid) > 1]
-        for params in grid + _always_planned(algorithm)
+        for budget in (None, *config.tuning_budgets)
+        for tune in [config.tune and len(grid) > 1 and budget is None]
+        for params in _settings(algorithm, grid, budget)
+        for fit_as in [shared[algorithm.name, params] if budget is None else None]
     ]
     if not runs:
         raise ConfigError(
@@ -264,7 +271,11 @@ def _check_size(
 ) -> None:
     """Refuse a plan of more than :data:`~faircompare.config.rules.MAX_RUNS` runs, before any."""
     per_split = sum(
-        len(_variants(algorithm, config)) * len(grids[algorithm.name] + _always_planned(algorithm))
+        len(_variants(algorithm, config))
+        * sum(
+            len(_settings(algorithm, grids[algorithm.name], budget))
+            for budget in (None, *config.tuning_budgets)
+        )  # fmt: skip
         for algorithm in chosen
     )
     attributes = sum(len(_attributes(spec, config)) for spec, _ in datasets)
@@ -322,6 +333,7 @@ def stored_spec(
         fit_as=_shared_fit(algorithm, params, registry),
         seeded_as=_seeded_as(algorithm, registry),
         repeats=inputs.get("repeats"),
+        budget=None if pd.isna(budget := run.get("budget", None)) else int(budget),
     )
 
 
@@ -337,17 +349,48 @@ def _row_limit(algorithm: Algorithm) -> int | None:
 
 
 def _inputs(
-    data: str, version: str, audits: str, tune: bool, fit_as: SharedFit | None
+    data: str,
+    version: str,
+    audits: str,
+    tune: bool,
+    fit_as: SharedFit | None,
+    tuning: str | None = None,
 ) -> tuple[tuple[str, str], ...]:
     shared = () if fit_as is None else (("fit", f"as {fit_as.algorithm}"),)
+    tuned = () if tuning is None else (("tuning", tuning),)
     return (
         ("algorithm", version),
         ("audits", audits),
         ("data", data),
         ("faircompare", __version__),
         *shared,
+        *tuned,
         ("validation", "yes" if tune else "no"),
     )
+
+
+def tuning_input(config: BenchmarkConfig) -> str:
+    """Return how a study's tuned runs choose their parameters, as their inputs record it.
+
+    A tuned run stored under another sampler or objective is stale, not reused.
+
+    Parameters
+    ----------
+    config
+        The study's settings.
+
+    Returns
+    -------
+    str
+        ``"tpe, accuracy"``; ``"tpe, constrained: DIbinary gap <= 0.1"``; ``"random, pareto:
+        DIbinary gap"``.
+    """
+    said = f"{config.tuning_sampler}, {config.tuning_objective}"
+    if config.tuning_objective == "constrained":
+        return f"{said}: {config.tuning_measure} gap <= {config.tuning_bound:g}"
+    if config.tuning_objective == "pareto":
+        return f"{said}: {config.tuning_measure} gap"
+    return said
 
 
 def _shared_fit(
@@ -451,6 +494,20 @@ def _grid(
         tuple(zip(names, values, strict=True))
         for values in itertools.product(*(grid[n] for n in names))
     ]
+
+
+def _settings(
+    algorithm: Algorithm, grid: list[tuple[tuple[str, Any], ...]], budget: int | None
+) -> list[tuple[tuple[str, Any], ...]]:
+    """Return an algorithm's planned settings: at its parameters, or tuned with a budget.
+
+    A tuned run searches every parameter but a frontier's point (its settings planned
+    whatever the grid), which it keeps: an algorithm is tuned once, and a frontier at each of
+    its points too.
+    """
+    if budget is None:
+        return grid + _always_planned(algorithm)
+    return [(), *_always_planned(algorithm)]
 
 
 def _always_planned(algorithm: Algorithm) -> list[tuple[tuple[str, Any], ...]]:

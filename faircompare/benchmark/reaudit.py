@@ -42,6 +42,7 @@ from faircompare.benchmark.execute import (
     run_surroundings,
 )
 from faircompare.benchmark.plan import stored_spec
+from faircompare.benchmark.tuned import chosen_spec
 from faircompare.config.rules import MAX_PERMUTATIONS
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import read_spec
@@ -343,13 +344,18 @@ def _audit_all(
     refitted, step, start = 0, -1, time.monotonic()
     fits: Fits = {}  # the models fitted again on the split at hand, shared as a study shares them
     split: tuple[str, int] | None = None
+    trials = store.trials()
+    picked = trials[trials["chosen"]]  # a tuned run is fitted at its chosen trial's setting
+    chosen = dict(zip(picked["key"], picked["params"].map(json.loads), strict=True))
     for done, item in enumerate(work, start=1):
         run = item.run
         if split != (split := (run["dataset"], run["split_id"])):
             fits.clear()
         try:
             spec = stored_spec(run, settings.plugins, files.get(run["dataset"]))
-            outcome, fitted = _audit_one(spec, store.predictions(spec.key), item, settings, fits)
+            stored = store.predictions(spec.key)
+            fitted_as = spec if spec.budget is None else chosen_spec(spec, chosen[spec.key])
+            outcome, fitted = _audit_one(spec, fitted_as, stored, item, settings, fits)
         except Exception as error:  # a run that cannot be audited again is left as it was
             failed.append((_where(run), cut_message(f"{type(error).__name__}: {error}")))
         else:
@@ -367,9 +373,17 @@ def _audit_all(
 
 
 def _audit_one(
-    spec: RunSpec, stored: Predictions, work: _Work, settings: BenchmarkConfig, fits: Fits
+    spec: RunSpec,
+    fitted_as: RunSpec,
+    stored: Predictions,
+    work: _Work,
+    settings: BenchmarkConfig,
+    fits: Fits,
 ) -> tuple[AuditOutcome, bool]:
-    """Audit one run again; return its outcome and whether its model was fitted again."""
+    """Audit one run again; return its outcome and whether its model was fitted again.
+
+    The model is fitted as ``fitted_as``: the run itself, or a tuned run's chosen setting.
+    """
     registered = registered_audits()
     with (
         run_surroundings(),
@@ -389,7 +403,7 @@ def _audit_one(
         model = None
         needs_model = [a for a in sorted(work.audits) if getattr(registered[a], "uses_model", True)]
         if needs_model:
-            model, _ = fit_model(spec, settings, split, fits)
+            model, _ = fit_model(fitted_as, settings, split, fits)
             y_pred, _ = predict_rows(spec.algorithm, model, split)
             if (differ := int((y_pred != stored.y_pred).sum())) > 0:
                 raise ReauditError(

@@ -13,18 +13,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from faircompare import registry
 from faircompare._deprecations import deprecated, former_forms
 from faircompare._interrupts import sigterm_interrupts
 from faircompare.audits.registry import read_audits_input
+from faircompare.benchmark.execute import remove_folder
 from faircompare.benchmark.summary import Summary
+from faircompare.benchmark.tuned import JOURNALS
 from faircompare.benchmark.workers import run_groups
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.exceptions import FaircompareError
 from faircompare.records import RunRecord, RunSpec
 from faircompare.results.store import ResultStore
+from faircompare.safe_write import make_folder
 
 if TYPE_CHECKING:
     from faircompare.benchmark.planned import Study
@@ -104,7 +108,14 @@ def run_plan(
             store.record_cleaning(dict(cleaning))
         stored = store.statuses()
         redo = settings.redone()
-        todo = [s for s in runs if s.key not in stored or stored[s.key] in redo]
+        journals = store.folder.resolve() / JOURNALS
+        todo = [
+            replace(s, journal=str(journals)) if s.budget is not None else s
+            for s in runs
+            if s.key not in stored or stored[s.key] in redo
+        ]
+        if any(s.journal for s in todo):
+            make_folder(journals, store.folder.resolve())  # never through a planted link
         cost = {s.key: costs.get(s.key, 1.0) for s in todo}
         groups = longest_first(shared_fits(todo), cost)
         summary = Summary(len(runs), len(runs) - len(todo), expected=sum(cost.values()))
@@ -117,6 +128,8 @@ def run_plan(
                         progress(record, summary)
         except KeyboardInterrupt:
             summary.interrupted = True
+        if not summary.interrupted:  # every search ended in a stored run: nothing to resume
+            remove_folder(journals)
     return summary
 
 

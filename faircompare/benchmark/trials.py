@@ -38,8 +38,9 @@ import numpy as np
 
 from faircompare._validation import check_choice
 from faircompare.algorithms.search import Choice, Dimension, Integer, Real
-from faircompare.choices import TUNING_OBJECTIVES, TUNING_SAMPLERS
+from faircompare.choices import TUNING_MEASURES, TUNING_OBJECTIVES, TUNING_SAMPLERS
 from faircompare.measures import MEASURES
+from faircompare.records import Trial
 
 __all__ = ["Search", "Trial", "Tuning", "search"]
 
@@ -78,39 +79,9 @@ class Tuning:
             )
         check_choice(self.sampler, TUNING_SAMPLERS, what="sampler")
         check_choice(self.objective, TUNING_OBJECTIVES, what="tuning objective")
-        check_choice(self.measure, sorted(MEASURES), what="measure")
+        check_choice(self.measure, TUNING_MEASURES, what="fairness measure")
         if not 0 <= self.bound <= 1:
             raise ValueError(f"a gap's bound lies in [0, 1], got {self.bound!r}")
-
-
-@dataclass(frozen=True)
-class Trial:
-    """One trial: a setting, fitted on the training rows and scored on the validation rows.
-
-    Attributes
-    ----------
-    number
-        Its place in the search, from 0.
-    params
-        The setting (parameter names as ``set_params`` takes them).
-    accuracy
-        Its accuracy on the validation rows (NaN where it failed).
-    gap
-        Its fairness measure's gap on the validation rows (NaN where undefined or failed).
-    error
-        Why it failed (its fit or prediction raised), or None.
-    """
-
-    number: int
-    params: dict[str, Any]
-    accuracy: float
-    gap: float
-    error: str | None = None
-
-    @property
-    def failed(self) -> bool:
-        """Whether its fit or prediction failed."""
-        return self.error is not None
 
 
 @dataclass(frozen=True)

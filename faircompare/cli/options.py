@@ -80,16 +80,16 @@ def setting_option(
         if name in RUN_FIELDS:
             return click.option(flag, name, is_flag=True, default=None, **kwargs)
         return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, **kwargs)
-    return click.option(flag, name, type=_option_type(rule, option), multiple=rule.kind == "names",
-                        **kwargs)  # fmt: skip
+    repeated = rule.kind in ("names", "wholes")
+    return click.option(flag, name, type=_option_type(rule, option), multiple=repeated, **kwargs)
 
 
 def _option_type(rule: Rule, option: Option) -> click.ParamType:
     """Return the click type of a setting: its range, its valid names, or a path."""
-    if rule.kind == "whole":
+    if rule.kind in ("whole", "wholes"):
         return click.IntRange(min=cast(int | None, rule.low), max=cast(int | None, rule.high))
-    if rule.kind == "seconds":
-        return click.FloatRange(min=rule.low, max=rule.high, min_open=True)
+    if rule.kind in ("seconds", "number"):
+        return click.FloatRange(min=rule.low, max=rule.high, min_open=rule.kind == "seconds")
     if (valid := rule.valid()) is not None:
         return click.Choice([*valid, *rule.keywords])
     if rule.kind == "folder":
@@ -121,7 +121,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, tuple):
-        return ", ".join(value)
+        return ", ".join(map(str, value))
     return "" if value is None else str(value)
 
 
@@ -144,7 +144,7 @@ def given_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     for name, value in options.items():
         if value is None or value == ():
             continue
-        if isinstance(value, tuple):
+        if isinstance(value, tuple) and rule_of(_FIELDS[name]).kind == "names":
             value = tuple(map(str, value))
             if len(value) == 1 and value[0] in rule_of(_FIELDS[name]).keywords:
                 value = value[0]

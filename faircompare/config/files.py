@@ -2,12 +2,18 @@
 
 A configuration file holds fields of :class:`~faircompare.config.BenchmarkConfig`; ``profile``
 names the profile it starts from (``default`` when absent); its folders (``dataset_specs``,
-``plugins``, ``mirror``, ``cache``) are relative to the file. Example::
+``plugins``, ``mirror``, ``cache``) are relative to the file; a ``[tuning]`` table holds the
+``tuning_*`` fields by their short names (``budget``: one number or a list). Example::
 
     profile = "quick"
     datasets = ["german"]
     algorithms = ["kamishima", "zafar-fairness"]
     grid = true
+
+    [tuning]
+    budget = [1, 10, 30]
+    objective = "constrained"
+    bound = 0.1
 """
 
 from __future__ import annotations
@@ -41,6 +47,26 @@ def _relative_paths(table: dict[str, Any], folder: Path) -> None:
         table[name] = str(folder / path) if path else None
 
 
+_TUNING = "tuning"
+_TUNING_KEYS = {"budget": "tuning_budgets", "sampler": "tuning_sampler",
+                "objective": "tuning_objective", "measure": "tuning_measure",
+                "bound": "tuning_bound"}  # fmt: skip
+
+
+def _tuning_fields(table: dict[str, Any], path: Path) -> None:
+    """Replace a file's ``[tuning]`` table by the ``tuning_*`` fields it sets."""
+    tuning = table.pop(_TUNING, None)
+    if tuning is None:
+        return
+    if not isinstance(tuning, dict):
+        raise ConfigError(f"tuning must be a table ([tuning], with budget = ...), got {tuning!r}")
+    for key, value in tuning.items():
+        field = _TUNING_KEYS[check_choice(key, _TUNING_KEYS, what=f"tuning key in {path}")]
+        if field in table:
+            raise ConfigError(f"{path} sets {field} twice: as {field} and in [tuning] as {key}")
+        table[field] = value
+
+
 def load_config(path: str | Path | None = None, profile: str | None = None) -> BenchmarkConfig:
     """Build a configuration from a profile and, optionally, a TOML file of overrides.
 
@@ -66,7 +92,8 @@ def load_config(path: str | Path | None = None, profile: str | None = None) -> B
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read configuration {path}: {error}") from error
         for key in table:
-            check_choice(key, [*RULES, "profile"], what=f"configuration key in {path}")
+            check_choice(key, [*RULES, "profile", _TUNING], what=f"configuration key in {path}")
+        _tuning_fields(table, path)
         _relative_paths(table, path.parent)
         if table.get("dataset_specs") and "datasets" not in table:
             table["datasets"] = []  # as --spec alone: the user's datasets only

@@ -1,5 +1,6 @@
-"""A study's ready-made settings: ``quick``, ``default``, ``paper``, ``modern``, ``extended``.
+"""A study's ready-made settings: ``quick``, ``default``, ``tuned``, ``paper`` and others.
 
+The profiles are ``quick``, ``default``, ``tuned``, ``paper``, ``modern`` and ``extended``:
 ``faircompare list profiles`` shows each one's settings, and ``faircompare run --dry-run
 --profile NAME`` its runs and their expected time.
 """
@@ -11,7 +12,7 @@ from dataclasses import replace
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets.modern import MODERN
 
-__all__ = ["MODERN_ALGORITHMS", "PAPER_ALGORITHMS", "PROFILES"]
+__all__ = ["MODERN_ALGORITHMS", "PAPER_ALGORITHMS", "PROFILES", "TUNED_ALGORITHMS", "TUNED_BUDGETS"]
 
 # Friedler et al.'s twelve algorithms (§5): the baselines, the four Feldman pipelines, Calders'
 # two naive Bayes, Kamishima's prejudice remover and Zafar's two constrained models.
@@ -28,6 +29,17 @@ MODERN_ALGORITHMS = (
     "feldman-logistic-regression", "feldman-gradient-boosting", "kamishima",
     "threshold-optimizer", "unprocessed-gradient-boosting", "unprocessed-logistic-regression",
 )  # fmt: skip
+#: The algorithms the ``tuned`` profile tunes: Friedler et al.'s twelve, the boosted baseline,
+#: two of fairlearn's reductions and its post-processing, and the two frontiers the yardstick is
+#: chosen from (the neural networks and the slowest AIF360 methods would take most of its
+#: hours: ``faircompare run --profile tuned --algorithm ...`` adds them).
+TUNED_ALGORITHMS = (
+    *PAPER_ALGORITHMS, "gradient-boosting", "reductions-eg-dp", "reductions-gs-dp",
+    "threshold-optimizer", "unprocessed-logistic-regression", "unprocessed-gradient-boosting",
+)  # fmt: skip
+#: The ``tuned`` profile's budgets: a trial (one random setting), ten and thirty, the range of
+#: the budgets Aequitas Flow and ManyFairHPO compare.
+TUNED_BUDGETS = (1, 10, 30)
 _STUDY = BenchmarkConfig(
     sensitive_attributes="all", variants="supported", grid=True, tune=True, splits=10
 )
@@ -57,6 +69,12 @@ PROFILES: dict[str, BenchmarkConfig] = {
     # attribute per dataset, as in the paper's overall results (§7). Five splits, and the
     # frontier's points measured but not audited: ten minutes on a 2-core laptop.
     "default": BenchmarkConfig(splits=5, audit_frontier=False),
+    # The default study's datasets with every method tuned at the same budgets (1, 10 and 30
+    # trials of a seeded TPE search on validation rows, the yardstick's frontiers too), beside
+    # the runs at their defaults: which of the default study's conclusions survive equal tuning.
+    "tuned": BenchmarkConfig(
+        splits=5, audit_frontier=False, algorithms=TUNED_ALGORITHMS, tuning_budgets=TUNED_BUDGETS
+    ),
     # Minutes: two small datasets, a few algorithms of each kind, a short grid, two splits, and
     # the post-processed frontier they are compared with at equal fairness.
     "quick": BenchmarkConfig(

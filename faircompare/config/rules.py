@@ -27,6 +27,9 @@ MAX_SEED = 2**63 - 1
 #: The most train/test splits of a study: a hundred times the paper's ten (a billion would
 #: plan, and hold in memory, a billion runs per setting before anything ran).
 MAX_SPLITS = 1_000
+#: The largest tuning budget: a thousand trials of a search per algorithm, configuration and
+#: split (the studies the tuning follows run tens).
+MAX_BUDGET = 1_000
 #: The most runs a plan may hold, counted before one is built (a plan is built and held in
 #: memory before anything runs): the ``paper`` profile plans 27,820 at its ten splits.
 MAX_RUNS = 1_000_000
@@ -53,9 +56,10 @@ class Rule:
     ----------
     kind
         ``"whole"`` (an integer, not a bool), ``"seconds"`` (a real number, not a bool),
-        ``"flag"`` (a bool), ``"folder"`` (a path: a string or a :class:`os.PathLike`),
-        ``"text"`` (a string), ``"choice"`` (one of ``choices``) or ``"names"`` (a list of
-        names, or one of ``keywords``).
+        ``"number"`` (a real number, not a bool), ``"flag"`` (a bool), ``"folder"`` (a path: a
+        string or a :class:`os.PathLike`), ``"text"`` (a string), ``"choice"`` (one of
+        ``choices``), ``"names"`` (a list of names, or one of ``keywords``) or ``"wholes"`` (a
+        list of whole numbers, each in the range).
     low, high
         A number's range, both ends included but a number of seconds' lower end; None:
         unbounded.
@@ -91,11 +95,15 @@ class Rule:
         """Return what the setting must be, as a message says it: ``a whole number of at ...``."""
         if self.kind in _PLAIN:
             return _PLAIN[self.kind] + (f" ({self.note})" if self.note else "")
-        what = "a whole number" if self.kind == "whole" else "a number of seconds"
+        what = {
+            "whole": "a whole number",
+            "wholes": "a list of whole numbers, each",
+            "number": "a number",
+        }.get(self.kind, "a number of seconds")
         low = "more than" if self.kind == "seconds" else "at least"
         if self.high is None:
             bounds = f" of {low} {_number(self.low)}" if self.low is not None else ""
-        elif self.kind == "whole":
+        elif self.kind != "seconds":
             bounds = f" from {_number(self.low)} to {_number(self.high)}"
         else:
             bounds = f", {low} {_number(self.low)} and at most {_number(self.high)}"
@@ -147,6 +155,8 @@ class Rule:
         """
         if self.kind == "names":
             return self._names(name, value)
+        if self.kind == "wholes":
+            return self._wholes(name, value)
         if (problem := self.problem(name, value)) is not None:
             raise ConfigError(problem)
         if self.kind == "choice":
@@ -158,13 +168,25 @@ class Rule:
     def _fits(self, value: Any) -> bool:
         if self.kind in _PLAIN:
             return isinstance(value, _PLAIN_TYPES[self.kind])
-        kinds = int if self.kind == "whole" else int | float
+        kinds = int if self.kind in ("whole", "wholes") else int | float
         if not isinstance(value, kinds) or isinstance(value, bool):
             return False
         above = self.low is None or (
             value > self.low if self.kind == "seconds" else value >= self.low
         )
         return bool(above and (self.high is None or value <= self.high))  # NaN fails both
+
+    def _wholes(self, name: str, value: Any) -> tuple[int, ...]:
+        """Return a list of whole numbers as a tuple, in increasing order, each once.
+
+        One number alone is a list of one (``budget = 10``), the order and repeats of a list
+        are not the user's choice of anything (a plan is a set).
+        """
+        values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+        if not isinstance(values, list | tuple) or not all(self._fits(v) for v in values):
+            shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else None
+            raise ConfigError(f"{name} must be {self.phrase()}, got {shown or quoted(value)}")
+        return tuple(sorted(set(values)))
 
     def _names(self, name: str, value: Any) -> str | tuple[str, ...]:
         """Return a list of names as a tuple, or a keyword; refuse anything else.

@@ -22,8 +22,15 @@ from types import MappingProxyType
 from typing import Any
 
 from faircompare._deprecations import deprecated
-from faircompare.choices import DEFAULT_PERMUTATIONS, VARIANTS
+from faircompare.choices import (
+    DEFAULT_PERMUTATIONS,
+    TUNING_MEASURES,
+    TUNING_OBJECTIVES,
+    TUNING_SAMPLERS,
+    VARIANTS,
+)
 from faircompare.config.rules import (
+    MAX_BUDGET,
     MAX_PERMUTATIONS,
     MAX_SEED,
     MAX_SPLITS,
@@ -97,6 +104,15 @@ class BenchmarkConfig:
     tune
         Whether grid runs are also fitted on the training data less a validation part and scored
         on that part, so the analysis can choose parameters without the test data.
+    tuning_budgets
+        Tune every algorithm with each of these budgets: a tuned run per budget, whose
+        parameters are chosen by that many trials of a seeded search of the algorithm's search
+        space on a validation part of the training rows, then fitted on every training row and
+        tested once (:mod:`faircompare.benchmark.trials`). Empty (the default): no tuned runs.
+    tuning_sampler, tuning_objective, tuning_measure, tuning_bound
+        How the trials are drawn (``tpe`` or ``random``), what chooses among them
+        (``accuracy``, ``constrained`` or ``pareto``), the fairness measure whose gap the last
+        two read, and the gap's bound for ``constrained``.
     splits
         Number of train/test splits.
     seed
@@ -202,6 +218,40 @@ class BenchmarkConfig:
         ),
     )
     tune: bool = setting(False, _FLAG)
+    tuning_budgets: tuple[int, ...] = setting(
+        (),
+        Rule("wholes", low=1, high=MAX_BUDGET, note="a thousand trials"),
+        Option(
+            "Tune every algorithm with this many trials of a seeded search on validation rows "
+            "carved from the training part (repeatable: a tuned run per budget).",
+            flag="--tuning-budget",
+            default="none (no tuned runs)",
+        ),
+    )
+    tuning_sampler: str = setting(
+        TUNING_SAMPLERS[0],
+        Rule("choice", choices=TUNING_SAMPLERS, what="sampler"),
+        Option("How the tuning draws its trials: Optuna's seeded TPE, or at random."),
+    )
+    tuning_objective: str = setting(
+        TUNING_OBJECTIVES[0],
+        Rule("choice", choices=TUNING_OBJECTIVES, what="tuning objective"),
+        Option(
+            "What chooses among the trials on the validation rows: accuracy; constrained (the "
+            "most accurate within --tuning-bound of the fairness gap); pareto (of the Pareto set "
+            "of accuracy and gap, the largest accuracy minus gap)."
+        ),
+    )
+    tuning_measure: str = setting(
+        "DIbinary",
+        Rule("choice", choices=TUNING_MEASURES, what="fairness measure"),
+        Option("The fairness measure whose gap the constrained and pareto objectives read."),
+    )
+    tuning_bound: float = setting(
+        0.1,
+        Rule("number", low=0, high=1, note="a gap"),
+        Option("The largest fairness gap the constrained objective accepts."),
+    )
     splits: int = setting(
         10,
         Rule("whole", low=1, high=MAX_SPLITS, note="a hundred times the paper's ten"),

@@ -14,7 +14,7 @@ from faircompare.results.store import SCHEMA
 __all__ = ["COLUMNS", "EXPORTS", "schema"]
 
 _KEY = "The run's key: 20 hex digits of a SHA-256 of its dataset, attribute, variant, "
-_KEY += "algorithm, parameters, split and base seed (`RunSpec.key`)."
+_KEY += "algorithm, parameters, split and base seed, and a tuned run's budget (`RunSpec.key`)."
 _IDENTIFYING = {
     "dataset": "The dataset's name (`ricci`, `adult`, or a specification's `name`).",
     "sensitive_attribute": "The sensitive attribute's column (`race`, `sex`, `race-sex`, ...).",
@@ -23,6 +23,12 @@ _IDENTIFYING = {
     "params": "The run's parameters as a JSON object; `{}` for the algorithm's defaults.",
     "split_id": "The train/test split, from 0.",
     "base_seed": "The configuration's seed, from which the split's and the run's derive.",
+}
+_BUDGET = {
+    "budget": "A tuned run's budget: the trials of the seeded search that chose its parameters "
+    "(its `params` are then those it kept, a frontier's point, and the key includes the budget); "
+    "NULL for a run at its parameters. Added in 0.4.0 to the schema 4 (a store written before "
+    "gains the column when it is next written).",
 }
 
 #: Each table of the store (``RESULTS/results.sqlite``) and each of its columns.
@@ -37,6 +43,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "plan": {
         "key": _KEY,
         **_IDENTIFYING,
+        **_BUDGET,
     },
     "runs": {
         "key": _KEY,
@@ -61,6 +68,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "whose inputs differ from the planned run's is stale.",
         "audit_errors": "A JSON object of the audits that failed on a done run, by audit, with "
         "their errors; NULL when none failed.",
+        **_BUDGET,
     },
     "measures": {
         "key": _KEY,
@@ -94,6 +102,22 @@ COLUMNS: dict[str, dict[str, str]] = {
         "sensitive_features": "A zlib-compressed JSON list: each test row's group.",
         "privileged": "The privileged group, as JSON.",
     },
+    "trials": {
+        "key": "The tuned run whose search this trial is: every trial of its search up to its "
+        "budget (a smaller budget's trials are the first of a larger one's, its search being "
+        "the same).",
+        "number": "The trial's place in the search, from 0.",
+        "params": "The trial's setting as a JSON object (nested names for a pipeline's "
+        "classifier: `estimator__C`).",
+        "accuracy": "Its accuracy on the validation rows (carved from the training part; the "
+        "test rows are never read); NULL where the trial failed.",
+        "gap": "Its fairness measure's distance from parity on the validation rows "
+        "(`Measure.gap`; the measure is the run's inputs' `tuning`); NULL where undefined or "
+        "failed.",
+        "error": "Why the trial's fit or predictions failed; NULL for a trial that ran.",
+        "chosen": "`1` for the trial the objective chose, whose setting the run fitted on every "
+        "training row and tested; `0` otherwise.",
+    },
 }
 
 #: Each file ``faircompare export`` writes (``.csv`` or ``.parquet``), and what it holds. Each
@@ -106,6 +130,8 @@ EXPORTS: dict[str, str] = {
     "measures_validation": "The same for the validation part of tuned runs.",
     "audits": "The audits of done runs: `key`, the identifying columns, `audit`, `metric`, "
     "`scope`, `statistic`, `pvalue`, `adjusted_pvalue`, `details` (JSON text in a CSV file).",
+    "trials": "The trials of the tuned runs' searches: `key`, the identifying columns, "
+    "`budget`, `number`, `params` (the trial's setting), `accuracy`, `gap`, `error`, `chosen`.",
 }
 
 

@@ -15,7 +15,7 @@ from faircompare.safe_write import make_folder, replaced
 
 
 def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
-    """Write runs, test and validation measures, and audits as CSV or Parquet files.
+    """Write runs, test and validation measures, audits and trials as CSV or Parquet files.
 
     Each file is written whole or not at all, never through a link (:mod:`faircompare.
     safe_write`).
@@ -37,6 +37,7 @@ def export(store: ResultStore, out: str | Path, fmt: str = "csv") -> list[Path]:
         "measures": store.measures("test"),
         "measures_validation": store.measures("validation"),
         "audits": store.audits(),
+        "trials": store.trials(),
     }
     if fmt == "csv":  # the audits' details as the JSON text the store holds, not Python's repr
         tables["audits"]["details"] = [json.dumps(d) for d in tables["audits"]["details"]]

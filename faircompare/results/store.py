@@ -41,11 +41,13 @@ import numpy as np
 import pandas as pd
 
 from faircompare.exceptions import FaircompareError, cut_message
-from faircompare.records import DEFAULTS, AuditRow, Predictions, RunRecord, RunSpec
+from faircompare.records import DEFAULTS, TRIALS, AuditRow, Predictions, RunRecord, RunSpec
 from faircompare.safe_write import disk_state, make_folder, refuse_links, write_error
 
 SCHEMA_VERSION = 4  # 2: predictions keep labels and groups; 3: runs keep inputs, audit errors;
-# 4: audits have a scope and an adjusted p-value column; "sensitive_features", "group" named so
+# 4: audits have a scope and an adjusted p-value column; "sensitive_features", "group" named so.
+# Since 0.4.0: a tuned run's budget and its search's trials (:data:`ADDED`), added to a store of
+# 4 when it is written, read as absent (no tuned runs) from one that is only read.
 #: The database file's name inside a results folder.
 DATABASE = "results.sqlite"
 LOCK = ".faircompare.lock"
@@ -64,7 +66,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS plan (
     key TEXT PRIMARY KEY, dataset TEXT, sensitive_attribute TEXT, variant TEXT,
-    algorithm TEXT, params TEXT, split_id INTEGER, base_seed INTEGER
+    algorithm TEXT, params TEXT, split_id INTEGER, base_seed INTEGER, budget INTEGER
 );
 CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY, dataset TEXT, sensitive_attribute TEXT, variant TEXT,
@@ -72,7 +74,7 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, traceback TEXT,
     fit_seconds REAL, predict_seconds REAL, total_seconds REAL,
     started_at REAL, finished_at REAL, n_train INTEGER, n_test INTEGER, versions TEXT,
-    warnings TEXT, inputs TEXT, audit_errors TEXT
+    warnings TEXT, inputs TEXT, audit_errors TEXT, budget INTEGER
 );
 CREATE TABLE IF NOT EXISTS measures (
     key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
@@ -90,7 +92,16 @@ CREATE TABLE IF NOT EXISTS predictions (
     test_index BLOB NOT NULL, y_true BLOB NOT NULL, y_pred BLOB NOT NULL, scores BLOB,
     sensitive_features BLOB NOT NULL, privileged TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS trials (
+    key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
+    number INTEGER NOT NULL, params TEXT NOT NULL, accuracy REAL, gap REAL, error TEXT,
+    chosen INTEGER NOT NULL CHECK (chosen IN (0, 1)),
+    PRIMARY KEY (key, number)
+);
 """
+#: What schema 4 gained without a new version, as (table, column) (a column added to a store
+#: written before it) or (table, None) (a table).
+ADDED = (("plan", "budget"), ("runs", "budget"), ("trials", None))
 
 
 def _plain(value: Any) -> Any:
@@ -240,9 +251,26 @@ class ResultStore:
             return
         if not tables:
             self._open.executescript(SCHEMA)
+        for table, column in self._missing():
+            if column is None:
+                self._open.executescript(SCHEMA)  # every table IF NOT EXISTS: the new ones
+            else:
+                self._open.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER")
         self._open.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
         )
+
+    def _missing(self) -> list[tuple[str, str | None]]:
+        """Return what of :data:`ADDED` the store lacks (written before it was added)."""
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {name for (name,) in self._open.execute(query)}
+        return [
+            (table, column)
+            for table, column in ADDED
+            if table not in tables
+            or column is not None
+            and column not in {row[1] for row in self._open.execute(f"PRAGMA table_info({table})")}
+        ]
 
     def _refuse_foreign(self, db: sqlite3.Connection) -> bool:
         """Refuse a database of another application or schema; return whether it has tables.
@@ -378,12 +406,16 @@ class ResultStore:
                 json.dumps(s.parameters),
                 s.split_id,
                 s.base_seed,
+                s.budget,
             )
             for s in runs
         ]
         with self._transaction():
             self._open.executemany(
-                "INSERT OR IGNORE INTO plan VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+                "INSERT OR IGNORE INTO plan (key, dataset, sensitive_attribute, variant, "
+                "algorithm, params, split_id, base_seed, budget) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
             )
 
     @_guarded
@@ -509,6 +541,7 @@ class ResultStore:
             "warnings": json.dumps(list(run.warnings)),
             "inputs": json.dumps(run.inputs),
             "audit_errors": json.dumps(run.audit_errors) if run.audit_errors else None,
+            "budget": spec.budget,
         }
         with self._transaction():
             self._open.execute("DELETE FROM runs WHERE key = ?", (run.key,))
@@ -524,6 +557,15 @@ class ResultStore:
             self._insert_audits(run.key, run.audits)
             if run.predictions is not None:
                 self._write_predictions(run.key, run.predictions)
+            self._open.executemany(
+                "INSERT INTO trials (key, number, params, accuracy, gap, error, chosen) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (run.key, t.number, json.dumps(t.params, default=_plain), t.accuracy, t.gap,
+                     t.error, int(t.number == run.chosen))
+                    for t in run.trials
+                ],
+            )  # fmt: skip
 
     @_guarded
     def replace_audits(
@@ -644,7 +686,7 @@ class ResultStore:
         pandas.DataFrame
             One row per planned run: key and identifying columns.
         """
-        return self._frame("SELECT * FROM plan")
+        return self._frame("SELECT * FROM plan", budget_column=True)
 
     @_guarded
     def require_runs(self, *, done: bool = False) -> None:
@@ -706,7 +748,7 @@ class ResultStore:
         StoreError
             If a run's JSON column is not JSON (a damaged store), naming the run.
         """
-        frame = self._frame("SELECT * FROM runs")
+        frame = self._frame("SELECT * FROM runs", budget_column=True)
         for column in _JSON_COLUMNS:
             self._check_json(frame["key"], frame[column], column)
         return frame
@@ -742,9 +784,8 @@ class ResultStore:
         pandas.DataFrame
             Key, identifying columns, ``measure``, ``group`` and ``value``.
         """
-        columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         return self._frame(
-            f'SELECT m.key, {columns}, m.measure, m."group", m.value '
+            f'SELECT m.key, {self._spec_columns()}, m.measure, m."group", m.value '
             "FROM measures m JOIN runs r USING (key) WHERE m.part = ? AND r.status = 'done'",
             (part,),
         )
@@ -759,10 +800,9 @@ class ResultStore:
             Key, identifying columns, and the fields of :class:`~faircompare.records.AuditRow`
             (``details`` as dicts: :func:`audit_details` makes one audit's a typed frame).
         """
-        columns = ", ".join(f"r.{c}" for c in _SPEC_COLUMNS)
         frame = self._frame(
-            f"SELECT a.key, {columns}, a.audit, a.metric, a.scope, a.statistic, a.pvalue, "
-            "a.adjusted_pvalue, a.details FROM audits a JOIN runs r USING (key) "
+            f"SELECT a.key, {self._spec_columns()}, a.audit, a.metric, a.scope, a.statistic, "
+            "a.pvalue, a.adjusted_pvalue, a.details FROM audits a JOIN runs r USING (key) "
             "WHERE r.status = 'done'"
         )
         frame["details"] = [
@@ -827,30 +867,90 @@ class ResultStore:
             "--results folder"
         )
 
-    def _frame(self, query: str, parameters: tuple = ()) -> pd.DataFrame:
+    def _spec_columns(self) -> str:
+        """Return the runs' identifying columns a long frame selects, and their budget.
+
+        A store only read, written before tuned runs were, has no budget: its runs have none.
+        """
+        budget = "NULL AS budget" if ("runs", "budget") in self._missing() else "r.budget"
+        return ", ".join([*(f"r.{c}" for c in _SPEC_COLUMNS), budget])
+
+    def _frame(
+        self, query: str, parameters: tuple = (), *, budget_column: bool = False
+    ) -> pd.DataFrame:
+        """Return a query's rows, with each run's setting beside its parameters.
+
+        With ``budget_column`` (the runs, the plan, the trials) the ``budget`` column is kept
+        (None where a store has none); the measures and audits read it into the setting only.
+        """
         cursor = self._open.execute(query, parameters)
         columns = [d[0] for d in cursor.description]
         frame = pd.DataFrame.from_records(cursor.fetchall(), columns=columns)
         if "params" in frame.columns:
-            frame.insert(frame.columns.get_loc("params") + 1, "setting", setting(frame["params"]))
+            budget = frame.get("budget")
+            frame.insert(
+                frame.columns.get_loc("params") + 1, "setting", setting(frame["params"], budget)
+            )
+            if budget_column:
+                frame["budget"] = budget.astype("Int64") if budget is not None else pd.NA
+            elif budget is not None:
+                frame = frame.drop(columns="budget")
         return frame
 
+    @_guarded
+    def trials(self) -> pd.DataFrame:
+        """Return the trials of the tuned runs' searches, with their runs' identifying columns.
 
-def setting(params: pd.Series) -> pd.Series:
-    """Return each run's parameter setting: ``"defaults"``, or its parameters as JSON.
+        Returns
+        -------
+        pandas.DataFrame
+            Key, identifying columns, ``budget``, ``number`` (from 0), ``params`` (the
+            trial's setting, JSON), ``accuracy`` and ``gap`` (on the validation rows; NaN
+            where the trial failed), ``error`` and ``chosen`` (the trial whose setting the
+            run tested). Empty for a store with no tuned runs.
+        """
+        if ("trials", None) in self._missing():
+            columns = ["key", *_SPEC_COLUMNS, "budget", "number", "params", "accuracy", "gap",
+                       "error", "chosen"]  # fmt: skip
+            return pd.DataFrame(columns=columns)
+        frame = self._frame(
+            f"SELECT t.key, {self._spec_columns()}, t.number, t.params AS trial, t.accuracy, "
+            "t.gap, t.error, t.chosen FROM trials t JOIN runs r USING (key) ORDER BY t.key, "
+            "t.number",
+            budget_column=True,
+        )
+        frame = frame.drop(columns=["params", "setting"]).rename(columns={"trial": "params"})
+        return frame.assign(chosen=frame["chosen"].astype(bool))
+
+
+def setting(params: pd.Series, budget: pd.Series | None = None) -> pd.Series:
+    """Return each run's setting: ``"defaults"``, its parameters as JSON, or its tuning.
 
     Parameters
     ----------
     params
         The runs' parameters as the store keeps them (JSON; ``{}`` for the defaults).
+    budget
+        The runs' tuning budgets (None or NaN for a run at its parameters); None: no run is
+        tuned.
 
     Returns
     -------
     pandas.Series
         The setting of each run; the analyses group runs by it (see
-        :func:`faircompare.analysis.tidy.representative` for the settings they add).
+        :func:`faircompare.analysis.tidy.representative` for the settings they add). A tuned
+        run's is the JSON of the parameters it kept and its ``trials``: ``{"trials": 10}``.
     """
-    return params.where(params != "{}", DEFAULTS)
+    plain = params.where(params != "{}", DEFAULTS)
+    if budget is None or budget.isna().all():
+        return plain
+    tuned = [
+        json.dumps({**json.loads(p), TRIALS: int(b)})
+        for p, b in zip(params, budget, strict=True)
+        if pd.notna(b)
+    ]
+    plain[budget.notna()] = tuned
+    return plain
 
 
 def audit_details(audits: pd.DataFrame, audit: str) -> pd.DataFrame:

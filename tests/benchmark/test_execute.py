@@ -199,6 +199,7 @@ def test_export_writes_every_table_or_says_what_parquet_needs(tmp_path):
             "measures.csv",
             "measures_validation.csv",
             "audits.csv",
+            "trials.csv",  # empty: no tuned run
         ]
         assert len(pd.read_csv(written[0])) == 3
         audits = pd.read_csv(written[3])  # the details as the store's JSON, which reads back

@@ -188,3 +188,18 @@ def test_an_interrupted_audit_resumes_where_it_stopped(tmp_path, monkeypatch):
     summary = audit_study(tmp_path, permutations=400)
     assert (summary.audited, summary.current) == (1, 1)
     assert all("on, 400 permutations" in run["audits"] for run in inputs(tmp_path).values())
+
+
+def test_a_tuned_run_is_fitted_again_at_its_chosen_trial_and_audited_as_it_was(tmp_path):
+    config = PROFILES["default"].overridden(
+        datasets=("german",), algorithms=("logistic-regression",), splits=1, permutations=200,
+        tuning_budgets=(4,),
+    )  # fmt: skip
+    assert run_benchmark(config.overridden(backend="inline"), tmp_path, report=False).failed == 0
+    before = audits(tmp_path)
+    tamper(tmp_path, "UPDATE runs SET inputs = replace(inputs, ?, ?)", CURRENT, OLDER)
+    summary = audit_study(tmp_path, audits=["individual"])
+    # both runs refitted (the tuned one at its chosen C, not at the defaults) and predicting
+    # as stored, their individual tests as the study computed them
+    assert (summary.audited, summary.refitted, summary.failed) == (2, 2, ())
+    pd.testing.assert_frame_equal(audits(tmp_path), before)

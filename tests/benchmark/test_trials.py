@@ -148,3 +148,13 @@ def test_a_logistic_regression_is_tuned_on_validation_rows_over_its_declared_spa
     assert len(found.trials) == 20
     assert all(0.001 <= t.params["C"] <= 1000 for t in found.trials)
     assert found.chosen.accuracy == max(t.accuracy for t in found.trials)
+
+
+def test_a_tuning_objective_bounds_the_gap_of_a_fairness_measure_of_the_catalogue():
+    from faircompare.choices import TUNING_MEASURES
+    from faircompare.measures import MEASURES
+
+    assert all(MEASURES[name].kind == "fairness" and MEASURES[name].has_best
+               for name in TUNING_MEASURES)  # fmt: skip
+    with pytest.raises(ChoiceError, match="unknown fairness measure 'accuracy'"):
+        Tuning(10, measure="accuracy")
