@@ -132,6 +132,12 @@ FIGURE_KINDS: dict[str, tuple[str, str]] = {
         f"{FLIPSET_MIN_ROWS} test rows or more: the features that move most (Black et al.)",
         "x: the flipset (F+, or F-)",
     ),
+    "budget": (
+        "each tuned method's mean test score and corrected 95% interval at its defaults and at "
+        "each tuning budget, a line per method (a fairness measure by its gap): where the "
+        "lines cross, the ranking changed with the budget",
+        "y: the measure (accuracy and DIbinary's gap), or --measure several, a panel each",
+    ),
 }
 
 #: How a tuner draws its trials (:class:`faircompare.benchmark.trials.Tuning`): Optuna's seeded

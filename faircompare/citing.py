@@ -336,10 +336,11 @@ def _statistics(done: pd.DataFrame) -> Cited:
 
     The pairwise comparisons need two splits; the ranks across datasets and the combined
     tests beside them, a variant with two datasets and attributes and three algorithms run on
-    each; the comparison at equal
-    fairness, two splits and a frontier (``unprocessed-*``).
+    each; the comparison at equal fairness, two splits and a frontier (``unprocessed-*``); the
+    tuning at an equal budget, a tuned run.
     """
     from faircompare.analysis import compare, equal_fairness
+    from faircompare.benchmark import trials
 
     if done["split_id"].nunique() < 2:
         return {}
@@ -348,7 +349,8 @@ def _statistics(done: pd.DataFrame) -> Cited:
     statistics = {k: v for k, v in compare.REFERENCES.items() if k not in across}
     if _ranked(done[~frontier]):
         statistics |= {key: compare.REFERENCES[key] for key in across}
-    return statistics | (equal_fairness.REFERENCES if frontier.any() else {})
+    statistics |= equal_fairness.REFERENCES if frontier.any() else {}
+    return statistics | (trials.REFERENCES if done["budget"].notna().any() else {})
 
 
 def _ranked(done: pd.DataFrame) -> bool:
@@ -372,6 +374,7 @@ def every_reference() -> dict[str, Cited]:
     """
     from faircompare.analysis import compare, equal_fairness
     from faircompare.audits import registered_audits
+    from faircompare.benchmark import trials
     from faircompare.datasets.builtin import BUILTIN
     from faircompare.measures.references import measure_references
     from faircompare.registry import algorithms, cited
@@ -384,5 +387,5 @@ def every_reference() -> dict[str, Cited]:
         "datasets": {name: spec.references for name, spec in BUILTIN.items()},
         "measures": measure_references(),
         "audits": _audits(sorted(registered_audits())),
-        "statistics": compare.REFERENCES | equal_fairness.REFERENCES,
+        "statistics": compare.REFERENCES | equal_fairness.REFERENCES | trials.REFERENCES,
     }

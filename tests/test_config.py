@@ -41,7 +41,7 @@ def test_a_file_sets_how_the_study_runs_too_its_folders_relative_to_it(tmp_path,
         ("split = 3\n", "unknown configuration key in .*'split'.*did you mean 'splits'"),
         (
             'profile = "fast"\n',
-            "unknown profile 'fast'.*valid choices: paper, extended, modern, default, quick",
+            "unknown profile 'fast'.*valid choices: paper, extended, modern, default, tuned, quick",
         ),
         ('datasets = ["adlt"]\n', "unknown dataset 'adlt'"),
         ('variants = ["numeric"]\n', "unknown preprocessing variant 'numeric'"),

@@ -3,7 +3,7 @@
 For every profile, ``faircompare run --profile P --dry-run --jobs 2`` (a subprocess: what a
 user types, on this machine and its measured speed, with the optional algorithms installed
 here): the planned runs, the expected CPU-hours, and the hours on two workers. Its ``quoted``
-column (``27,820 runs, about 12.6 CPU-hours; ...``) is the text the docs print, which
+column (``27,820 runs, about 9.3 CPU-hours; ...``) is the text the docs print, which
 ``tests/test_measured_figures.py`` finds on its page; the dry run's own numbers depend on this
 machine's speed, which the first line records.
 

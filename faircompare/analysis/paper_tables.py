@@ -158,7 +158,7 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
         ranked = ranked or list(found.index)  # the first measure's order: best first
         numbers.append(found.reset_index(names="algorithm").assign(measure=name))
     shown = pd.DataFrame(columns)  # rows: the settings' labels, best first
-    named = algorithm_of(chosen["algorithm"])
+    named = algorithm_of(chosen["algorithm"], tidy.budgets_run(chosen))
     order = selection.ranked(ranked, named)
     names_of = {label: selection.labels.get(named[label], label) for label in order}
     best = {column: names_of[row] for column, row in best.items()}
@@ -179,7 +179,9 @@ def _equal_fairness(
     found = equal_fairness.equal_fairness_table(measures, store.measures("validation"))
     if found.empty:
         raise ValueError("no algorithm to compare with a frontier (unprocessed-*) in the selection")
-    algorithms = found["algorithm"].map(algorithm_of(measures["algorithm"]))
+    algorithms = found["algorithm"].map(
+        algorithm_of(measures["algorithm"], tidy.budgets_run(measures))
+    )
     if selection.algorithms is not None:
         kept = algorithms.isin(selection.algorithms)
         found, algorithms = found[kept], algorithms[kept]

@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 
 from faircompare._deprecations import former_forms
 from faircompare._validation import check_choice
-from faircompare.analysis import compare, equal_fairness, explore, flags, tables, tidy
+from faircompare.analysis import budgets, compare, equal_fairness, explore, flags, tables, tidy
 from faircompare.analysis import kinds as kind
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.report_cache import PartCache
@@ -170,7 +170,7 @@ class _Study:
         validation = store.measures("validation")
         family = recorded_families(store, runs["algorithm"].unique())
         algorithms = tuple(sorted(measures["algorithm"].unique()))
-        styles = study_styles(algorithms)
+        styles = study_styles(algorithms, tidy.budgets_run(measures))
         chosen = tidy.representative(measures, validation)
         run_flags = flags.run_flags(store, chosen["key"].unique(), tables.KEY_MEASURES)
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
@@ -196,6 +196,8 @@ def _write_sections(writer: Writer, study: _Study) -> None:
         constant = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
         writer.attempt("findings", _findings, study.measures, study.validation,
                        tuple(sorted(set(constant))))  # fmt: skip
+        writer.attempt("tuning at an equal budget", _tuning, study.measures, study.frames,
+                       study.store)  # fmt: skip
         writer.section("Explore the study")
         writer.attempt("explore", _explore, study.measures, study.audits, study.styles)
     writer.section("Summary")
@@ -991,6 +993,57 @@ def _drawable(
         except ValueError:  # the selection holds nothing this kind draws
             continue
     return shown
+
+
+def _tuning(writer: Writer, measures: pd.DataFrame, study: StudyFrames, store: ResultStore) -> None:
+    """Write what survives equal tuning: the verdicts at each budget, and the ranking by budget.
+
+    Only for a study with tuned runs (:attr:`~faircompare.config.BenchmarkConfig.
+    tuning_budgets`): each method's verdict against the yardstick at its defaults and tuned
+    with each budget, the yardstick tuned alike (:func:`.budgets.verdicts_by_budget`), and the
+    ranking-by-budget figure (:mod:`.kinds.budget`).
+    """
+    if not tidy.budgets_run(measures):
+        return
+    writer.section("Tuning at an equal budget")
+    verdicts = budgets.verdicts_by_budget(measures)
+    spent = store.trials().groupby("key")["number"].size()
+    budgeted = store.runs().dropna(subset="budget")
+    writer.text(
+        budgets.surviving(verdicts) + " Every method, and the yardstick's baseline, is tuned "
+        "with the same budget: that many trials of a seeded search of its parameters, each "
+        "fitted on the training rows less a validation third and scored on that third; the "
+        "chosen setting is fitted on every training row and tested once. "
+        + _budgets_spent(budgeted, spent)
+    )
+    writer.table(
+        verdicts.set_index([*tidy.WHERE, "algorithm", "constraint"]),
+        "verdicts-by-budget",
+        "Each method's verdict against the yardstick at equal fairness (above, on or below the "
+        "frontier tuned with the same budget; corrected t-test over splits, Holm-adjusted over "
+        "the configuration's methods), at its defaults and tuned with each budget; survives: "
+        "the verdict at the defaults holds at every budget",
+        numbers=verdicts,
+    )
+    frames = kind.budget.frames(study, Selection())
+    caption = (
+        "Ranking by budget: each method's mean test accuracy and DIbinary gap over splits, with "
+        "its corrected 95% interval, at its defaults and tuned with each budget (the yardstick "
+        "is not drawn); where two lines cross, the budget changed their order"
+    )
+    writer.drawn("ranking-by-budget", caption, kind.budget.draw, frames, REPORT)
+
+
+def _budgets_spent(runs: pd.DataFrame, spent: pd.Series) -> str:
+    """Say how many trials each tuned run's search made, from the store: its budget, or fewer."""
+    made = runs["key"].map(spent).fillna(0).astype(int)
+    exact = int((made == runs["budget"].astype(int)).sum())
+    whole = len(runs) - exact
+    said = f"Of {len(runs):,} tuned runs, {exact:,} made exactly their budget's trials"
+    if whole:
+        said += (f"; {whole:,} searched a space smaller than their budget whole (a few "
+                 "discrete values, or nothing to tune), each setting once")  # fmt: skip
+    return said + "."
 
 
 def _preprocessing(writer: Writer, study: StudyFrames) -> None:

@@ -19,7 +19,6 @@ from faircompare import registry
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
 from faircompare.analysis.style import Style, study_styles
-from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.results import ResultStore
 
 __all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "recorded_families"]
@@ -81,9 +80,8 @@ class StudyFrames:
     @cached_property
     def styles(self) -> dict[str, Style]:
         """Each name of each algorithm's colour and marker, the same in every figure."""
-        budgets = self.measures["setting"].drop_duplicates().map(tidy.budget_of).dropna()
-        return study_styles(self.algorithms or self.measures["algorithm"].unique(),
-                            budgets.astype(int))  # fmt: skip
+        algorithms = self.algorithms or self.measures["algorithm"].unique()
+        return study_styles(algorithms, tidy.budgets_run(self.measures))
 
     def shown(self, measures: pd.DataFrame) -> pd.DataFrame:
         """Return the runs the report shows of each algorithm in ``measures``.
@@ -189,7 +187,7 @@ class Selection:
         algorithms = measures["algorithm"].unique()
         named = {
             *algorithms,
-            *(tidy.label(a, s) for a in algorithms for s in (DEFAULTS, TUNED, POOLED)),
+            *algorithm_of(algorithms, tidy.budgets_run(measures)),
             *measures["measure"].unique(),
             *(value for column in tidy.WHERE for value in measures[column].unique()),
         }
@@ -356,7 +354,7 @@ def configurations(
     return (selection or Selection()).arranged(found)
 
 
-def algorithm_of(algorithms: Iterable[str]) -> dict[str, str]:
+def algorithm_of(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict[str, str]:
     """Return the algorithm each name of a representative setting names.
 
     :func:`~faircompare.analysis.tidy.representative` shows an algorithm with its defaults,
@@ -367,11 +365,14 @@ def algorithm_of(algorithms: Iterable[str]) -> dict[str, str]:
     ----------
     algorithms
         The algorithms (registry names).
+    budgets
+        The study's tuning budgets (:func:`~faircompare.analysis.tidy.budgets_run`): a tuned
+        run's name (``kamishima (10 trials)``) maps back to its algorithm too.
 
     Returns
     -------
     dict
         ``{name of a setting: algorithm}``.
     """
-    settings = (DEFAULTS, TUNED, POOLED)
+    settings = tidy.shown_settings(budgets)
     return {tidy.label(a, s): a for a in set(algorithms) for s in settings}

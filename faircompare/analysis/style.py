@@ -11,7 +11,6 @@ post-processing, baseline), as :data:`faircompare.algorithms.base.FAMILIES` name
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,9 +22,8 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from faircompare.analysis.tidy import label
+from faircompare.analysis.tidy import label, shown_settings
 from faircompare.choices import FONT_SIZE
-from faircompare.records import DEFAULTS, POOLED, TRIALS, TUNED
 
 __all__ = [
     "EMBEDDED_FONTS",
@@ -175,8 +173,7 @@ def study_styles(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict
     dict
         ``{name: style}`` for every name of every algorithm.
     """
-    tuned = tuple(json.dumps({TRIALS: budget}) for budget in sorted(set(budgets)))
-    settings = (DEFAULTS, TUNED, POOLED, *tuned)
+    settings = shown_settings(sorted(set(budgets)))
     return algorithm_styles([label(a, s) for a in sorted(set(algorithms)) for s in settings])
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -32,6 +32,7 @@ __all__ = [
     "audit_outcomes",
     "balanced_measures",
     "budget_of",
+    "budgets_run",
     "correlation_matrix",
     "degenerate_runs",
     "group_names",
@@ -48,6 +49,7 @@ __all__ = [
     "preprocessing_comparison",
     "representative",
     "runs_wide",
+    "shown_settings",
     "stability",
     "tradeoff",
 ]
@@ -282,6 +284,41 @@ def label(algorithm: str, setting: str) -> str:
         return f"{algorithm}{shown} ({trials} trial{'s' if trials != 1 else ''})"
     suffix = {DEFAULTS: "", TUNED: "-accuracy", POOLED: " (grid)"}.get(setting, f" {setting}")
     return algorithm + suffix
+
+
+def shown_settings(budgets: Iterable[int] = ()) -> tuple[str, ...]:
+    """Return every setting the report shows an algorithm in (:func:`representative`).
+
+    Parameters
+    ----------
+    budgets
+        The study's tuning budgets (:func:`budgets_run`).
+
+    Returns
+    -------
+    tuple of str
+        Its defaults, tuned for accuracy, its grid pooled, and tuned with each budget: what
+        :func:`label` names the algorithm by in a figure or a table.
+    """
+    tuned = (json.dumps({TRIALS: int(budget)}) for budget in budgets)
+    return (DEFAULTS, TUNED, POOLED, *tuned)
+
+
+def budgets_run(measures: pd.DataFrame) -> list[int]:
+    """Return the tuning budgets a study's runs were tuned with, in increasing order.
+
+    Parameters
+    ----------
+    measures
+        Long measures (their ``setting`` column).
+
+    Returns
+    -------
+    list of int
+        Empty for a study without tuned runs.
+    """
+    budgets = measures["setting"].drop_duplicates().map(budget_of).dropna()
+    return sorted({int(budget) for budget in budgets})
 
 
 def budget_of(setting: str) -> int | None:

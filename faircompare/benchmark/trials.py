@@ -38,11 +38,64 @@ import numpy as np
 
 from faircompare._validation import check_choice
 from faircompare.algorithms.search import Choice, Dimension, Integer, Real
+from faircompare.bibliography import Reference
 from faircompare.choices import TUNING_MEASURES, TUNING_OBJECTIVES, TUNING_SAMPLERS
 from faircompare.measures import MEASURES
 from faircompare.records import Trial
 
-__all__ = ["Search", "Trial", "Tuning", "search"]
+__all__ = [
+    "AKIBA_2019",
+    "BERGSTRA_2011",
+    "JESUS_2024",
+    "REFERENCES",
+    "Search",
+    "Trial",
+    "Tuning",
+    "search",
+]
+
+#: Aequitas Flow: every method tuned with the same budget of a seeded search, chosen on
+#: validation data.
+JESUS_2024 = Reference(
+    key="jesus2024aequitasflow",
+    authors=("Jesus, Sérgio", "Saleiro, Pedro", "Oliveira e Silva, Inês", "Jorge, Beatriz M.",
+             "Ribeiro, Rita P.", "Gama, João", "Bizarro, Pedro", "Ghani, Rayid"),
+    title="Aequitas Flow: Streamlining Fair ML Experimentation",
+    year=2024,
+    venue="Journal of Machine Learning Research",
+    kind="article",
+    volume="25",
+    url="https://arxiv.org/abs/2405.05809",
+)  # fmt: skip
+#: Optuna, the library that draws the trials.
+AKIBA_2019 = Reference(
+    key="akiba2019optuna",
+    authors=("Akiba, Takuya", "Sano, Shotaro", "Yanase, Toshihiko", "Ohta, Takeru",
+             "Koyama, Masanori"),
+    title="Optuna: A Next-generation Hyperparameter Optimization Framework",
+    year=2019,
+    venue="Proceedings of the 25th ACM SIGKDD International Conference on Knowledge Discovery "
+    "and Data Mining (KDD '19)",
+    pages="2623-2631",
+    doi="10.1145/3292500.3330701",
+)  # fmt: skip
+#: The tree-structured Parzen estimator, the ``tpe`` sampler.
+BERGSTRA_2011 = Reference(
+    key="bergstra2011algorithms",
+    authors=("Bergstra, James", "Bardenet, Rémi", "Bengio, Yoshua", "Kégl, Balázs"),
+    title="Algorithms for Hyper-Parameter Optimization",
+    year=2011,
+    venue="Advances in Neural Information Processing Systems 24 (NIPS 2011)",
+    pages="2546-2554",
+    url="https://papers.nips.cc/paper/4443-algorithms-for-hyper-parameter-optimization",
+)
+#: The works behind a tuned study, by what they describe (``faircompare cite`` names them for a
+#: study with tuned runs).
+REFERENCES: dict[str, tuple[Reference, ...]] = {
+    "the same tuning budget for every method, searched with Optuna's TPE sampler": (
+        JESUS_2024, AKIBA_2019, BERGSTRA_2011,
+    ),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)

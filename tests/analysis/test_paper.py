@@ -66,9 +66,10 @@ def texts(figure) -> set[str]:
 # has neither audits, nor the numerical variant, nor a grid)
 AUDITED = ("audits", "individual", "preprocessing", "sweep", "attributes", "pvalues", "threshold",
            "flipset")  # fmt: skip
+TUNED = ("budget",)  # drawn from a tuned study (tests/benchmark/test_tuned_runs.py)
 
 
-@pytest.mark.parametrize("kind", [k for k in FIGURE_KINDS if k not in AUDITED])
+@pytest.mark.parametrize("kind", [k for k in FIGURE_KINDS if k not in (*AUDITED, *TUNED)])
 def test_every_kind_keeps_the_width_asked_its_labels_and_the_lint(study, kind, tmp_path):
     for width in (paper.COLUMN, paper.PAGE):
         for shown in (1, 3, 12):
@@ -526,7 +527,8 @@ def test_every_pdf_embeds_truetype_and_every_svg_keeps_its_text_by_any_path(
     # paper.draw saved as the docs show, embedded Type 3 fonts (DejaVu Sans), which ACM's and
     # IEEE's checks refuse. The report now writes its page's PNG; a figure saved as it saves
     # them is saved as PDF here, and every kind as paper.draw makes it.
-    drawn = [k for k in FIGURE_KINDS if k != "attributes"]  # neither study has two attributes
+    # neither study has two attributes; the budget kind is checked on a tuned study
+    drawn = [k for k in FIGURE_KINDS if k not in ("attributes", *TUNED)]
     for kind in drawn:
         source = results if kind in AUDITED else study  # the audited study
         where = {} if kind == "critical-difference" else {"datasets": ["german"]}

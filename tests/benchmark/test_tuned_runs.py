@@ -2,7 +2,9 @@
 setting fitted on every training row and tested once, stored with every trial, resumed from
 the journal of an interrupted search, and priced by the trials they make."""
 
+import html
 import json
+import re
 import sqlite3
 from collections import Counter
 from dataclasses import replace
@@ -11,7 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from faircompare.analysis import paper
 from faircompare.analysis.equal_fairness import equal_fairness, frontier_points
+from faircompare.analysis.lint import lint_figure
+from faircompare.analysis.report import write_report
 from faircompare.analysis.tidy import budget_of, label, representative
 from faircompare.benchmark import execute, make_plan, run_plan
 from faircompare.benchmark.costs import CostModel
@@ -231,3 +236,57 @@ def test_a_tuned_setting_is_named_by_its_budget_and_compared_with_the_frontier_o
     }  # fmt: skip
     shown = representative(measures[measures["algorithm"] == "kamishima"])
     assert sorted(shown["setting"].unique()) == ["defaults", '{"trials": 10}']
+
+
+@pytest.fixture(scope="module")
+def tuned_study(tmp_path_factory):
+    """German, two methods and the yardstick's frontier, two splits, tuned with 1 and 3 trials."""
+    folder = tmp_path_factory.mktemp("tuned-study")
+    config = BenchmarkConfig(
+        datasets=("german",),
+        algorithms=("logistic-regression", "kamishima", "unprocessed-logistic-regression"),
+        splits=2,
+        tuning_budgets=(1, 3),
+        audits=False,
+        backend="inline",
+    )
+    with ResultStore(folder) as store:
+        assert run_plan(make_plan(config).runs, store, config).failed == 0
+    return folder
+
+
+@pytest.mark.data
+def test_the_budget_kind_draws_each_methods_stored_means_at_each_budget(tuned_study, tmp_path):
+    with ResultStore(tuned_study, readonly=True) as store:
+        measures = store.measures()
+    for width in (paper.COLUMN, paper.PAGE):
+        figure = paper.draw("budget", tuned_study, labels={"kamishima": "Ours"}, width=width)
+        figure.savefig(tmp_path / "budget.pdf")
+        assert b"/FontFile2" in (tmp_path / "budget.pdf").read_bytes()  # TrueType, no Type 3
+        assert figure.get_size_inches()[0] == pytest.approx(width)
+        assert lint_figure(figure) == []
+    accuracy, gap = figure.axes[:2]
+    assert [t.get_text() for t in accuracy.get_xticklabels()] == ["defaults", "1 trial", "3 trials"]
+    lines = {line.get_label(): line.get_ydata() for line in accuracy.get_lines()}
+    assert set(lines) == {"Ours", "logistic-regression"}  # the frontier is the yardstick, not drawn
+    # each mean by hand: the stored test accuracy of the runs at each setting, over the splits
+    mine = measures[(measures["algorithm"] == "kamishima") & (measures["measure"] == "accuracy")
+                    & (measures["group"] == "")]  # fmt: skip
+    by_hand = [mine.loc[mine["setting"] == s, "value"].mean()
+               for s in ("defaults", '{"trials": 1}', '{"trials": 3}')]  # fmt: skip
+    np.testing.assert_allclose(lines["Ours"], by_hand)
+    assert "DIbinary gap" in gap.get_ylabel()
+
+
+@pytest.mark.data
+def test_the_report_says_which_verdicts_survive_and_the_trials_each_run_made(tuned_study):
+    page = write_report(tuned_study, tuned_study / "report").read_text()
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    assert "Tuning at an equal budget" in text
+    assert re.search(r"Of \d+ verdicts against the yardstick at the defaults, \d+ hold at every "
+                     r"budget \(1 trial, 3 trials\)", text)  # fmt: skip
+    # 2 methods x 2 budgets x 2 splits, and the frontier's 13 points x 2 x 2: each its trials
+    assert "Of 60 tuned runs, 60 made exactly their budget's trials." in text
+    assert "kamishima (3 trials)" in text
+    assert (tuned_study / "report" / "tables" / "verdicts-by-budget.csv").is_file()
+    assert "Parts that could not be drawn" not in text

@@ -23,7 +23,8 @@ the same figure. Every kind draws several datasets, a panel each, each with its 
 - :mod:`.attributes`: a measure under each sensitive attribute (Friedler et al. Fig. 9);
 - :mod:`.pvalues`: the permutation tests' p-values over the runs (DiCiccio et al. Fig. 1);
 - :mod:`.threshold`: a run's gap between groups across thresholds (DiCiccio et al. Fig. 2);
-- :mod:`.flipset`: the transparency report of the largest flipset (Black et al.).
+- :mod:`.flipset`: the transparency report of the largest flipset (Black et al.);
+- :mod:`.budget`: each tuned method at its defaults and at each budget (Aequitas Flow).
 
 A kind's ``frames`` takes ``x`` and ``y`` (None where the kind fixes its axes) and the options
 its signature names after them (:attr:`Kind.options`): the measures of a correlations,
@@ -45,6 +46,7 @@ from faircompare.analysis.canvas import Layout
 from faircompare.analysis.kinds import (
     attributes,
     audits,
+    budget,
     correlations,
     critical_difference,
     equal_fairness,
@@ -119,6 +121,7 @@ _MODULES: dict[str, ModuleType] = {
     "pvalues": pvalues,
     "threshold": threshold,
     "flipset": flipset,
+    "budget": budget,
 }
 #: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
 KINDS: dict[str, Kind[Any]] = {

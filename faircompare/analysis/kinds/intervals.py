@@ -96,7 +96,7 @@ def frames(
     if selection.algorithms is None:
         selected = selected[~frontier]
     chosen = study.shown(selected)
-    named = algorithm_of(chosen["algorithm"].unique())
+    named = algorithm_of(chosen["algorithm"].unique(), tidy.budgets_run(chosen))
     found = configurations(chosen, selection)
     tables: dict[tuple[str, str], pd.DataFrame] = {}
     for configuration in found:

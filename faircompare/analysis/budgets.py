@@ -1,0 +1,185 @@
+"""Rankings by tuning budget: each method at its defaults and tuned with each budget.
+
+A study with :attr:`~faircompare.config.BenchmarkConfig.tuning_budgets` runs every method at its
+defaults and tuned with each budget, the yardstick's frontiers too
+(:mod:`faircompare.benchmark.trials`). Here, per dataset, attribute and variant:
+
+- :func:`by_budget`: each method's mean test score over splits at each budget (0: its
+  defaults), with its corrected resampled 95 % interval (Nadeau & Bengio's, as the comparisons'),
+  a fairness measure read as its gap from parity;
+- :func:`verdicts_by_budget`: each method's verdict against the yardstick at equal fairness
+  (:func:`~faircompare.analysis.equal_fairness.equal_fairness_table`: above, on or below the
+  frontier tuned with the same budget) at each budget, and whether the verdict at its defaults
+  survives each budget;
+- :func:`surviving`: the sentence the report opens its tuning section with.
+
+Studies that tune every method with the same budget (Aequitas Flow, Jesus et al. 2024; ManyFairHPO,
+2024) find the budget decides much of a ranking: these say which of a study's verdicts at the
+defaults hold once every method, and the yardstick, is tuned alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from faircompare.analysis.compare import corrected_ttest
+from faircompare.analysis.equal_fairness import FRONTIER_PREFIX, equal_fairness_table
+from faircompare.analysis.tidy import WHERE, budget_of, label, representative
+from faircompare.measures import MEASURES
+from faircompare.records import DEFAULTS
+
+__all__ = ["DEFAULT_BUDGET", "budget_name", "by_budget", "surviving", "verdicts_by_budget"]
+
+#: The budget a method at its defaults is shown at: no trial, its parameters as they come.
+DEFAULT_BUDGET = 0
+
+
+def budget_name(budget: int) -> str:
+    """Return how a table or axis names a budget: ``defaults``, ``1 trial``, ``10 trials``.
+
+    Parameters
+    ----------
+    budget
+        The trials; :data:`DEFAULT_BUDGET` for the defaults.
+
+    Returns
+    -------
+    str
+        The name.
+    """
+    if budget == DEFAULT_BUDGET:
+        return DEFAULTS
+    return f"{budget} trial{'s' if budget != 1 else ''}"
+
+
+def by_budget(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Return each method's mean test score at each budget, with its corrected interval.
+
+    Parameters
+    ----------
+    measures
+        Test measures (long form) of a tuned study; the methods with tuned runs are shown
+        (the frontiers are the yardstick, left out).
+    measure
+        The measure; a fairness measure as its gap from parity (:meth:`~faircompare.
+        measures.Measure.gap`: lower is fairer).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per dataset, attribute, variant, algorithm and budget (:data:`DEFAULT_BUDGET`
+        for its defaults): ``splits``, ``mean``, ``ci_low``, ``ci_high`` (NaN with one split).
+    """
+    columns = [*WHERE, "algorithm", "budget", "splits", "mean", "ci_low", "ci_high"]
+    shown = _tuned_methods(measures)
+    rows = shown[(shown["measure"] == measure) & (shown["group"] == "")]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    values = rows["value"].to_numpy(dtype=float)
+    if MEASURES[measure].kind != "accuracy":
+        values = MEASURES[measure].gap(values)
+    rows = rows.assign(value=values, budget=_budgets(rows["setting"]))
+    table = []
+    for (*where, algorithm, budget), part in rows.groupby([*WHERE, "algorithm", "budget"]):
+        d = part.groupby("split_id")["value"].mean().dropna().to_numpy()
+        test = corrected_ttest(d) if len(d) > 1 else None
+        table.append([*where, algorithm, budget, len(d), d.mean() if len(d) else np.nan,
+                      test.interval[0] if test else np.nan,
+                      test.interval[1] if test else np.nan])  # fmt: skip
+    return pd.DataFrame(table, columns=columns)
+
+
+def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
+    """Return each method's verdict against the yardstick at each budget, and what survives.
+
+    Parameters
+    ----------
+    measures
+        Test measures (long form) of a tuned study, the frontiers' runs included.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per dataset, attribute, variant, algorithm and constraint: a column per budget
+        (:func:`budget_name`: ``defaults``, ``1 trial``, ...) holding the verdict at equal
+        fairness there (``above``, ``on``, ``below``, ``untested``; empty where not run), and
+        ``survives``: whether the verdict at the defaults is the verdict at every budget.
+    """
+    tuned = _tuned_methods(measures)
+    if tuned.empty:
+        return pd.DataFrame(columns=[*WHERE, "algorithm", "constraint", "survives"])
+    names = {
+        label(a, s): (a, b)
+        for a, s, b in zip(tuned["algorithm"], tuned["setting"], _budgets(tuned["setting"]),
+                           strict=True)
+    }  # fmt: skip
+    parts = []
+    for where, mine in measures.groupby(WHERE, sort=False):
+        table = equal_fairness_table(mine)
+        table = table[table["algorithm"].isin(names)]
+        if table.empty:
+            continue
+        algorithm, budget = zip(*table["algorithm"].map(names), strict=True)
+        parts.append(table.assign(**dict(zip(WHERE, where, strict=True)),
+                                  algorithm=algorithm, budget=budget))  # fmt: skip
+    if not parts:
+        return pd.DataFrame(columns=[*WHERE, "algorithm", "constraint", "survives"])
+    verdicts = pd.concat(parts, ignore_index=True)
+    wide = verdicts.pivot_table(index=[*WHERE, "algorithm", "constraint"], columns="budget",
+                                values="verdict", aggfunc="first")  # fmt: skip
+    budgets = sorted(wide.columns)
+    wide = wide[budgets].fillna("")
+    defaults = wide.get(DEFAULT_BUDGET)  # none where no method ran at its defaults
+    survives = wide.eq(defaults, axis=0).all(axis=1) if defaults is not None else False
+    wide.columns = [budget_name(b) for b in budgets]
+    return wide.assign(survives=survives).reset_index().rename_axis(columns=None)
+
+
+def surviving(verdicts: pd.DataFrame) -> str:
+    """Say how many verdicts at the defaults hold at every budget, and which change.
+
+    Parameters
+    ----------
+    verdicts
+        :func:`verdicts_by_budget`.
+
+    Returns
+    -------
+    str
+        ``"Of 24 verdicts against the yardstick at the defaults, 20 hold at every budget; 4
+        change: ..."`` (each change named: configuration, method, constraint, verdicts), or
+        why there is nothing to say.
+    """
+    if verdicts.empty or DEFAULTS not in verdicts:
+        return "No method was run both at its defaults and tuned: no verdict to follow."
+    held = int(verdicts["survives"].sum())
+    changed = verdicts[~verdicts["survives"].astype(bool)]
+    budgets = [c for c in verdicts.columns if c not in (*WHERE, "algorithm", "constraint",
+                                                        "survives")]  # fmt: skip
+    said = (f"Of {len(verdicts)} verdicts against the yardstick at the defaults, {held} hold at "
+            f"every budget ({', '.join(b for b in budgets if b != DEFAULTS)})")  # fmt: skip
+    if changed.empty:
+        return said + "."
+    named = [
+        f"{row['dataset']}/{row['sensitive_attribute']} {row['algorithm']} "
+        f"({row['constraint'].replace('_', ' ')}): "
+        + " -> ".join(f"{row[b] or '-'}" for b in budgets)
+        for _, row in changed.iterrows()
+    ]
+    return f"{said}; {len(changed)} change: {'; '.join(named)}."
+
+
+def _tuned_methods(measures: pd.DataFrame) -> pd.DataFrame:
+    """Return the runs the report shows of the methods that have tuned runs, frontiers left out."""
+    budgets = measures["setting"].map(budget_of)
+    tuned = measures.loc[budgets.notna(), "algorithm"].unique()
+    shown = budgets.notna() | (measures["setting"] == DEFAULTS)  # not a grid's runs
+    mine = measures[shown & measures["algorithm"].isin(tuned)
+                    & ~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]  # fmt: skip
+    return representative(mine) if len(mine) else mine
+
+
+def _budgets(settings: pd.Series) -> pd.Series:
+    """Return each setting's budget: its trials, :data:`DEFAULT_BUDGET` at its defaults."""
+    return settings.map(lambda s: budget_of(s) or DEFAULT_BUDGET).astype(int)
