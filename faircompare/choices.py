@@ -22,6 +22,7 @@ __all__ = [
     "LEGENDS",
     "MIN_RATE_EVENTS",
     "PAGE",
+    "PAGE_HEIGHT",
     "RESAMPLING_RISK",
     "TABLE_KINDS",
     "TUNING_MEASURES",
@@ -161,6 +162,9 @@ TUNING_MEASURES = (
 COLUMN = 3.5
 #: Inches: the width of the page of a two-column paper.
 PAGE = 7.0
+#: Inches: the tallest figure a paper's page holds, its caption below it (the text block of
+#: ACM's and IEEE's two-column templates is 9 to 9.5 in tall).
+PAGE_HEIGHT = 9.0
 #: Points: a figure's default text size (ticks and legend one point less).
 FONT_SIZE = 8.0
 #: Where a figure's legend goes (the first is the default): below the panels, right of them,

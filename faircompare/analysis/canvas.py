@@ -28,9 +28,9 @@ from matplotlib.transforms import Bbox
 
 from faircompare._validation import check_choice
 from faircompare.analysis.style import PrintFigure
-from faircompare.choices import COLUMN, FONT_SIZE, LEGENDS, PAGE
+from faircompare.choices import COLUMN, FONT_SIZE, LEGENDS, PAGE, PAGE_HEIGHT
 
-__all__ = ["COLUMN", "PAGE", "REPORT", "FigureFitError", "Layout"]
+__all__ = ["COLUMN", "PAGE", "PAGE_HEIGHT", "REPORT", "FigureFitError", "Layout"]
 
 MIN_PANEL = 1.2  # inches a panel needs, each way, for its ticks and points to be read
 MAX_PANEL_HEIGHT = 2.8  # inches: a page-wide panel keeps a column panel's height
@@ -64,6 +64,10 @@ class Layout:
     sharey
         Whether the panels share their y axis; by default each has the range of its own data
         (Adult's accuracies and German's are both read, not both squashed).
+    tallest
+        Inches a figure sized by its kind may take at most: a paper's page
+        (:data:`~faircompare.choices.PAGE_HEIGHT`) by default; None for a screen, which
+        scrolls (the report's). A ``height`` given is drawn as asked.
     """
 
     width: float = COLUMN
@@ -71,6 +75,7 @@ class Layout:
     font_size: float = FONT_SIZE
     legend: str = LEGENDS[0]
     sharey: bool = False
+    tallest: float | None = PAGE_HEIGHT
 
     def __post_init__(self) -> None:
         check_choice(self.legend, LEGENDS, what="legend place")
@@ -98,7 +103,7 @@ class Layout:
 _TO_PATH = TextToPath()
 
 #: The report's layout: a page wide, the legend beside the panels, as a screen reads it.
-REPORT = Layout(width=PAGE, legend="right")
+REPORT = Layout(width=PAGE, legend="right", tallest=None)
 
 
 def text_width(text: str, font_size: float) -> float:
@@ -320,7 +325,21 @@ def _plan(
     least = min(MIN_PANEL, panel_height) if panel_height else MIN_PANEL  # rows set its height
     if (height - legend_height) / rows - title - BELOW < least - 1e-9:
         raise FigureFitError(_fit_advice(layout, panels, entries, "tall", label_room))
+    if layout.tallest is not None and layout.height is None and height > layout.tallest + 1e-9:
+        raise FigureFitError(_too_tall(layout, height, panels, entries))
     return _Grid((layout.width, height), columns, legend_columns, panel)
+
+
+def _too_tall(layout: Layout, height: float, panels: int, entries: Sequence[str]) -> str:
+    """Say in one line that a figure is taller than a page, and what would fit."""
+    legend = f" and a legend of {len(entries)} entries" if entries else ""
+    wider = f"draw it wider (width {PAGE:g} for a page), " if layout.width < PAGE else ""
+    return (
+        f"{panels} panel{'s' * (panels > 1)}{legend} take {height:.1f} in at {layout.width:g} "
+        f"in wide, more than the {layout.tallest:g} in a page holds: select fewer algorithms, "
+        f"measures or configurations, {wider}or put the legend elsewhere (legend 'right' or "
+        "'off')"
+    )
 
 
 def _panel_width(width: float, columns: int, label_room: float, shared: bool) -> float:

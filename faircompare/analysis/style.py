@@ -11,6 +11,7 @@ post-processing, baseline), as :data:`faircompare.algorithms.base.FAMILIES` name
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -70,7 +71,7 @@ ALONE = ("kamishima", "calders", "threshold-optimizer", "gerryfair", "metafair",
          "adversarial-debiasing", "neural-network", "project-network", "sensr")  # fmt: skip
 _PAIRS = len(SINGLE_COLOURS) * len(MARKERS)  # the (colour, marker) pairs of those alone
 _SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
-_BUDGET = re.compile(r" \(\d+ trials?\)$")  # a tuned run's name: kamishima (10 trials)
+_BUDGET = re.compile(r" \((\d+) trials?\)$")  # a tuned run's name: kamishima (10 trials)
 #: An algorithm's look: ``{"color": ..., "marker": ..., "hatch": ...}``.
 Style = dict[str, str]
 
@@ -85,7 +86,8 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
     marker, a plugin the pair its name hashes to, passed over to the next free pair where a
     built-in algorithm, or another name given here, has it. The tuned and pooled names of an
     algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take its style, since a figure
-    shows one of them.
+    shows one of them; a name tuned with a budget (``kamishima (10 trials)``) its colour and a
+    marker of its own, since a figure shows the budgets side by side.
 
     Parameters
     ----------
@@ -102,14 +104,26 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
     looks: dict[str, tuple[str, int]] = {}
     for base in sorted({_base(name) for name in names}):
         looks[base] = _grouped(base) or _alone(base, taken)
-    return {
-        name: {
-            "color": looks[_base(name)][0],
-            "marker": MARKERS[looks[_base(name)][1]],
-            "hatch": HATCHES[looks[_base(name)][1]],
-        }
-        for name in names
-    }
+    return {name: _look(looks[_base(name)], _budget_shift(name)) for name in names}
+
+
+def _look(look: tuple[str, int], shift: int) -> Style:
+    """Return a colour and marker pair as a style, its marker and hatch moved by ``shift``."""
+    colour, marker = look
+    place = (marker + shift) % len(MARKERS)
+    return {"color": colour, "marker": MARKERS[place], "hatch": HATCHES[place]}
+
+
+def _budget_shift(name: str) -> int:
+    """Return how far a tuned run's name moves its algorithm's marker: 0 for any other name.
+
+    The budgets 1, 10 and 30 (and any two within a factor of two of each other apart) take
+    markers of their own, so that one algorithm's budgets are told apart in a figure.
+    """
+    found = _BUDGET.search(name)
+    if found is None:
+        return 0
+    return 1 + round(math.log2(int(found[1]))) % (len(MARKERS) - 1)
 
 
 def _grouped(base: str) -> tuple[str, int] | None:

@@ -336,6 +336,29 @@ def test_a_figure_that_cannot_fit_says_so_and_what_would(study):
                                                       "CV", "MCC", "AUC"], width=1.8)  # fmt: skip
 
 
+def test_a_figure_taller_than_a_page_is_refused_for_a_paper_and_drawn_for_the_screen(study):
+    # #81: `faircompare figure pairs` of the whole default study at 3.5 in was 13.4 in tall
+    # (8 panels in one column, 38 legend entries), taller than any page; the report's layout
+    # (a screen scrolls) draws it
+    from faircompare.analysis.canvas import PAGE_HEIGHT, canvas, finish
+
+    names = [f"method-{i}" for i in range(38)]
+    with pytest.raises(paper.FigureFitError) as refused:
+        canvas(paper.Layout(3.5), None, 8, names, aspect=0.8)
+    said = str(refused.value)
+    assert re.fullmatch(r"8 panels and a legend of 38 entries take [\d.]+ in at 3.5 in wide, "
+                        r"more than the 9 in a page holds: select fewer algorithms, measures or "
+                        r"configurations, draw it wider \(width 7 for a page\), or put the legend "
+                        r"elsewhere \(legend 'right' or 'off'\)", said)  # fmt: skip
+    assert float(said.split(" take ")[1].split(" in")[0]) > PAGE_HEIGHT
+    screen = finish(canvas(REPORT, None, 8, names, aspect=0.8))
+    assert screen.get_size_inches()[1] > 0  # drawn: the report has no page to fill
+    with pytest.raises(paper.FigureFitError, match="take 10.0 in at 3.5 in wide"):
+        paper.draw("pairs", study, datasets=["german"], width=3.5)  # 4 families x 2 measures
+    fits = paper.draw("pairs", study, datasets=["german"], width=7)  # as the error says
+    assert fits.get_size_inches()[1] <= PAGE_HEIGHT
+
+
 def test_the_intervals_axis_spans_the_intervals_drawn_not_far_beyond(study):
     # the page's intervals on Adult ran from 0.42 for means of 0.71 to 0.87 (#81)
     from faircompare.analysis.kinds import intervals

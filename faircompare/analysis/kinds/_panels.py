@@ -46,6 +46,28 @@ def run_name(run: pd.Series, selection: Selection) -> str:
     return f"{where}, {selection.label(run['algorithm'], run['setting'])}, split {run['split_id']}"
 
 
+def in_order(frame: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+    """Return rows in the order of their algorithms, an algorithm's budgets increasing.
+
+    Parameters
+    ----------
+    frame
+        Rows with ``algorithm`` and ``setting`` columns.
+    order
+        The algorithms, in the order shown.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows sorted (stably): by the algorithm's place, then its runs at their parameters
+        before its tuned ones, by budget (1 trial before 10 before 30).
+    """
+    rank = {a: i for i, a in enumerate(order)}
+    budget = frame["setting"].map(lambda s: tidy.budget_of(s) or 0)
+    keys = frame.assign(_rank=frame["algorithm"].map(rank), _budget=budget)
+    return frame.loc[keys.sort_values(["_rank", "_budget"], kind="stable").index]
+
+
 def styled(wide: pd.DataFrame, selection: Selection) -> tuple[pd.DataFrame, list[str]]:
     """Name and style each run of a wide frame, in the selection's order of its algorithms.
 
@@ -53,8 +75,7 @@ def styled(wide: pd.DataFrame, selection: Selection) -> tuple[pd.DataFrame, list
     and ``filled`` (True), and the algorithms in order.
     """
     order = selection.order(wide["algorithm"].unique())
-    rank = {a: i for i, a in enumerate(order)}
-    wide = wide.sort_values("algorithm", key=lambda names: names.map(rank), kind="stable")
+    wide = in_order(wide, order)
     pairs = list(zip(wide["algorithm"], wide["setting"], strict=True))
     named = wide.assign(
         name=[selection.label(a, s) for a, s in pairs],

@@ -28,7 +28,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_width, widest
-from faircompare.analysis.kinds._panels import panel_title, shown_audits
+from faircompare.analysis.kinds._panels import in_order, panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
 from faircompare.records import DEFAULTS, POOLED, TUNED
@@ -128,15 +128,15 @@ def arranged(
     found = configurations(runs, selection)
     titles = {c: panel_title(selection, c) if len(found) > 1 else "" for c in found}
     where = [(str(d), str(a), str(v)) for d, a, v in runs[tidy.WHERE].to_numpy()]
-    shown = runs["setting"].where(runs["setting"].isin(NAMED), POOLED)  # a grid's points pooled
+    kept = runs["setting"].isin(NAMED) | runs["setting"].map(tidy.budget_of).notna()
+    shown = runs["setting"].where(kept, POOLED)  # a grid's points pooled, each budget its own
     pairs = list(zip(runs["algorithm"], shown, strict=True))
     runs = runs.assign(
         panel=[titles[w] for w in where],
         name=[selection.label(a, s) for a, s in pairs],
         style=[tidy.label(a, s) for a, s in pairs],
     )
-    rank = {a: i for i, a in enumerate(selection.order(runs["algorithm"].unique()))}
-    runs = runs.sort_values("algorithm", key=lambda names: names.map(rank), kind="stable")
+    runs = in_order(runs, selection.order(runs["algorithm"].unique()))
     return IndividualFrames(runs.reset_index(drop=True), list(titles.values()),
                             list(dict.fromkeys(runs["name"])), styles)  # fmt: skip
 

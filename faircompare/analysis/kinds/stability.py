@@ -26,6 +26,7 @@ from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import (
     chart_range,
+    in_order,
     note_off_chart,
     panels_of,
     same_limits,
@@ -111,8 +112,7 @@ def frames(
                              name=[selection.label(a, s) for a, s in settings])  # fmt: skip
     order = selection.order(summary["algorithm"].unique())
     summary["panel"], panels, by_family = panels_of(summary, order, study.families, selection)
-    rank = {a: i for i, a in enumerate(order)}
-    summary = summary.sort_values("algorithm", key=lambda names: names.map(rank))
+    summary = in_order(summary, order)
     legend = list(dict.fromkeys(summary["name"]))
     return StabilityFrames(summary.reset_index(drop=True), panels, legend, study.styles,
                            f"{_shown(x, selection)} (mean ± sd)",
