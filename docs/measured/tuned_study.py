@@ -33,7 +33,7 @@ JOBS = 1  # the study's workers (its dry run prices runs side by side above one)
 
 
 def priced(results: Path) -> list[Figure]:
-    """The dry run's price of the profile against the stored run time, overall and per split."""
+    """Return the dry run's price of the profile against the stored run time, and per split."""
     study = plan_study(PROFILES["tuned"])
     with ResultStore(results, readonly=True) as store:
         runs = store.runs()
@@ -62,7 +62,7 @@ def priced(results: Path) -> list[Figure]:
 
 
 def spent_and_surviving(results: Path) -> list[Figure]:
-    """The searches that made their budget's trials; the verdicts that survive every budget."""
+    """Return the searches that made their budget's trials, and the verdicts that survive."""
     with ResultStore(results, readonly=True) as store:
         runs, trials, measures = store.runs(), store.trials(), store.measures()
     tuned = runs.dropna(subset="budget")
@@ -91,9 +91,10 @@ def rerun(results: Path) -> Figure:
     with ResultStore(results, readonly=True) as store:
         chosen = _chosen(store)
     same = sum(chosen_again[key] == chosen.get(key) for key in chosen_again)
-    return Figure("a rerun's tuned runs choosing the stored setting",
-                  "German, split 0, every tuned run again with the same seed", len(chosen_again),
-                  same, quoted=f"{same} of {len(chosen_again)} tuned runs", page=TUNING)  # fmt: skip
+    design = "German, split 0, every tuned run again with the same seed"
+    quoted = f"{same} of {len(chosen_again)} tuned runs"
+    return Figure("a rerun's tuned runs choosing the stored setting", design, len(chosen_again),
+                  same, quoted=quoted, page=TUNING)  # fmt: skip
 
 
 def _chosen(store: ResultStore) -> dict[str, dict]:
