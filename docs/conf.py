@@ -100,7 +100,8 @@ sphinx_gallery_conf = {
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"faircompare {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["tables.css"]  # long names in a table's cells wrap after their hyphens
 html_sidebars = {"measures": [], "methods": []}  # their wide tables take the page's width
 html_theme_options = {
     "navigation_with_keys": False,

@@ -169,12 +169,9 @@ def draw(
         study = StudyFrames.read(store)
         stored = sorted(study.measures["measure"].unique())
         for name in (x, y, *(measures or ())):
-            if name is not None and kind not in _TESTS_ACROSS:
+            if name is not None and chosen.names_measures:
                 check_choice(name, stored, what="measure")
         if ax is not None:  # the user's axes hold one panel: no panel per family
             study = replace(study, families={})
         frames = chosen.frames(study, selection, x, y, **options)
     return chosen.draw(frames, layout, ax)
-
-
-_TESTS_ACROSS = ("pvalues", "threshold", "flipset")  # kinds whose x names a test, not a measure

@@ -87,6 +87,10 @@ class Kind(Generic[Frames]):
         signature names (:attr:`options`).
     draw
         Its drawing step: ``draw(frames, layout, ax)``.
+    names_measures
+        Whether its ``x`` and ``y`` name stored measures (checked against the store's before
+        anything is drawn); False where ``x`` names a test's metric or a flipset (the module's
+        ``NAMES_MEASURES``).
     """
 
     name: str
@@ -94,6 +98,7 @@ class Kind(Generic[Frames]):
     axes: str
     frames: Callable[..., Frames]
     draw: Callable[[Frames, Layout | None, Axes | None], Figure]
+    names_measures: bool = True
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -125,6 +130,13 @@ _MODULES: dict[str, ModuleType] = {
 }
 #: Every figure kind, by name (their texts: :data:`faircompare.choices.FIGURE_KINDS`).
 KINDS: dict[str, Kind[Any]] = {
-    name: Kind(name, shows, axes, _MODULES[name].frames, _MODULES[name].draw)
+    name: Kind(
+        name,
+        shows,
+        axes,
+        _MODULES[name].frames,
+        _MODULES[name].draw,
+        getattr(_MODULES[name], "NAMES_MEASURES", True),
+    )
     for name, (shows, axes) in FIGURE_KINDS.items()
 }

@@ -32,7 +32,10 @@ from faircompare.choices import FLIPSET_MIN_ROWS
 from faircompare.results import ResultStore
 from faircompare.stats.individual import MONTE_CARLO_Z
 
-__all__ = ["FLIPSETS", "LEADING", "FlipsetFrames", "draw", "frames"]
+__all__ = ["FLIPSETS", "FlipsetFrames", "LEADING", "NAMES_MEASURES", "draw", "frames"]
+
+#: Whether ``x`` names a stored measure: here it names a flipset (F+ or F-).
+NAMES_MEASURES = False
 
 #: The features shown, those that move most.
 LEADING = 10

@@ -24,7 +24,10 @@ from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.tables import AUDIT_NAMES
 from faircompare.stats.permutation import METRICS
 
-__all__ = ["BINS", "PValueFrames", "draw", "frames"]
+__all__ = ["BINS", "NAMES_MEASURES", "PValueFrames", "draw", "frames"]
+
+#: Whether ``x`` names a stored measure: here it names the metric a permutation test tested.
+NAMES_MEASURES = False
 
 #: Bins of the histogram, each 0.05 wide.
 BINS = 20

@@ -25,7 +25,10 @@ from faircompare.analysis.kinds._panels import run_name, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.stats.permutation import METRICS
 
-__all__ = ["PERMUTATIONS", "THRESHOLDS", "ThresholdFrames", "draw", "frames"]
+__all__ = ["NAMES_MEASURES", "PERMUTATIONS", "THRESHOLDS", "ThresholdFrames", "draw", "frames"]
+
+#: Whether ``x`` names a stored measure: here it names the metric a permutation test tested.
+NAMES_MEASURES = False
 
 #: The thresholds: quantiles of the run's scores.
 THRESHOLDS = np.linspace(0.05, 0.95, 10)
