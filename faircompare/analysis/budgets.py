@@ -104,7 +104,8 @@ def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
         One row per dataset, attribute, variant, algorithm and constraint: a column per budget
         (:func:`budget_name`: ``defaults``, ``1 trial``, ...) holding the verdict at equal
         fairness there (``above``, ``on``, ``below``, ``untested``; empty where not run), and
-        ``survives``: whether the verdict at the defaults is the verdict at every budget.
+        ``survives``: whether the verdict at the defaults is the verdict at every budget (NA
+        where no method ran at its defaults).
     """
     tuned = _tuned_methods(measures)
     if tuned.empty:
@@ -131,7 +132,7 @@ def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
     budgets = sorted(wide.columns)
     wide = wide[budgets].fillna("")
     defaults = wide.get(DEFAULT_BUDGET)  # none where no method ran at its defaults
-    survives = wide.eq(defaults, axis=0).all(axis=1) if defaults is not None else False
+    survives = wide.eq(defaults, axis=0).all(axis=1) if defaults is not None else pd.NA
     wide.columns = [budget_name(b) for b in budgets]
     return wide.assign(survives=survives).reset_index().rename_axis(columns=None)
 
