@@ -198,6 +198,7 @@ def profile_rows(listing: dict[str, dict[str, Any]]) -> Listing:
             "algorithms": _listed(d["algorithms"]),
             "splits": d["splits"],
             "grid": "tuned" if d["tune"] else ("yes" if d["grid"] else "no"),
+            "budgets": ", ".join(map(str, d["tuning_budgets"])) or "-",
             "audits": "yes" if d["audits"] else "no",
         }
         for name, d in listing.items()

@@ -126,6 +126,7 @@ def test_the_listing_tables_are_made_from_the_records_the_json_prints():
     rows = {row["profile"]: row for row in profile_rows(profiles)}
     assert rows["paper"]["algorithms"] == f"{len(profiles['paper']['algorithms'])} named"
     assert rows["default"]["grid"] == "no" and rows["quick"]["grid"] == "tuned"
+    assert rows["tuned"]["budgets"] == "1, 10, 30" and rows["default"]["budgets"] == "-"
     accuracy = measure_listing()[0]
     assert (accuracy["measure"], accuracy["range"], accuracy["needs scores"]) == (
         "accuracy", "[0, 1]", False
