@@ -29,10 +29,19 @@ from faircompare.analysis.tidy import WHERE, budget_of, label, representative
 from faircompare.measures import MEASURES
 from faircompare.records import DEFAULTS
 
-__all__ = ["DEFAULT_BUDGET", "budget_name", "by_budget", "surviving", "verdicts_by_budget"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "SHOWN_CHANGES",
+    "budget_name",
+    "by_budget",
+    "surviving",
+    "verdicts_by_budget",
+]
 
 #: The budget a method at its defaults is shown at: no trial, its parameters as they come.
 DEFAULT_BUDGET = 0
+#: The changed verdicts :func:`surviving` names one by one; the others it counts.
+SHOWN_CHANGES = 5
 
 
 def budget_name(budget: int) -> str:
@@ -149,8 +158,8 @@ def surviving(verdicts: pd.DataFrame) -> str:
     -------
     str
         ``"Of 24 verdicts against the yardstick at the defaults, 20 hold at every budget; 4
-        change: ..."`` (each change named: configuration, method, constraint, verdicts), or
-        why there is nothing to say.
+        change: ..."`` (the first :data:`SHOWN_CHANGES` changes named: configuration, method,
+        constraint, verdicts; the others counted), or why there is nothing to say.
     """
     if verdicts.empty or DEFAULTS not in verdicts:
         return "No method was run both at its defaults and tuned: no verdict to follow."
@@ -166,9 +175,11 @@ def surviving(verdicts: pd.DataFrame) -> str:
         f"{row['dataset']}/{row['sensitive_attribute']} {row['algorithm']} "
         f"({row['constraint'].replace('_', ' ')}): "
         + " -> ".join(f"{row[b] or '-'}" for b in budgets)
-        for _, row in changed.iterrows()
+        for _, row in changed.head(SHOWN_CHANGES).iterrows()
     ]
-    return f"{said}; {len(changed)} change: {'; '.join(named)}."
+    more = len(changed) - len(named)
+    rest = f"; and {more} more (the table's 'survives' column)" if more else ""
+    return f"{said}; {len(changed)} change: {'; '.join(named)}{rest}."
 
 
 def _tuned_methods(measures: pd.DataFrame) -> pd.DataFrame:

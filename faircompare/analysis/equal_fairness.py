@@ -261,10 +261,12 @@ def equal_fairness_table(
         One row per algorithm (its label) and constraint: ``frontier``, ``splits``,
         ``difference`` (the mean), ``ci_low`` and ``ci_high`` (95%, NaN with one split),
         ``pvalue`` (corrected resampled t-test of a zero mean), ``holm`` (adjusted over the
-        table's algorithms, per constraint), ``above`` (the share of splits above the
-        frontier) and ``verdict``: ``above``, ``below`` (Holm-adjusted p < 0.05), ``on``, or
-        ``untested`` where fewer than two splits give a difference (the constraint's measure
-        is undefined on test where a group lacks positives or negatives).
+        table's algorithms compared with one frontier, per constraint: a tuned study's budgets,
+        each compared with the frontier of its budget, are families of their own), ``above``
+        (the share of splits above the frontier) and ``verdict``: ``above``, ``below``
+        (Holm-adjusted p < 0.05), ``on``, or ``untested`` where fewer than two splits give a
+        difference (the constraint's measure is undefined on test where a group lacks
+        positives or negatives).
     """
     differences = equal_fairness(measures)
     columns = ["algorithm", "constraint", "frontier", "splits", "difference", "ci_low",
@@ -295,7 +297,7 @@ def equal_fairness_table(
         })  # fmt: skip
     table = pd.DataFrame(rows)
     table["holm"] = np.nan
-    for _, part in table.groupby("constraint"):
+    for _, part in table.groupby(["constraint", "frontier"]):  # a budget's methods, its frontier's
         tested = part["pvalue"].notna()
         table.loc[part.index[tested], "holm"] = holm(part.loc[tested, "pvalue"])
     significant = table["holm"] < _ALPHA
