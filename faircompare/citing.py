@@ -350,7 +350,8 @@ def _statistics(done: pd.DataFrame) -> Cited:
     if _ranked(done[~frontier]):
         statistics |= {key: compare.REFERENCES[key] for key in across}
     statistics |= equal_fairness.REFERENCES if frontier.any() else {}
-    return statistics | (trials.REFERENCES if done["budget"].notna().any() else {})
+    tuned = "budget" in done and done["budget"].notna().any()  # a store of 0.3.0 has none
+    return statistics | (trials.REFERENCES if tuned else {})
 
 
 def _ranked(done: pd.DataFrame) -> bool:
