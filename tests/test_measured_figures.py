@@ -25,7 +25,8 @@ def flattened(text: str) -> str:
 
 
 def test_the_measuring_scripts_write_quoting_files():
-    # the scripts of the audits' error rates and costs (issue #80), Feldman's rejections (#78); a lost file would pass below
+    # the scripts of the audits' error rates and costs (issue #80), Feldman's rejections (#78), the
+    # tuned study (#82); a lost file would pass below
     assert {path.stem for path in QUOTING} >= {
         "across_datasets",
         "audit_error_rates",
@@ -33,6 +34,7 @@ def test_the_measuring_scripts_write_quoting_files():
         "dry_run_load",
         "feldman_individual",
         "sequential_audits",
+        "tuned_study",
         "undecided_verdicts",
     }
 

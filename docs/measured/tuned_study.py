@@ -53,7 +53,7 @@ def priced(results: Path) -> list[Figure]:
     for split, seconds in measured.items():
         off = expected[split] / seconds - 1
         figures.append(Figure(f"dry run against split {split}'s run time", design,
-                              int((runs["split_id"] == split).sum()), off))  # fmt: skip
+                              int((runs["split_id"] == split).sum()), off, page=TUNING))  # fmt: skip
     worst = max(figures[1:], key=lambda f: abs(f.value))
     figures.append(Figure("the split furthest from its price", design, worst.replications,
                           worst.value, quoted=f"each split within {abs(worst.value):.0%} of "
@@ -76,7 +76,7 @@ def spent_and_surviving(results: Path) -> list[Figure]:
         Figure("tuned runs that made exactly their budget's trials", design, len(tuned), exact,
                quoted=f"{exact:,} of its {len(tuned):,} tuned runs", page=TUNING),
         Figure("verdicts at the defaults that hold at every budget", design, len(verdicts),
-               held, quoted=sentence.split(";")[0].split(" (")[0], page=TUNING),
+               held, quoted=sentence.split(";")[0], page=TUNING),
     ]  # fmt: skip
 
 

@@ -284,7 +284,7 @@ def test_the_report_says_which_verdicts_survive_and_the_trials_each_run_made(tun
     text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
     assert "Tuning at an equal budget" in text
     assert re.search(r"Of \d+ verdicts against the yardstick at the defaults, \d+ hold at every "
-                     r"budget \(1 trial, 3 trials\)", text)  # fmt: skip
+                     r"budget \(\d+ at 1 trial, \d+ at 3 trials\)", text)  # fmt: skip
     # 2 methods x 2 budgets x 2 splits, and the frontier's 13 points x 2 x 2: each its trials
     assert "Of 60 tuned runs, 60 made exactly their budget's trials." in text
     assert "kamishima (3 trials)" in text
