@@ -52,8 +52,9 @@ def priced(results: Path) -> list[Figure]:
                           f"{total_run / 3600:.2f} ({error:+.0%})", page=TUNING))  # fmt: skip
     for split, seconds in measured.items():
         off = expected[split] / seconds - 1
-        figures.append(Figure(f"dry run against split {split}'s run time", design,
-                              int((runs["split_id"] == split).sum()), off, page=TUNING))  # fmt: skip
+        count = int((runs["split_id"] == split).sum())
+        quantity = f"dry run against split {split}'s run time"
+        figures.append(Figure(quantity, design, count, off, page=TUNING))
     worst = max(figures[1:], key=lambda f: abs(f.value))
     figures.append(Figure("the split furthest from its price", design, worst.replications,
                           worst.value, quoted=f"each split within {abs(worst.value):.0%} of "
