@@ -266,7 +266,8 @@ def test_the_budget_kind_draws_each_methods_stored_means_at_each_budget(tuned_st
         assert figure.get_size_inches()[0] == pytest.approx(width)
         assert lint_figure(figure) == []
     accuracy, gap = figure.axes[:2]
-    assert [t.get_text() for t in accuracy.get_xticklabels()] == ["defaults", "1 trial", "3 trials"]
+    assert [t.get_text() for t in accuracy.get_xticklabels()] == ["0", "1", "3"]
+    assert accuracy.get_xlabel() == "trials (0: defaults)"
     lines = {line.get_label(): line.get_ydata() for line in accuracy.get_lines()}
     assert set(lines) == {"Ours", "logistic-regression"}  # the frontier is the yardstick, not drawn
     # each mean by hand: the stored test accuracy of the runs at each setting, over the splits

@@ -19,17 +19,19 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from faircompare.analysis.budgets import budget_name, by_budget
+from faircompare.analysis.budgets import by_budget
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import panel_title, y_labelled
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
 from faircompare.measures import MEASURES
 
-__all__ = ["MEASURES_SHOWN", "BudgetFrames", "draw", "frames"]
+__all__ = ["BUDGET_AXIS", "MEASURES_SHOWN", "BudgetFrames", "draw", "frames"]
 
 #: The measures the figure shows by default: accuracy, and DIbinary's gap.
 MEASURES_SHOWN = ("accuracy", "DIbinary")
+#: The axis across: the trials, 0 for each method at its defaults (short ticks, a column wide).
+BUDGET_AXIS = "trials (0: defaults)"
 _DODGE = 0.5  # of the space between two budgets, what the methods' markers spread over
 
 
@@ -160,11 +162,10 @@ def draw(frames: BudgetFrames, layout: Layout | None = None, ax: Axes | None = N
             mine = frames.summary[frames.summary["panel"] == title]
             for name, line in mine.groupby("name", sort=False):
                 _line(panel, line, frames.styles[line["style"].iloc[0]], position, offsets[name])
-            panel.set_xticks(range(len(frames.budgets)),
-                             [budget_name(b) for b in frames.budgets])  # fmt: skip
+            panel.set_xticks(range(len(frames.budgets)), [str(b) for b in frames.budgets])
             panel.set_xlim(-0.5, len(frames.budgets) - 0.5)
             panel.set_title(title.split("\n")[0] if "\n" in title else "")
-            panel.set_xlabel("tuning budget")
+            panel.set_xlabel(BUDGET_AXIS)
             y_labelled(panel, mine["axis"].iloc[0] + " (mean, 95% CI)", layout)
         return finish(drawn)
 
