@@ -602,8 +602,10 @@ def fit_model(
         if not spec.refits:
             return model, 0.0
         start = time.perf_counter()
-        defaults = _algorithm(spec.algorithm, settings.plugins).create().get_params()
-        own = {name: spec.parameters.get(name, defaults[name]) for name in spec.refit_params}
+        own = {name: value for name, value in spec.params if name in spec.refit_params}
+        if len(own) < len(spec.refit_params):  # a tuned frontier's end: the others' defaults
+            defaults = _algorithm(spec.algorithm, settings.plugins).create().get_params()
+            own = {name: own.get(name, defaults[name]) for name in spec.refit_params}
         return model.refitted(**own), time.perf_counter() - start
     name, params = spec.algorithm, spec.parameters
     if spec.fit_as is not None:

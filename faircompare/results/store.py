@@ -184,6 +184,7 @@ class ResultStore:
             raise StoreError(f"no results in {self.folder}: run the benchmark first")
         self._db: sqlite3.Connection | None = None
         self._copy: Path | None = None
+        self._lacking: list[tuple[str, str | None]] = []  # what of ADDED a read store lacks
         try:
             self._db = self._connect()
             self._check_schema()
@@ -247,21 +248,27 @@ class ResultStore:
         is left as it is): a file SQLite may not write is refused now, before any run.
         """
         tables = self._refuse_foreign(self._open)
+        self._lacking = self._missing() if tables else []
         if self.readonly:
             return
         if not tables:
             self._open.executescript(SCHEMA)
-        for table, column in self._missing():
+        for table, column in self._lacking:
             if column is None:
                 self._open.executescript(SCHEMA)  # every table IF NOT EXISTS: the new ones
             else:
                 self._open.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER")
+        self._lacking = []  # added now
         self._open.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
         )
 
     def _missing(self) -> list[tuple[str, str | None]]:
-        """Return what of :data:`ADDED` the store lacks (written before it was added)."""
+        """Return what of :data:`ADDED` the store lacks (written before it was added).
+
+        Read once, when the store is opened (:meth:`_check_schema`): a store opened to write
+        gains it there, one only read lacks it while open.
+        """
         query = "SELECT name FROM sqlite_master WHERE type = 'table'"
         tables = {name for (name,) in self._open.execute(query)}
         return [
@@ -872,7 +879,7 @@ class ResultStore:
 
         A store only read, written before tuned runs were, has no budget: its runs have none.
         """
-        budget = "NULL AS budget" if ("runs", "budget") in self._missing() else "r.budget"
+        budget = "NULL AS budget" if ("runs", "budget") in self._lacking else "r.budget"
         return ", ".join([*(f"r.{c}" for c in _SPEC_COLUMNS), budget])
 
     def _frame(
@@ -909,7 +916,7 @@ class ResultStore:
             where the trial failed), ``error`` and ``chosen`` (the trial whose setting the
             run tested). Empty for a store with no tuned runs.
         """
-        if ("trials", None) in self._missing():
+        if ("trials", None) in self._lacking:
             columns = ["key", *_SPEC_COLUMNS, "budget", "number", "params", "accuracy", "gap",
                        "error", "chosen"]  # fmt: skip
             return pd.DataFrame(columns=columns)

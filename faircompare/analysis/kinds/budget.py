@@ -19,6 +19,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from faircompare.analysis import tidy
 from faircompare.analysis.budgets import by_budget
 from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish
 from faircompare.analysis.kinds._panels import panel_title, y_labelled
@@ -102,12 +103,11 @@ def frames(
     for measure in names:
         table = by_budget(selected, measure)
         axis = _axis(measure, selection)
+        by_configuration = dict(iter(table.groupby(tidy.WHERE, sort=False)))
         for configuration in found:
-            where = (table[["dataset", "sensitive_attribute", "variant"]]
-                     == pd.Series(configuration, ["dataset", "sensitive_attribute",
-                                                  "variant"])).all(axis=1)  # fmt: skip
             title = panel_title(selection, configuration) if len(found) > 1 else ""
-            parts.append(table[where].assign(panel=f"{title}\n{axis}".strip(), axis=axis))
+            mine = by_configuration.get(tuple(configuration), table.iloc[:0])
+            parts.append(mine.assign(panel=f"{title}\n{axis}".strip(), axis=axis))
     summary = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     if summary.empty:
         raise ValueError(
