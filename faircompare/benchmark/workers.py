@@ -374,17 +374,21 @@ def serve(fd: int) -> None:
         (None to stop); ``("started", None)`` and ``("record", record)`` out.
     """
     connection = Connection(fd)
+    scratch = Path(tempfile.gettempdir())  # the folder the pool made for this worker
     _adopt_orphans()
-    _end_with_coordinator()
-    settings = connection.recv()
-    _load_plugins(settings.plugins)
-    while (group := _received(connection)) is not None:
-        work = GroupWork()
-        for spec in group:
-            connection.send(("started", None))
-            record = work.execute(spec, settings)
-            end_strays()
-            connection.send(("record", record))
+    _end_with_coordinator(scratch)
+    try:
+        settings = connection.recv()
+        _load_plugins(settings.plugins)
+        while (group := _received(connection)) is not None:
+            work = GroupWork()
+            for spec in group:
+                connection.send(("started", None))
+                record = work.execute(spec, settings)
+                end_strays()
+                connection.send(("record", record))
+    finally:  # told to stop, or the coordinator is gone and cannot remove the folder
+        remove_folder(scratch)
 
 
 def _load_plugins(plugins: str | None) -> None:
@@ -408,18 +412,22 @@ def _received(connection: Connection) -> list[RunSpec] | None:
         return None
 
 
-def _end_with_coordinator() -> None:
+def _end_with_coordinator(scratch: Path) -> None:
     """Exit, with every process of the worker's group, as soon as the coordinator is gone.
 
     Killed with ``kill -9``, a coordinator cannot stop its workers, which would live on
-    (re-parented to init) with their caches; each worker watches its parent instead (once a
-    second, in a daemon thread).
+    (re-parented to init) with their caches, nor remove their temporary folders; each worker
+    watches its parent instead (once a second, in a daemon thread): it ends the processes its
+    run started, removes its folder (``scratch``, the one :class:`WorkerPool` made for it) and
+    ends itself.
     """
     parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1)
+        end_strays()
+        remove_folder(scratch)
         os.killpg(0, signal.SIGKILL)
 
     threading.Thread(target=watch, name="faircompare-coordinator-watch", daemon=True).start()

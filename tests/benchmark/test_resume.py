@@ -145,14 +145,19 @@ def test_failed_runs_make_the_exit_status_non_zero_with_a_summary(tmp_path):
     assert "ricci/Race/numerical+binary/raises {} split 0: ValueError: no good" in result.stderr
 
 
-def test_workers_end_when_their_coordinator_is_killed(tmp_path):
-    # on the main of issue #28 two loky workers and two resource trackers lived on, 155 s later
+def test_workers_end_when_their_coordinator_is_killed(tmp_path, monkeypatch):
+    # on the main of issue #28 two loky workers and two resource trackers lived on, 155 s later;
+    # until #81 each worker's temporary folder stayed behind too
     psutil = pytest.importorskip("psutil")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     process = start(tmp_path, "--jobs", "2")
     wait_for_runs(tmp_path, 3, process)
     children = psutil.Process(process.pid).children(recursive=True)
-    assert children  # the workers
+    assert children and list(temporary.glob("faircompare-worker-*"))  # the workers' folders
     process.send_signal(signal.SIGKILL)
     process.wait()
     gone, alive = psutil.wait_procs(children, timeout=20)
     assert alive == [], [p.cmdline()[:3] for p in alive]
+    assert list(temporary.glob("faircompare-worker-*")) == []
