@@ -24,6 +24,7 @@ __all__ = [
     "PAGE",
     "PAGE_HEIGHT",
     "RESAMPLING_RISK",
+    "TABLE_FIRST_ROWS",
     "TABLE_KINDS",
     "TUNING_MEASURES",
     "TUNING_OBJECTIVES",
@@ -165,6 +166,10 @@ PAGE = 7.0
 #: Inches: the tallest figure a paper's page holds, its caption below it (the text block of
 #: ACM's and IEEE's two-column templates is 9 to 9.5 in tall).
 PAGE_HEIGHT = 9.0
+#: The rows a table of the report's page shows until the reader asks for all of them (a filter
+#: or a sort reads every row): a configuration's measures and audits tables whole, the pairwise
+#: comparisons (hundreds of pairs) from the pairs told apart.
+TABLE_FIRST_ROWS = 40
 #: Points: a figure's default text size (ticks and legend one point less).
 FONT_SIZE = 8.0
 #: Where a figure's legend goes (the first is the default): below the panels, right of them,

@@ -60,6 +60,7 @@ __all__ = [
     "friedman",
     "intervals",
     "pairwise",
+    "score_bounds",
     "scores",
     "wins_ties_losses",
 ]
@@ -494,6 +495,37 @@ def oriented(measure: str, values: pd.Series) -> pd.Series:
     if known.kind == "accuracy":
         return values
     return pd.Series(-known.gap(values), index=values.index, name=values.name)
+
+
+def score_bounds(measure: str) -> tuple[float, float]:
+    """Return the smallest and largest score of a measure (:func:`oriented`'s range).
+
+    An accuracy measure's bounds; a fairness measure's largest gap from its ideal, negated,
+    up to 0 (a ratio's gap is at most 1). An interval of a mean score is cut to this range:
+    the mean lies in it, so the cut interval covers it as often.
+
+    Parameters
+    ----------
+    measure
+        An aggregate measure of the catalogue.
+
+    Returns
+    -------
+    tuple of float
+        The lowest and the highest score.
+
+    Examples
+    --------
+    >>> from faircompare.analysis.compare import score_bounds
+    >>> score_bounds("accuracy"), score_bounds("DIbinary"), score_bounds("CV")
+    ((0.0, 1.0), (-1.0, 0.0), (-1.0, 0.0))
+    """
+    known = MEASURES[measure]
+    if known.kind == "accuracy":
+        return known.bounds
+    low, high = known.bounds
+    widest = 1.0 if known.ratio else max(known.ideal - low, high - known.ideal)
+    return -widest, 0.0
 
 
 def score_name(measure: str, shown: str | None = None) -> str:
@@ -1029,7 +1061,8 @@ def intervals(
             continue
         # An interval of one algorithm's mean: the test of its values against 0, shifted.
         test = corrected_ttest(values, test_to_train, confidence=confidence)
-        rows[name] = {"mean": test.mean, "ci_low": test.interval[0], "ci_high": test.interval[1]}
+        low, high = np.clip(test.interval, *score_bounds(measure))
+        rows[name] = {"mean": test.mean, "ci_low": low, "ci_high": high}
     if not rows:  # no algorithm with two splits or more
         return pd.DataFrame(columns=["mean", "ci_low", "ci_high", "worse_than_best"])
     table = pd.DataFrame.from_dict(rows, orient="index").sort_values("mean", ascending=False)

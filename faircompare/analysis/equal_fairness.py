@@ -413,13 +413,16 @@ def most_accurate(
     levels: tuple[float, ...] = FAIRNESS_LEVELS,
     *,
     excluded: Collection[str] = (),
+    only: Collection[str] | None = None,
 ) -> pd.DataFrame:
     """Return, per configuration, constraint and level, the most accurate intervention there.
 
     An intervention is taken as the report shows it (:func:`~.tidy.representative`), its
     runs averaged per split, then over splits; it is at a level when its mean violation of the
     constraint (``demographic_parity_difference``, ``equalized_odds_difference``) is at most
-    the level. The frontiers, a yardstick, are left out.
+    the level. The frontiers, a yardstick, are never named; beside each intervention named
+    stands the yardstick's accuracy at the level itself (the best frontier's,
+    :func:`frontier_accuracy` at the level on each split, averaged).
 
     Parameters
     ----------
@@ -431,21 +434,27 @@ def most_accurate(
         The violations at most which the most accurate intervention is named.
     excluded
         Keys of runs that are no result (a constant classifier's: :mod:`.flags`), left out.
+    only
+        The algorithms that may be named (the interventions, say, without the baselines);
+        None: every one but the frontiers.
 
     Returns
     -------
     pandas.DataFrame
         One row per configuration (:data:`~.tidy.WHERE`), constraint and ``level``:
         ``algorithm`` (empty where none is that fair), its ``accuracy`` with its corrected 95 %
-        interval (``ci_low``, ``ci_high``), its mean ``violation``, and ``candidates``: how
-        many interventions are at the level.
+        interval (``ci_low``, ``ci_high``, cut at 0 and 1), its mean ``violation``,
+        ``candidates`` (how many interventions are at the level) and ``yardstick`` (the
+        yardstick's mean accuracy at the level; NaN where no frontier ran).
     """
-    chosen = representative(
-        measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)], validation
-    )
+    others = measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]
+    if only is not None:
+        others = others[others["algorithm"].isin(list(only))]
+    chosen = representative(others, validation)
     wide = runs_wide(chosen[~chosen["key"].isin(excluded)])
     wide = wide.assign(name=[label(a, s) for a, s in zip(wide["algorithm"], wide["setting"],
                                                          strict=True)])  # fmt: skip
+    yardsticks = _yardstick_at(frontier_points(measures), levels)
     rows = []
     for where, part in wide.groupby(WHERE):
         for constraint, measure in CONSTRAINT_MEASURES.items():
@@ -455,20 +464,42 @@ def most_accurate(
             means = by_split.groupby(level="name").mean()
             for level in levels:
                 fair = means[means[measure] <= level]
+                yardstick = yardsticks.get((*where, constraint, level), np.nan)
                 row = {**dict(zip(WHERE, where, strict=True)), "constraint": constraint,
-                       "level": level, "candidates": len(fair), "algorithm": ""}  # fmt: skip
+                       "level": level, "candidates": len(fair), "algorithm": "",
+                       "yardstick": yardstick}  # fmt: skip
                 if len(fair):
                     name = fair["accuracy"].idxmax()
                     accuracy = by_split.loc[name, "accuracy"].dropna().to_numpy()
                     test = corrected_ttest(accuracy) if len(accuracy) > 1 else None
+                    low, high = np.clip(test.interval, 0.0, 1.0) if test else (np.nan, np.nan)
                     row |= {"algorithm": name, "accuracy": float(accuracy.mean()),
-                            "ci_low": test.interval[0] if test else np.nan,
-                            "ci_high": test.interval[1] if test else np.nan,
+                            "ci_low": low, "ci_high": high,
                             "violation": float(fair.loc[name, measure])}  # fmt: skip
                 rows.append(row)
     columns = [*WHERE, "constraint", "level", "algorithm", "accuracy", "ci_low", "ci_high",
-               "violation", "candidates"]  # fmt: skip
+               "violation", "candidates", "yardstick"]  # fmt: skip
     return pd.DataFrame(rows).reindex(columns=columns)
+
+
+def _yardstick_at(
+    points: pd.DataFrame, levels: tuple[float, ...]
+) -> dict[tuple[object, ...], float]:
+    """Return the yardstick's mean accuracy at each level, by configuration and constraint.
+
+    The yardstick of a configuration is its best frontier at its parameters (a tuned
+    study's budgets have frontiers of their own, compared with their own budget's runs).
+    """
+    at_parameters = points[points["budget"].isna()]
+    found: dict[tuple[object, ...], float] = {}
+    for where, mine in at_parameters.groupby(WHERE):
+        curves = mine[mine["frontier"] == best_frontier(mine)]
+        for constraint, curve in curves.groupby("constraint"):
+            by_split = [frontier_accuracy(split, np.array(levels))
+                        for _, split in curve.groupby("split_id")]  # fmt: skip
+            for level, accuracy in zip(levels, np.mean(by_split, axis=0), strict=True):
+                found[(*where, constraint, level)] = float(accuracy)
+    return found
 
 
 def _difference(row: pd.Series) -> str:

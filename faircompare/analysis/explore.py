@@ -5,9 +5,12 @@ time, any two of :data:`EXPLORED` on its axes, chosen from menus; hovering a poi
 run: algorithm, parameters, split, its measures and its audits' verdicts with their p-values
 (the demographic-parity permutation test, Holm-adjusted over the run's tests; the individual
 test's statistic; FlipTest's F+ rate). A third menu highlights one algorithm on the chart and in
-every table of the page. It is drawn with Bokeh (standalone HTML, its JavaScript written into
-the page: no network, no server); ``perf/explore_libraries.py`` compares it with plotly on the
-page's size and the time to write it.
+every table of the page. A run whose measure on either axis is flagged (:mod:`.flags`: one class
+predicted, or a rate from few events) is drawn hollow, its reason read on hover; the chart opens
+on the accuracy against the demographic-parity difference, two measures in [0, 1] that a
+ratio's near-zero denominator cannot blow up. It is drawn with Bokeh (standalone HTML, its
+JavaScript written into the page: no network, no server); ``perf/explore_libraries.py`` compares
+it with plotly on the page's size and the time to write it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.analysis import tidy
+from faircompare.analysis.flags import ONE_CLASS
 from faircompare.analysis.style import Style
 
 __all__ = ["EXPLORED", "explore_html", "run_points"]
@@ -35,10 +39,21 @@ EXPLORED = (
     "demographic_parity_difference",
     "equalized_odds_difference",
 )
-_FIELDS = ("configuration", "algorithm", "params", "split", "parity_p", "individual", "flips")
+_FIELDS = (
+    "configuration",
+    "algorithm",
+    "params",
+    "split",
+    "parity_p",
+    "individual",
+    "flips",
+    "flag",
+)
 
 
-def run_points(measures: pd.DataFrame, audits: pd.DataFrame) -> pd.DataFrame:
+def run_points(
+    measures: pd.DataFrame, audits: pd.DataFrame, flagged: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Return one row per run: where it ran, its measures, and its audits' verdicts as text.
 
     Parameters
@@ -47,13 +62,17 @@ def run_points(measures: pd.DataFrame, audits: pd.DataFrame) -> pd.DataFrame:
         The store's long measures frame.
     audits
         The store's audit rows.
+    flagged
+        The runs' flagged measures (:func:`.flags.run_flags`), or None: none flagged.
 
     Returns
     -------
     pandas.DataFrame
         ``key``, ``configuration`` (dataset, attribute, variant), ``algorithm``, ``params``,
-        ``split``, each of :data:`EXPLORED` the runs measured, and ``parity_p``,
-        ``individual`` and ``flips``: the audits' numbers as text, empty where not run.
+        ``split``, each of :data:`EXPLORED` the runs measured, ``parity_p``, ``individual``
+        and ``flips`` (the audits' numbers as text, empty where not run), ``flagged`` (the
+        measures of :data:`EXPLORED` flagged, space-separated) and ``flag`` (why, as text;
+        both empty where none is).
     """
     wide = tidy.runs_wide(measures[measures["group"] == ""])
     shown = [m for m in EXPLORED if m in wide.columns]
@@ -71,7 +90,26 @@ def run_points(measures: pd.DataFrame, audits: pd.DataFrame) -> pd.DataFrame:
     for column in ("parity_p", "individual", "flips"):
         found = verdicts.get(column, {})
         points[column] = [found.get(key, "") for key in points["key"]]
+    reasons = _flags(flagged)
+    points["flagged"] = [reasons.get(key, ("", ""))[0] for key in points["key"]]
+    points["flag"] = [reasons.get(key, ("", ""))[1] for key in points["key"]]
     return points.reset_index(drop=True)
+
+
+def _flags(flagged: pd.DataFrame | None) -> dict[str, tuple[str, str]]:
+    """Return each flagged run's measures of :data:`EXPLORED` and its reasons, as text."""
+    if flagged is None or flagged.empty:
+        return {}
+    shown = flagged[flagged["measure"].isin(EXPLORED)]
+    found = {}
+    for key, rows in shown.groupby("key"):
+        names = " ".join(rows["measure"].unique())
+        reasons = "; ".join(
+            reason if reason == ONE_CLASS else f"{reason}: {', '.join(part['measure'])}"
+            for reason, part in rows.groupby("reason")
+        )
+        found[str(key)] = (names, reasons)
+    return found
 
 
 def _verdicts(audits: pd.DataFrame) -> dict[str, dict[str, str]]:
@@ -128,11 +166,12 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     plot = figure(width=640, height=420, output_backend="webgl", tools="pan,wheel_zoom,reset",
                   x_axis_label=x, y_axis_label=y)  # fmt: skip
     plot.scatter("x", "y", source=source, size=7, fill_color="colour", line_color="colour",
-                 fill_alpha="alpha", line_alpha="alpha")  # fmt: skip
+                 fill_alpha="fill", line_alpha="alpha")  # fmt: skip
     plot.add_tools(HoverTool(tooltips=[
         ("algorithm", "@algorithm"), ("parameters", "@params"), ("split", "@split"),
-        ("x, y", "@x{0.000}, @y{0.000}"), ("demographic parity", "@parity_p"),
-        ("individual", "@individual"), ("FlipTest", "@flips"),
+        ("x, y", "@x{0.000}, @y{0.000}"), ("flag", "@flag"),
+        ("demographic parity", "@parity_p"), ("individual", "@individual"),
+        ("FlipTest", "@flips"),
     ]))  # fmt: skip
     menus = {
         "configuration": _menu("dataset, attribute, variant", configurations),
@@ -177,9 +216,9 @@ def _menu(title: str, options: list[str], value: str | None = None) -> Any:
 
 
 def _axes(measures: list[str]) -> tuple[str, str]:
-    """Return the axes a reader sees first: fairness across, accuracy up."""
-    x = "DIbinary" if "DIbinary" in measures else measures[-1]
-    return x, measures[0]
+    """Return the axes a reader sees first: a bounded fairness measure across, accuracy up."""
+    bounded = "demographic_parity_difference"
+    return (bounded if bounded in measures else measures[-1]), measures[0]
 
 
 def _column(values: pd.Series) -> list[object] | dict[str, list[object]]:
@@ -196,7 +235,7 @@ def _column(values: pd.Series) -> list[object] | dict[str, list[object]]:
 
 
 def _empty() -> dict[str, list[object]]:
-    return {name: [] for name in (*_FIELDS, "colour", "alpha")}
+    return {name: [] for name in (*_FIELDS, "colour", "alpha", "fill")}
 
 
 # The menus' callback: the chosen configuration's runs at the chosen measures, the highlighted
@@ -211,12 +250,15 @@ for (let i = 0; i < all.split.codes.length; i++) {
 }
 const pick = (name) => keep.map((i) => at(name, i));
 const marked = highlight.value;
+const alpha = keep.map((i) => marked === "(none)" || at("algorithm", i) === marked ? 0.8 : 0.12);
+const hollow = keep.map((i) => at("flagged", i).split(" ").some((m) => m === x.value
+                                                                   || m === y.value));
+const fill = alpha.map((a, n) => hollow[n] ? 0 : a);  // a flagged run: its outline only
 source.data = {
   x: pick(x.value), y: pick(y.value), configuration: pick("configuration"),
   algorithm: pick("algorithm"), params: pick("params"), split: pick("split"),
   parity_p: pick("parity_p"), individual: pick("individual"), flips: pick("flips"),
-  colour: pick("colour"),
-  alpha: keep.map((i) => marked === "(none)" || at("algorithm", i) === marked ? 0.8 : 0.12),
+  flag: pick("flag"), colour: pick("colour"), alpha, fill,
 };
 plot.below[0].axis_label = x.value;
 plot.left[0].axis_label = y.value;

@@ -38,10 +38,11 @@ from faircompare.analysis.report_writer import Section, Writer, draw_ahead
 from faircompare.analysis.selection import Selection, StudyFrames, recorded_families
 from faircompare.analysis.style import Style, study_styles
 from faircompare.audits.protocol import MIN_GROUP_ROWS
-from faircompare.choices import FAMILIES, FLIPSET_MIN_ROWS, MIN_RATE_EVENTS
+from faircompare.choices import FAMILIES, FLIPSET_MIN_ROWS, MIN_RATE_EVENTS, TABLE_FIRST_ROWS
 from faircompare.config.settings import RULES
 from faircompare.exceptions import SettingsError, cut_message
 from faircompare.file_names import slug
+from faircompare.records import POOLED, TUNED
 from faircompare.results import ResultStore
 from faircompare.safe_write import refuse_links, replaced, write_text
 
@@ -172,7 +173,9 @@ class _Study:
         algorithms = tuple(sorted(measures["algorithm"].unique()))
         styles = study_styles(algorithms, tidy.budgets_run(measures))
         chosen = tidy.representative(measures, validation)
-        run_flags = flags.run_flags(store, chosen["key"].unique(), tables.KEY_MEASURES)
+        judged = dict.fromkeys((*tables.KEY_MEASURES, *explore.EXPLORED))  # each once, in order
+        run_flags = flags.run_flags(store, chosen["key"].unique(), list(judged))
+        tabled = run_flags[run_flags["measure"].isin(tables.KEY_MEASURES)]
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
@@ -181,7 +184,7 @@ class _Study:
             undefined = tidy.undefined_reasons(runs[runs["key"].isin(keys)])
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
-            cells = flags.cell_flags(shown_runs, run_flags)
+            cells = flags.cell_flags(shown_runs, tabled)
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
                                                  family, undefined, small, cells, algorithms,
                                                  adjustment))  # fmt: skip
@@ -195,11 +198,12 @@ def _write_sections(writer: Writer, study: _Study) -> None:
         writer.section("Findings: who beat the yardstick, where, by how much")
         constant = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
         writer.attempt("findings", _findings, study.measures, study.validation,
-                       tuple(sorted(set(constant))))  # fmt: skip
+                       tuple(sorted(set(constant))), study.family)  # fmt: skip
         writer.attempt("tuning at an equal budget", _tuning, study.measures, study.frames,
                        study.store)  # fmt: skip
         writer.section("Explore the study")
-        writer.attempt("explore", _explore, study.measures, study.audits, study.styles)
+        writer.attempt("explore", _explore, study.measures, study.audits, study.styles,
+                       study.run_flags)  # fmt: skip
     writer.section("Summary")
     degenerate = tidy.degenerate_runs(study.runs, study.measures)
     writer.attempt("summary", _summary, study.runs, study.family, degenerate)
@@ -225,7 +229,11 @@ def _write_sections(writer: Writer, study: _Study) -> None:
 
 
 def _findings(
-    writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame, constant: tuple[str, ...]
+    writer: Writer,
+    measures: pd.DataFrame,
+    validation: pd.DataFrame,
+    constant: tuple[str, ...],
+    family: dict[str, str],
 ) -> None:
     """Write the page's first section: each intervention against the yardstick, at equal fairness.
 
@@ -233,18 +241,24 @@ def _findings(
     interventions the test puts above and below the post-processed best model at their own
     unfairness, each one above by how much, the closest, and the difference the study's splits
     can detect; then the most accurate intervention at each level of fairness
-    (:func:`.equal_fairness.most_accurate`). A constant classifier (``constant``: its runs'
-    keys) is no finding: its runs are left out, the yardstick's kept.
+    (:func:`.equal_fairness.most_accurate`), beside the yardstick's accuracy there. The
+    baselines are no intervention: they stand in the section *At equal fairness*, not here. A
+    method that predicts one class on some split (``constant``: those runs' keys) is no
+    finding on the others either: all its runs in that configuration are left out, and named.
     """
-    yardstick = measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)
-    measures = measures[yardstick | ~measures["key"].isin(constant)]  # no constant is a finding
+    no_result = _constant_methods(measures, constant)
+    kept = ~pd.MultiIndex.from_frame(measures[_METHOD]).isin(no_result.index)
+    measures = measures[kept]
     tables = [
         equal_fairness.equal_fairness_table(
             part, validation[validation["key"].isin(part["key"].unique())]
         ).assign(**dict(zip(tidy.WHERE, where, strict=True)))
         for where, part in measures.groupby(tidy.WHERE)
     ]
-    found = equal_fairness.findings(pd.concat(tables, ignore_index=True))
+    interventions = [a for a in measures["algorithm"].unique() if _intervention(a, family)]
+    labels = _labels(measures, interventions)
+    tables = pd.concat(tables, ignore_index=True)
+    found = equal_fairness.findings(tables[tables["algorithm"].isin(labels)])
     if found.empty:
         writer.text(
             f"No yardstick ran ({equal_fairness.FRONTIER_PREFIX}*: a baseline post-processed to "
@@ -259,26 +273,76 @@ def _findings(
         f"baseline post-processed to the intervention's own unfairness, Cruz & Hardt 2024), "
         f"{above} {'is' if above == 1 else 'are'} above it and {below} below it, by the "
         f"corrected t-test over {splits} splits, Holm-adjusted over each configuration's "
-        "algorithms (p < 0.05); the others are not told apart from it, and the 'detectable' "
-        "column says how large a difference the splits would have shown."
+        "algorithms (p < 0.05); the others are not told apart from it ('on'), and the "
+        "'detectable' column says how large a difference the splits would have shown. The "
+        "baselines are no intervention: they are compared with the yardstick in the section "
+        f"'At equal fairness'.{_constant_text(no_result)}"
     )
     writer.table(
-        found.set_index([*tidy.WHERE, "constraint"]).round({"detectable": 3}),
+        _by_configuration(found, "constraint").round({"detectable": 3}),
         "findings",
         "Findings, per configuration and constraint: the interventions compared with the "
         "yardstick, how many are above and below it, each one above with its mean accuracy "
-        "difference at equal fairness and 95 % corrected interval, the closest to it, and the "
-        "smallest difference the test detects 80 % of the time at 5 % (the median over the "
-        "algorithms, before Holm's adjustment); each configuration's table and figure are in "
-        "the section 'At equal fairness'",
+        "difference at equal fairness and 95 % corrected interval, the closest to it with its "
+        "verdict, and the smallest difference the test detects 80 % of the time at 5 % (the "
+        "median over the algorithms, before Holm's adjustment); each configuration's table "
+        "and figure are in the section 'At equal fairness'",
         numbers=found,
     )
-    _most_accurate(writer, measures, validation)
+    _most_accurate(writer, measures, validation, interventions)
 
 
-def _most_accurate(writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame) -> None:
+def _by_configuration(frame: pd.DataFrame, *within: str) -> pd.DataFrame:
+    """Return a table indexed by its configuration in one column, then ``within``.
+
+    Narrow enough for the page; its file keeps the dataset, attribute and variant apart.
+    """
+    where = frame[tidy.WHERE].astype(str).agg(", ".join, axis=1).rename("configuration")
+    return frame.drop(columns=tidy.WHERE).set_index([where, *within])
+
+
+#: The columns that name a method in a configuration: a run's, less its split.
+_METHOD = [*tidy.WHERE, "algorithm", "setting"]
+
+
+def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.DataFrame:
+    """Return each method (configuration, algorithm, setting) with a constant run, but a frontier.
+
+    Indexed by :data:`_METHOD`: ``constant`` (its splits predicting one class) and ``splits``.
+    """
+    others = measures[~measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)]
+    runs = others.drop_duplicates("key").set_index(_METHOD)
+    count = runs.groupby(level=_METHOD)["key"]
+    table = pd.DataFrame({"constant": count.agg(lambda keys: keys.isin(constant).sum()),
+                          "splits": count.size()})  # fmt: skip
+    return table[table["constant"] > 0]
+
+
+def _constant_text(no_result: pd.DataFrame) -> str:
+    """Name the methods left out of the findings for a constant run, or say nothing."""
+    if no_result.empty:
+        return ""
+    named = [
+        f"{tidy.label(algorithm, setting)} on {dataset}, {attribute} ({k} of {n} splits)"
+        for (dataset, attribute, _, algorithm, setting), (k, n) in no_result.iterrows()
+    ]
+    return (
+        " Left out, as no result: a method that predicts one class for every test row on "
+        f"some split (its accuracy the base rate there): {'; '.join(named)}."
+    )
+
+
+def _labels(measures: pd.DataFrame, algorithms: list[str]) -> set[str]:
+    """Return every name the tables may give the algorithms (:func:`.tidy.label`)."""
+    settings = {*measures["setting"].unique(), POOLED, TUNED}
+    return {tidy.label(a, s) for a in algorithms for s in settings}
+
+
+def _most_accurate(
+    writer: Writer, measures: pd.DataFrame, validation: pd.DataFrame, interventions: list[str]
+) -> None:
     """Name the most accurate intervention at each level of fairness, with its interval."""
-    best = equal_fairness.most_accurate(measures, validation)
+    best = equal_fairness.most_accurate(measures, validation, only=interventions)
     accuracy = zip(best["accuracy"], best["ci_low"], best["ci_high"], strict=True)
     shown = best.assign(
         algorithm=best["algorithm"].replace("", "none this fair"),
@@ -288,29 +352,38 @@ def _most_accurate(writer: Writer, measures: pd.DataFrame, validation: pd.DataFr
         ],
     )
     writer.table(
-        shown.set_index([*tidy.WHERE, "constraint", "level"])[
-            ["algorithm", "accuracy", "violation", "candidates"]
-        ].round({"violation": 3}),
+        _by_configuration(shown, "constraint", "level")[
+            ["algorithm", "accuracy", "violation", "candidates", "yardstick"]
+        ].round({"violation": 3, "yardstick": 3}),
         "findings-most-accurate",
         "The most accurate intervention at each level of fairness: among the interventions "
         "whose mean violation of the constraint (its difference between groups) is at most the "
         "level, the one with the highest mean accuracy, with its corrected 95 % interval over "
-        "splits; candidates: how many are that fair. A constant classifier is never named",
+        "splits; candidates: how many are that fair; yardstick: the post-processed best model's "
+        "mean accuracy at a violation of the level itself. A baseline, or a method constant on "
+        "some split, is never named",
         numbers=best,
     )
 
 
 def _explore(
-    writer: Writer, measures: pd.DataFrame, audits: pd.DataFrame, styles: dict[str, Style]
+    writer: Writer,
+    measures: pd.DataFrame,
+    audits: pd.DataFrame,
+    styles: dict[str, Style],
+    flagged: pd.DataFrame,
 ) -> None:
     """Write the explorable chart of every run (:mod:`.explore`), offline in the page."""
     writer.text(
         "Every run (each grid value and split) of one dataset, attribute and variant at a time, "
         "at the two measures chosen; hover a point to read its run, its parameters and its "
-        "audits' verdicts; highlight an algorithm here and in every table below. Each table "
-        "filters its rows by the text typed above it and sorts by a click on a column's header."
+        "audits' verdicts; highlight an algorithm here and in every table below. A hollow "
+        "point is a run whose measure on an axis is flagged (one class predicted, or a rate "
+        "from few events), its reason on hover. Each table filters its rows by the text typed "
+        "above it, sorts by a click on a column's header, and shows its first "
+        f"{TABLE_FIRST_ROWS} rows until asked for all."
     )
-    writer.html(explore.explore_html(explore.run_points(measures, audits), styles))
+    writer.html(explore.explore_html(explore.run_points(measures, audits, flagged), styles))
 
 
 def _summary(
@@ -476,6 +549,9 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
     chosen_audits = chosen_audits.assign(setting=chosen_audits["key"].map(settings))
     outcomes = tidy.audit_outcomes(chosen_audits, adjustment=c.adjustment)
     table = tables.audit_table(outcomes)
+    constant = _one_class(c.flags)
+    if constant:  # a constant's tests compare constant predictions: they never reject parity
+        table.insert(0, "flag", [constant.get(name, "") for name in table.index])
     together = (
         "Holm-adjusted across the run's pooled tests"
         if c.adjustment == "family"
@@ -496,7 +572,14 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
             f"Carlo error leaves decided (undecided: the share of each audit's verdicts it "
             f"leaves open; FlipTest: mean rates; n/a: no split gives one, the test not run "
             f"where a metric is undefined in a group or a group has fewer than "
-            f"{MIN_GROUP_ROWS} test rows, the stored rows say which): {c.label}",
+            f"{MIN_GROUP_ROWS} test rows, the stored rows say which)"
+            + (
+                "; flag: the algorithm predicts one class for every test row on some splits, "
+                "where its tests compare constant predictions, no result"
+                if constant
+                else ""
+            )
+            + f": {c.label}",
             numbers=outcomes,
         )
     groups = tidy.group_outcomes(chosen_audits, adjustment=c.adjustment)
@@ -523,6 +606,17 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
             f"Share of splits rejecting, per test, among the decided verdicts; the last columns: "
             f"the shares left undecided; n/a: no split ran the test: {c.label}",
         )
+
+
+def _one_class(cells: pd.DataFrame) -> dict[str, str]:
+    """Return the flag of each algorithm (its label) that predicts one class on some split."""
+    accuracy = cells[(cells["measure"] == "accuracy") & cells["flag"].str.contains(flags.ONE_CLASS)]
+    return {
+        tidy.label(algorithm, setting): flag
+        for algorithm, setting, flag in accuracy[["algorithm", "setting", "flag"]].itertuples(
+            index=False
+        )
+    }
 
 
 def _stability(writer: Writer, c: _Configuration) -> None:
@@ -587,12 +681,14 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
             continue
         half = pairs["ci_high"] - pairs["mean_difference"]
         detectable = np.nanmedian(compare.detectable_difference(half, pairs["splits"]))
+        told = int((pairs["holm_pvalue"] < 0.05).sum())
         writer.table(
-            pairs.set_index(["a", "b"]),
+            pairs.sort_values("holm_pvalue", kind="stable").set_index(["a", "b"]),
             f"pairs-{slug(measure)}-{name}",
             f"Which intervention is better? {measure} score (higher is better), A - B over the "
             f"shared splits: corrected t-test with Holm, correlated Bayesian t-test with rope "
-            f"{ROPE}: {label}. Over {int(pairs['splits'].max())} splits the test finds a "
+            f"{ROPE}: {label}. {told} of {len(pairs)} pairs differ (Holm p < 0.05), listed "
+            f"first. Over {int(pairs['splits'].max())} splits the test finds a "
             f"difference of {detectable:.3f} 80 % of the time (the median over the pairs, "
             f"before Holm's adjustment), a smaller one seldom. {_YARDSTICK}",
             numbers=pairs,
@@ -666,7 +762,7 @@ _CONFIGURATION_PARTS: dict[
     str, tuple[Callable[[Writer, _Configuration], None], tuple[str, ...]]
 ] = {
     "measures": (_measures_table, ("chosen", "undefined", "small", "flags")),
-    "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment", "small")),
+    "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment", "small", "flags")),
     "stability": (_stability, ("chosen",)),
     "tradeoff": (_tradeoff, ("measures", "audits")),
     "calibration": (_calibration, ("chosen",)),
@@ -1200,7 +1296,9 @@ def _page(sections: list[Section], results: Path) -> str:
         {"anchor": anchor, "title": s.title, "parts": s.parts}
         for anchor, s in zip(anchors, sections, strict=True)
     ]
-    return _TEMPLATES.get_template("report.html").render(results=str(results), sections=shown)
+    return _TEMPLATES.get_template("report.html").render(
+        results=str(results), sections=shown, first_rows=TABLE_FIRST_ROWS
+    )
 
 
 _TEMPLATES = jinja2.Environment(

@@ -495,7 +495,8 @@ def stability(
     -------
     pandas.DataFrame
         One row per configuration and measure: ``splits``, ``mean``, ``sd``, ``ci_low``,
-        ``ci_high``.
+        ``ci_high`` (the interval cut to the measure's bounds, an accuracy's at 1: the mean
+        lies within them, so the cut interval covers it as often).
     """
     wide = runs_wide(measures)
     long = wide.melt(id_vars=RUN, value_vars=list(names), var_name="measure")
@@ -506,7 +507,11 @@ def stability(
     )
     half = stats.t.ppf(0.5 + confidence / 2, (summary["splits"] - 1).clip(lower=1))
     half = half * summary["sd"] * np.sqrt(1 / summary["splits"] + test_to_train)
-    return summary.assign(ci_low=summary["mean"] - half, ci_high=summary["mean"] + half)
+    unknown = (-np.inf, np.inf)  # a measure of no catalogue entry: no bounds known
+    low, high = np.array([MEASURES[m].bounds if m in MEASURES else unknown
+                          for m in summary["measure"]]).reshape(-1, 2).T  # fmt: skip
+    return summary.assign(ci_low=np.maximum(summary["mean"] - half, low),
+                          ci_high=np.minimum(summary["mean"] + half, high))  # fmt: skip
 
 
 def tradeoff(

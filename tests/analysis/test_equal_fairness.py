@@ -173,6 +173,33 @@ def test_the_most_accurate_at_each_level_of_fairness_by_hand():
     kamishima = frame.loc[frame["algorithm"] == "kamishima", "key"].unique()
     left = ef.most_accurate(frame, levels=(0.1,), excluded=kamishima)
     assert left.set_index("constraint").loc["demographic_parity", "algorithm"] == "lr"
+    # only the algorithms named may be named (the report's interventions, no baseline)
+    only = ef.most_accurate(frame, levels=(0.1,), only=["lr"])
+    assert only.set_index("constraint").loc["demographic_parity", "algorithm"] == "lr"
+
+
+def test_beside_the_most_accurate_stands_the_yardstick_at_the_level_by_hand():
+    runs = frontier_runs(0, FRONTIER) + frontier_runs(1, FRONTIER)
+    for split in (0, 1):
+        runs.append(("lr", DEFAULTS, split, {"accuracy": 0.7, "demographic_parity_difference":
+                                             0.01, "equalized_odds_difference": 0.01}))  # fmt: skip
+    best = ef.most_accurate(long_frame(runs), levels=(0.02, 0.05, 0.1))
+    yardstick = best.set_index(["constraint", "level"])["yardstick"]
+    # the frontier read at the level, on each split alike: dp (0, .70)-(.1, .80)-(.3, .85),
+    # eo (0, .75)-(.1, .81)-(.4, .85)
+    assert yardstick["demographic_parity"].tolist() == pytest.approx([0.72, 0.75, 0.80])
+    assert yardstick["equalized_odds"].tolist() == pytest.approx([0.762, 0.78, 0.81])
+
+
+def test_an_accuracy_interval_stops_at_one():
+    runs = []
+    for split, accuracy in enumerate((0.98, 0.99, 1.0)):
+        runs.append(("lr", DEFAULTS, split, {"accuracy": accuracy, "demographic_parity_difference":
+                                             0.01, "equalized_odds_difference": 0.01}))  # fmt: skip
+    row = ef.most_accurate(long_frame(runs), levels=(0.1,)).iloc[0]
+    # by hand: .99 +- t(.975, 2) .01 sqrt(1/3 + 1/2) = .99 +- .0393, past 1: cut there
+    assert row["ci_low"] == pytest.approx(0.99 - 4.302653 * 0.01 * np.sqrt(1 / 3 + 1 / 2))
+    assert row["ci_high"] == 1.0
 
 
 def test_the_yardstick_is_the_frontier_whose_unconstrained_end_is_the_most_accurate():

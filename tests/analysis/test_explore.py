@@ -45,3 +45,23 @@ def test_the_same_study_writes_the_same_fragment():
     points = explore.run_points(measures(), pd.DataFrame())
     styles = study_styles(["lr", "svm"])
     assert explore.explore_html(points, styles) == explore.explore_html(points, styles)
+
+
+def test_a_flagged_run_says_which_measures_and_why_and_the_chart_opens_on_bounded_axes():
+    flagged = pd.DataFrame(
+        [("a", "DIbinary", "few events"), ("a", "CV", "few events"),
+         ("b", "accuracy", "one class"), ("b", "DIbinary", "one class"),
+         ("b", "sensitive-TPR", "one class")],  # a measure off the chart's menus: not named
+        columns=["key", "measure", "reason"],
+    )  # fmt: skip
+    points = explore.run_points(measures(), pd.DataFrame(), flagged)
+    assert points["flagged"].tolist() == ["DIbinary CV", "accuracy DIbinary"]
+    assert points["flag"].tolist() == ["few events: DIbinary, CV", "one class"]
+    assert explore.run_points(measures(), pd.DataFrame())["flag"].tolist() == ["", ""]
+    # a ratio's near-zero denominator puts one run at DI 478: the chart opens on a measure
+    # in [0, 1] instead, where the study measured it
+    dp = measures().query("measure == 'DIbinary'").assign(measure="demographic_parity_difference")
+    html = explore.explore_html(
+        explore.run_points(pd.concat([measures(), dp]), pd.DataFrame()), study_styles(["lr"])
+    )
+    assert '"value":"demographic_parity_difference"' in html.replace(" ", "").replace("\\", "")

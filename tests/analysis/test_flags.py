@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from faircompare.analysis import flags, tables, tidy
+from faircompare.analysis import compare, flags, tables, tidy
 from faircompare.choices import MIN_RATE_EVENTS
 from faircompare.measures import MEASURES
 from faircompare.measures.group_stats import GroupStats
@@ -108,3 +108,26 @@ def test_the_corrected_interval_widens_by_nadeau_and_bengios_factor():
     half = stats.t.ppf(0.975, 2) * 0.1 * np.sqrt(1 / 3 + 0.5)
     assert summary["ci_high"] - summary["mean"] == pytest.approx(half)
     assert summary["mean"] - summary["ci_low"] == pytest.approx(half)
+
+
+def test_an_interval_stops_at_the_measure_s_bounds_and_only_there():
+    # DIbinary is in [0, inf): .02, .5, .98 has mean .5, sd .48, half-width t(2) .48 / sqrt(3)
+    # = 1.19 by hand, so the interval is cut at 0 and not above
+    chosen = long_runs({"lr": [0.02, 0.5, 0.98]})
+    summary = tidy.stability(chosen, ("DIbinary",)).iloc[0]
+    half = stats.t.ppf(0.975, 2) * 0.48 / np.sqrt(3)
+    assert (summary["ci_low"], summary["ci_high"]) == pytest.approx((0.0, 0.5 + half))
+    # an accuracy of .98, .99, 1.0 (in [0, 1]): .99 + .025 would pass 1
+    accuracy = chosen.assign(measure="accuracy", value=[0.98, 0.99, 1.0])
+    summary = tidy.stability(accuracy, ("accuracy",)).iloc[0]
+    assert summary["ci_high"] == 1.0 and summary["ci_low"] < 0.98
+
+
+def test_the_intervals_figure_s_scores_stop_at_their_bounds():
+    accuracy = long_runs({"lr": [0.98, 0.99, 1.0], "op": [0.5, 0.6, 0.7]})
+    table = compare.intervals(accuracy.assign(measure="accuracy"), "accuracy")
+    assert table.loc["lr", "ci_high"] == 1.0 and table.loc["op", "ci_high"] < 1.0
+    # a fairness score is minus a gap: at most 0 (CV's ideal 1, in [0, 2]: at least -1)
+    near = long_runs({"lr": [0.99, 1.0, 1.01]}).assign(measure="CV")
+    assert compare.intervals(near, "CV").loc["lr", "ci_high"] == 0.0
+    assert compare.score_bounds("CV") == (-1.0, 0.0)

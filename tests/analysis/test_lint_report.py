@@ -10,8 +10,9 @@ axes stretched by a few values).
 
 import pytest
 
-from faircompare.analysis import figures, report
+from faircompare.analysis import report
 from faircompare.analysis.lint import lint_figure
+from faircompare.analysis.report_writer import Writer
 from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import PROFILES, BenchmarkConfig
 from faircompare.results import ResultStore
@@ -31,14 +32,14 @@ def hard(tmp_path_factory):
 
 def test_every_figure_of_the_report_passes_the_lint(hard, tmp_path, monkeypatch):
     problems, drawn = {}, []
-    save = figures.save
+    put = Writer.figure
 
-    def linted(figure, folder, name, **where):
+    def linted(writer, figure, name, caption):
         drawn.append(name)
         problems[name] = lint_figure(figure)
-        return save(figure, folder, name, **where)
+        return put(writer, figure, name, caption)
 
-    monkeypatch.setattr(figures, "save", linted)
+    monkeypatch.setattr(Writer, "figure", linted)
     page = report.write_report(hard, tmp_path).read_text()
     assert "Parts of this report that failed" not in page
     assert {"tradeoff-german-sex-numerical-binary", "individual-statistics",

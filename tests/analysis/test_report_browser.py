@@ -5,8 +5,15 @@ package (in the ``test`` extra), which drives the system browser; skipped withou
 """
 
 import shutil
+from pathlib import Path
 
+import pandas as pd
 import pytest
+from markupsafe import Markup
+
+from faircompare.analysis.report import _page
+from faircompare.analysis.report_writer import Section
+from faircompare.choices import TABLE_FIRST_ROWS
 
 pytestmark = pytest.mark.data
 
@@ -75,7 +82,7 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
         page.mouse.move(chart["x"] + point["x"], chart["y"] + point["y"])
         page.wait_for_timeout(300)
         tooltip = page.evaluate(_TOOLTIP)
-        families = page.locator("h3:has-text('Algorithms by family') + input.filter")
+        families = page.locator("h3:has-text('Algorithms by family') + div.table input.filter")
         families.fill("zafar")
         rows = families.evaluate(
             "(f) => [...f.nextElementSibling.tBodies[0].rows].map((r) => !r.hidden)"
@@ -85,3 +92,36 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
     assert point["points"] > 10 and highlighted > 0
     assert "algorithm" in tooltip and "split" in tooltip and "demographic parity" in tooltip
     assert rows.count(True) == 1 and len(rows) >= 2  # in-processing kept, the rest hidden
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium package is not installed")
+def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_row(tmp_path):
+    # the default study's pairwise tables hold 400 and more rows each (#81): the page shows
+    # the first ones, a button shows all, and a filter or a sort still reads every row
+    sync_api = pytest.importorskip("playwright.sync_api")
+    table = pd.DataFrame({"pair": [f"row {i}" for i in range(100)], "p": range(100)})
+    part = {"kind": "table", "caption": "long", "files": [],
+            "table": Markup(table.to_html(index=False))}  # fmt: skip
+    page_file = tmp_path / "page.html"
+    page_file.write_text(_page([Section("a long table", [part])], Path("results")))
+    shown = "() => [...document.querySelector('tbody').rows].filter((r) => !r.hidden).length"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
+        page = browser.new_page()
+        page.goto(page_file.as_uri(), wait_until="load")
+        first, button = page.evaluate(shown), page.locator("button.rows")
+        label = button.text_content()
+        button.click()
+        every = page.evaluate(shown)
+        button.click()
+        page.locator("input.filter").fill("row 7")  # row 7 and rows 70 to 79
+        found, hidden = page.evaluate(shown), button.is_hidden()
+        page.locator("input.filter").fill("")
+        page.locator("th").nth(1).click()
+        page.locator("th").nth(1).click()  # down: row 99 first, and still 40 shown
+        top = page.evaluate("() => document.querySelector('tbody tr:not([hidden])').textContent")
+        after_sort = page.evaluate(shown)
+        browser.close()
+    assert (first, label, every) == (TABLE_FIRST_ROWS, "show all 100 rows", 100)
+    assert (found, hidden) == (11, True)
+    assert "row 99" in top and after_sort == TABLE_FIRST_ROWS

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.analysis import figures
 from faircompare.analysis.report import write_report
 from faircompare.analysis.report_cache import PartCache
+from faircompare.analysis.report_writer import Writer
 from faircompare.results.store import DATABASE
 
 
@@ -26,13 +26,13 @@ def study(results, tmp_path):
 def saved(monkeypatch):
     """The names of the figures each report draws."""
     names: list[str] = []
-    save = figures.save
+    put = Writer.figure
 
-    def recorded(figure, folder, name, **where):
+    def recorded(writer, figure, name, caption):
         names.append(name)
-        return save(figure, folder, name, **where)
+        return put(writer, figure, name, caption)
 
-    monkeypatch.setattr(figures, "save", recorded)
+    monkeypatch.setattr(Writer, "figure", recorded)
     return names
 
 
