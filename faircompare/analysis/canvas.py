@@ -332,14 +332,20 @@ def _plan(
 
 def _too_tall(layout: Layout, height: float, panels: int, entries: Sequence[str]) -> str:
     """Say in one line that a figure is taller than a page, and what would fit."""
-    legend = f" and a legend of {len(entries)} entries" if entries else ""
+    legend = f" and a legend of {_counted(len(entries), 'entry', 'entries')}" if entries else ""
     wider = f"draw it wider (width {PAGE:g} for a page), " if layout.width < PAGE else ""
     return (
-        f"{panels} panel{'s' * (panels > 1)}{legend} take {height:.1f} in at {layout.width:g} "
+        f"{_counted(panels, 'panel')}{legend} take{'s' * (panels == 1 and not entries)} "
+        f"{height:.1f} in at {layout.width:g} "
         f"in wide, more than the {layout.tallest:g} in a page holds: select fewer algorithms, "
         f"measures or configurations, {wider}or put the legend elsewhere (legend 'right' or "
         "'off')"
     )
+
+
+def _counted(count: int, thing: str, things: str | None = None) -> str:
+    """Return ``count`` things, singular or plural: ``1 panel``, ``3 panels``, ``2 entries``."""
+    return f"{count} {thing if count == 1 else things or thing + 's'}"
 
 
 def _panel_width(width: float, columns: int, label_room: float, shared: bool) -> float:
@@ -353,11 +359,12 @@ def _fit_advice(
 ) -> str:
     """Say in one line why a figure does not fit, and what would."""
     names = f" (their row names take {label_room:.1f} in)" if label_room > 1 else ""
-    legend = f" and a legend of {len(entries)} entries" if entries else ""
+    legend = f" and a legend of {_counted(len(entries), 'entry', 'entries')}" if entries else ""
     height = f"{layout.height:.1f}" if layout.height else "auto"
     where = "in" if short == "wide" else "above"
     return (
-        f"{panels} panel{'s' * (panels > 1)}{names}{legend} do not fit {where} a "
+        f"{_counted(panels, 'panel')}{names}{legend} "
+        f"do{'es' * (panels == 1 and not entries)} not fit {where} a "
         f"{layout.width:g} x {height} in figure at {layout.font_size:g} pt: select fewer "
         f"algorithms or configurations, or draw it wider (width {PAGE:g} for a page), or "
         "put the legend elsewhere (legend 'below', 'right' or 'off')"

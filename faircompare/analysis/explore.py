@@ -263,7 +263,9 @@ source.data = {
 plot.below[0].axis_label = x.value;
 plot.left[0].axis_label = y.value;
 const names = [marked, marked + "-accuracy", marked + " (grid)"];  // as the tables label it
-for (const row of document.querySelectorAll("table tbody tr")) {
+const held = [...document.querySelectorAll("tbody template")];  // a long table's rest
+for (const row of [...document.querySelectorAll("table tbody tr"),
+                   ...held.flatMap((rest) => [...rest.content.querySelectorAll("tr")])]) {
   const named = [...row.children].some((cell) => names.includes(cell.textContent.trim()));
   row.classList.toggle("highlighted", marked !== "(none)" && named);
 }

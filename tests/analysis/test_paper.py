@@ -352,6 +352,8 @@ def test_a_figure_taller_than_a_page_is_refused_for_a_paper_and_drawn_for_the_sc
                         r"configurations, draw it wider \(width 7 for a page\), or put the legend "
                         r"elsewhere \(legend 'right' or 'off'\)", said)  # fmt: skip
     assert float(said.split(" take ")[1].split(" in")[0]) > PAGE_HEIGHT
+    with pytest.raises(paper.FigureFitError, match=r"^1 panel takes [\d.]+ in at 3.5 in wide"):
+        canvas(paper.Layout(3.5), None, 1, [], aspect=0.8, panel_height=10.0)  # one: singular
     screen = finish(canvas(REPORT, None, 8, names, aspect=0.8))
     assert screen.get_size_inches()[1] > 0  # drawn: the report has no page to fill
     with pytest.raises(paper.FigureFitError, match="take 10.0 in at 3.5 in wide"):
