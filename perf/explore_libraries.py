@@ -40,8 +40,6 @@ def synthetic_points(runs: int, seed: int = 0) -> pd.DataFrame:
             "parity_p": "p = 0.5 (Holm)",
             "individual": "does not reject (statistic 1.02)",
             "flips": "F+ 3.0%",
-            "flagged": "",
-            "flag": "",
         }
     )
     for measure in explore.EXPLORED:

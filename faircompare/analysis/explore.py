@@ -155,6 +155,7 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     from bokeh.plotting import figure
     from bokeh.resources import Resources
 
+    points = points.assign(**{c: "" for c in ("flagged", "flag") if c not in points})
     measures = [m for m in EXPLORED if m in points.columns and points[m].notna().any()]
     configurations = sorted(points["configuration"].unique())
     x, y = _axes(measures)

@@ -306,7 +306,7 @@ _METHOD = [*tidy.WHERE, "algorithm", "setting"]
 
 
 def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.DataFrame:
-    """Return each method (configuration, algorithm, setting) with a constant run, but a frontier.
+    """Return each method (configuration, algorithm, setting) with a constant run, frontiers aside.
 
     Indexed by :data:`_METHOD`: ``constant`` (its splits predicting one class) and ``splits``.
     """
@@ -610,13 +610,9 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
 
 def _one_class(cells: pd.DataFrame) -> dict[str, str]:
     """Return the flag of each algorithm (its label) that predicts one class on some split."""
-    accuracy = cells[(cells["measure"] == "accuracy") & cells["flag"].str.contains(flags.ONE_CLASS)]
-    return {
-        tidy.label(algorithm, setting): flag
-        for algorithm, setting, flag in accuracy[["algorithm", "setting", "flag"]].itertuples(
-            index=False
-        )
-    }
+    found = cells[(cells["measure"] == "accuracy") & cells["flag"].str.contains(flags.ONE_CLASS)]
+    named = zip(found["algorithm"], found["setting"], found["flag"], strict=True)
+    return {tidy.label(algorithm, setting): flag for algorithm, setting, flag in named}
 
 
 def _stability(writer: Writer, c: _Configuration) -> None:
