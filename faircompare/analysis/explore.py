@@ -164,7 +164,7 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     )
     data = {c: _column(everything[c]) for c in everything.columns}
     source = ColumnDataSource({**_empty(), "x": [], "y": []})
-    plot = figure(width=640, height=420, output_backend="webgl", tools="pan,wheel_zoom,reset",
+    plot = figure(width=640, height=420, output_backend="canvas", tools="pan,wheel_zoom,reset",
                   x_axis_label=x, y_axis_label=y)  # fmt: skip
     plot.scatter("x", "y", source=source, size=7, fill_color="colour", line_color="colour",
                  fill_alpha="fill", line_alpha="alpha")  # fmt: skip
@@ -191,7 +191,7 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     document.add_root(layout)
     document.js_on_event("document_ready", update)  # the first configuration, drawn at once
     script, element = components(layout)
-    resources = Resources(mode="inline", components=["bokeh", "bokeh-widgets", "bokeh-gl"])
+    resources = Resources(mode="inline", components=["bokeh", "bokeh-widgets"])
     chart = _stable_ids(f"{script}\n{element}")  # one naming: the element the script fills
     return f"{resources.render_js()}\n{chart}"
 
