@@ -985,10 +985,12 @@ def _yardstick(choice: pd.DataFrame) -> str:
         f"{frontier} {row.accuracy:.3f}" + ("" if np.isnan(row.se) else f" (se {row.se:.3f})")
         for frontier, row in choice.iterrows()
     )
+    baseline = str(choice.index[0]).removeprefix(equal_fairness.FRONTIER_PREFIX)
     return (
         f"The yardstick is {choice.index[0]}: of the frontiers run, the one whose unconstrained "
         f"end (its baseline's own predictions) has the highest test accuracy, mean over "
-        f"{int(choice['splits'].max())} splits: {ends}."
+        f"{int(choice['splits'].max())} splits: {ends}. That end is its baseline, "
+        f"{baseline}, whose row below reads 0 by construction."
     )
 
 

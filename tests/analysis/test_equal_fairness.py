@@ -276,6 +276,7 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     baseline = table[table["algorithm"] == "logistic-regression"]
     assert (baseline["difference"].abs() < 1e-12).all()
     assert "The yardstick is unprocessed-logistic-regression" in page
+    assert "That end is its baseline, logistic-regression, whose row below reads 0" in page
     # the page opens with the findings: kamishima against the yardstick, per constraint (#81)
     assert page.index("Findings: who beat the yardstick") < page.index("<h2>Summary</h2>")
     findings = pd.read_csv(tmp_path / "report" / "tables" / "findings.csv")
@@ -284,6 +285,7 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     assert "Of 2 comparisons of an intervention with the yardstick" in page
     most = pd.read_csv(tmp_path / "report" / "tables" / "findings-most-accurate.csv")
     assert len(most) == 2 * len(ef.FAIRNESS_LEVELS)  # each constraint at each level
+    assert most["yardstick"].between(0, 1).all()  # the yardstick read at each level
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []
