@@ -276,7 +276,7 @@ def _findings(
         "algorithms (p < 0.05); the others are not told apart from it ('on'), and the "
         "'detectable' column says how large a difference the splits would have shown. The "
         "baselines are no intervention: they are compared with the yardstick in the section "
-        f"'At equal fairness'.{_constant_text(no_result)}"
+        f"'At equal fairness'.{_constant_text(no_result, interventions)}"
     )
     writer.table(
         _by_configuration(found, "constraint").round({"detectable": 3}),
@@ -318,8 +318,9 @@ def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.D
     return table[table["constant"] > 0]
 
 
-def _constant_text(no_result: pd.DataFrame) -> str:
-    """Name the methods left out of the findings for a constant run, or say nothing."""
+def _constant_text(no_result: pd.DataFrame, interventions: list[str]) -> str:
+    """Name the interventions left out of the findings for a constant run, or say nothing."""
+    no_result = no_result[no_result.index.get_level_values("algorithm").isin(interventions)]
     if no_result.empty:
         return ""
     named = [

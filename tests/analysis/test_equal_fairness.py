@@ -289,3 +289,23 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []
+
+
+def test_a_method_constant_on_one_split_is_no_finding_on_any_and_is_named():
+    # #81: optimized preprocessing predicted one class on 2 of 5 violent-recidivism splits; the
+    # findings dropped those runs and named the mean of the other 3 the most accurate at 0.05
+    from faircompare.analysis.report import _constant_methods, _constant_text
+
+    runs = frontier_runs(0, FRONTIER) + frontier_runs(1, FRONTIER)
+    for split in (0, 1):
+        for name in ("kamishima", "lr"):
+            runs.append((name, DEFAULTS, split, {"accuracy": 0.8}))
+    frame = long_frame(runs)
+    keys = frame.drop_duplicates("key").set_index(["algorithm", "split_id"])["key"]
+    constant = (keys[("kamishima", 0)], keys[("unprocessed-b", 0)].iloc[0], keys[("lr", 1)])
+    found = _constant_methods(frame, constant)  # a frontier's constant end: not a method's
+    assert found.index.get_level_values("algorithm").tolist() == ["kamishima", "lr"]
+    assert found[["constant", "splits"]].to_numpy().tolist() == [[1, 2], [1, 2]]
+    said = _constant_text(found, ["kamishima"])  # lr a baseline: left out, but not named
+    assert said.endswith("base rate there): kamishima on d, s (1 of 2 splits).")
+    assert _constant_text(found.iloc[:0], ["kamishima"]) == ""
