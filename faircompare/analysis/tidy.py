@@ -98,7 +98,7 @@ def degenerate_runs(runs: pd.DataFrame, measures: pd.DataFrame) -> pd.DataFrame:
     degenerate = degenerate.assign(predicts=named)
     aggregate = measures[(measures["group"] == "") & measures["value"].isna()]
     undefined = aggregate.groupby("key")["measure"].agg(lambda names: ", ".join(sorted(names)))
-    degenerate = degenerate.assign(undefined=degenerate["key"].map(undefined).fillna(""))
+    degenerate = degenerate.assign(undefined=[undefined.get(key, "") for key in degenerate["key"]])
     columns = ["dataset", "sensitive_attribute", "variant", "algorithm", "params", "split_id"]
     return degenerate[[*columns, "predicts", "undefined"]].reset_index(drop=True)
 
