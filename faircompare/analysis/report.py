@@ -176,6 +176,7 @@ class _Study:
         judged = dict.fromkeys((*tables.KEY_MEASURES, *explore.EXPLORED))  # each once, in order
         run_flags = flags.run_flags(store, chosen["key"].unique(), list(judged))
         tabled = run_flags[run_flags["measure"].isin(tables.KEY_MEASURES)]
+        traded_off = set(run_flags.loc[run_flags["measure"].isin(_TRADED), "key"])
         shown = dict(iter(chosen.groupby(tidy.WHERE, sort=False)))
         configurations = []
         for where, part in measures.groupby(tidy.WHERE):
@@ -185,9 +186,10 @@ class _Study:
             shown_runs = shown[where].reset_index(drop=True)
             small = _small_groups(store, part)
             cells = flags.cell_flags(shown_runs, tabled)
+            off_front = tuple(sorted(set(keys) & traded_off))
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
                                                  family, undefined, small, cells, algorithms,
-                                                 adjustment))  # fmt: skip
+                                                 adjustment, off_front))  # fmt: skip
         return cls(store, runs, measures, audits, validation, family, styles, configurations,
                    chosen, run_flags)  # fmt: skip
 
@@ -455,6 +457,7 @@ class _Configuration:
     flags: pd.DataFrame  # each cell's flag (flags.cell_flags): "" where there is none
     algorithms: tuple[str, ...]  # every algorithm of the study, which sets the styles
     adjustment: str  # which of a run's permutation tests are adjusted together
+    off_front: tuple[str, ...]  # runs whose accuracy or DIbinary is flagged: off a Pareto front
 
     @property
     def name(self) -> str:
@@ -627,13 +630,25 @@ def _stability(writer: Writer, c: _Configuration) -> None:
     writer.figure(figure, f"stability-{c.name}", caption)
 
 
+#: The tradeoff figure's measures: a run flagged on either is kept off its Pareto front.
+_TRADED = ("accuracy", "DIbinary")
+
+
 def _tradeoff(writer: Writer, c: _Configuration) -> None:
-    shown = kind.tradeoff.frames(c.study, Selection())
+    shown = kind.tradeoff.frames(c.study, Selection(), x="DIbinary", excluded=c.off_front)
     figure = kind.tradeoff.draw(shown, REPORT)
+    many = len(c.off_front)
+    off = (
+        f"; kept off the front, as the measures table flags them: {many} "
+        f"{'run' if many == 1 else 'runs'} predicting one class, or whose DIbinary rests on "
+        "few events"
+        if many
+        else ""
+    )
     caption = (
         f"Tradeoff and Pareto front, every run (each grid value and split): accuracy against "
         f"the DIbinary gap 1 - min(DI, 1/DI); filled: the run's demographic-parity test "
-        f"rejects after Holm's correction: {c.label}"
+        f"rejects after Holm's correction{off}: {c.label}"
     )
     writer.figure(figure, f"tradeoff-{c.name}", caption)
 
@@ -761,7 +776,7 @@ _CONFIGURATION_PARTS: dict[
     "measures": (_measures_table, ("chosen", "undefined", "small", "flags")),
     "audit outcomes": (_audit_outcomes, ("chosen", "audits", "adjustment", "small", "flags")),
     "stability": (_stability, ("chosen",)),
-    "tradeoff": (_tradeoff, ("measures", "audits")),
+    "tradeoff": (_tradeoff, ("measures", "audits", "off_front")),
     "calibration": (_calibration, ("chosen",)),
     "comparisons": (_which_is_better, ("chosen", "flags")),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -522,6 +522,7 @@ def tradeoff(
     fairness: str = "DIbinary",
     audit_metric: str = "positive_rate",
     alpha: float = 0.05,
+    excluded: Collection[str] = (),
 ) -> pd.DataFrame:
     """Pair accuracy with a fairness measure per run, with significance and the Pareto front.
 
@@ -544,12 +545,15 @@ def tradeoff(
         The permutation test's metric that decides ``significant``.
     alpha
         The level of the tests.
+    excluded
+        Keys of runs that may not be on the front: runs whose measures are no result (a
+        ratio over few events, one class predicted: :mod:`faircompare.analysis.flags`).
 
     Returns
     -------
     pandas.DataFrame
         One row per run: its identifying columns, ``accuracy``, ``fairness``, ``gap``,
-        ``significant`` and ``pareto``.
+        ``significant`` and ``pareto`` (False for an excluded run).
     """
     wide = runs_wide(measures)
     frame = wide[[*RUN, accuracy, fairness]].rename(
@@ -561,7 +565,8 @@ def tradeoff(
     holm = tests.set_index("key")["adjusted_pvalue"]
     frame["significant"] = frame["key"].map(holm.astype(float) < alpha).eq(True)  # NaN: no test
     frame["pareto"] = False
-    for _, part in frame.groupby(WHERE):
+    eligible = frame[~frame["key"].isin(list(excluded))]
+    for _, part in eligible.groupby(WHERE):
         frame.loc[part.index, "pareto"] = _non_dominated(part)
     return frame
 

@@ -170,6 +170,15 @@ def test_tradeoff_flags_significance_from_the_audits_and_the_pareto_front(frames
         for _, other in part.iterrows():  # nothing beats a front run on both counts
             beats = (other["accuracy"] > front["accuracy"]) & (other["gap"] < front["gap"])
             assert not beats.any()
+    # a run whose DIbinary rests on few events is no result: kept off the front (#81), and
+    # the front is then that of the others
+    on_front = frame.loc[frame["pareto"], "key"].tolist()
+    without = tidy.tradeoff(measures, audits, excluded=on_front)
+    assert not without["key"].isin(on_front)[without["pareto"]].any()
+    others = frame[~frame["key"].isin(on_front)]
+    for _, part in others.groupby(["dataset", "sensitive_attribute", "variant"]):
+        expected = tidy._non_dominated(part).to_numpy()
+        assert (without.loc[part.index, "pareto"].to_numpy() == expected).all()
 
 
 def test_pareto_front_by_hand():

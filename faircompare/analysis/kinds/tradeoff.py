@@ -11,6 +11,8 @@ runs in light grey behind, and the Pareto front of all its runs in each.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -62,6 +64,8 @@ def frames(
     selection: Selection,
     x: str | None = None,
     y: str | None = None,
+    *,
+    excluded: Collection[str] = (),
 ) -> TradeoffFrames:
     """Select the runs of a tradeoff figure.
 
@@ -74,6 +78,9 @@ def frames(
         The runs shown and their names.
     x, y
         The fairness measure (DIbinary) and the accuracy measure (accuracy).
+    excluded
+        Keys of runs drawn but kept off the Pareto front (:func:`~.tidy.tradeoff`): the
+        report's runs whose measures on the axes are flagged.
 
     Returns
     -------
@@ -83,7 +90,7 @@ def frames(
     x, y = x or "DIbinary", y or "accuracy"
     measures = selection.measures(study.measures)
     audits = study.audits[study.audits["key"].isin(measures["key"].unique())]
-    runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x)
+    runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x, excluded=excluded)
     order = selection.order(runs["algorithm"].unique())
     configurations = [panel_title(selection, w) for w in runs[tidy.WHERE].astype(str).to_numpy()]
     runs = runs.assign(
