@@ -503,10 +503,14 @@ def _yardstick_at(
 
 
 def _difference(row: pd.Series) -> str:
-    """``kamishima +0.012 [0.004, 0.020]``: an algorithm's mean difference and its interval."""
-    return (
-        f"{row['algorithm']} {row['difference']:+.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-    )
+    """``kamishima +0.012 [0.004, 0.020]``: an algorithm's mean difference and its interval.
+
+    The interval is shown within [-1, 1], where a difference of accuracies lies (two splits'
+    t interval can run past it); the table keeps it whole, its half-width giving the
+    detectable difference.
+    """
+    low, high = max(row["ci_low"], -1.0), min(row["ci_high"], 1.0)
+    return f"{row['algorithm']} {row['difference']:+.3f} [{low:.3f}, {high:.3f}]"
 
 
 def above_in_every_split(tables: pd.DataFrame) -> pd.DataFrame:

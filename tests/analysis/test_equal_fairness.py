@@ -137,6 +137,10 @@ def test_the_findings_name_who_is_above_and_what_the_splits_could_detect_by_hand
     # half-widths .02, .01, .02: se = half / t(.975, 4) = half / 2.7764; detectable at 80 %:
     # (2.7764 + t(.8, 4) = 0.9410) se = 1.33893 half; the median of .02, .01, .02 is .02
     assert row["detectable"] == pytest.approx(1.33893 * 0.02, rel=1e-4)
+    # two splits' t interval of an accuracy difference can pass 1: shown within [-1, 1]
+    wide = tables.assign(ci_low=[0.0, -1.05, -0.03, -0.021], ci_high=[0.0, 1.11, -0.01, 0.019])
+    [row] = ef.findings(wide).to_dict("records")
+    assert row["closest"] == "kam +0.030 [-1.000, 1.000], above"
 
 
 def test_the_most_accurate_at_each_level_of_fairness_by_hand():
