@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from faircompare.algorithms.unprocessed import CRUZ_HARDT_2024
-from faircompare.analysis.compare import corrected_ttest, detectable_difference
+from faircompare.analysis.compare import corrected_ttest, detectable_difference, score_bounds
 from faircompare.analysis.tidy import RUN, WHERE, budget_of, label, representative, runs_wide
 from faircompare.bibliography import Reference
 from faircompare.records import DEFAULTS, TRIALS
@@ -78,6 +78,7 @@ FAIRNESS_LEVELS = (0.02, 0.05, 0.1)
 #: The name shared by the frontier algorithms: ``unprocessed-<baseline>``.
 FRONTIER_PREFIX = "unprocessed-"
 _ALPHA = 0.05
+_ACCURACY_BOUNDS = score_bounds("accuracy")  # where an accuracy's interval is cut
 
 
 def frontier_points(measures: pd.DataFrame) -> pd.DataFrame:
@@ -472,9 +473,9 @@ def most_accurate(
                     name = fair["accuracy"].idxmax()
                     accuracy = by_split.loc[name, "accuracy"].dropna().to_numpy()
                     test = corrected_ttest(accuracy) if len(accuracy) > 1 else None
-                    low, high = np.clip(test.interval, 0.0, 1.0) if test else (np.nan, np.nan)
+                    cut = np.clip(test.interval, *_ACCURACY_BOUNDS) if test else (np.nan, np.nan)
                     row |= {"algorithm": name, "accuracy": float(accuracy.mean()),
-                            "ci_low": low, "ci_high": high,
+                            "ci_low": cut[0], "ci_high": cut[1],
                             "violation": float(fair.loc[name, measure])}  # fmt: skip
                 rows.append(row)
     columns = [*WHERE, "constraint", "level", "algorithm", "accuracy", "ci_low", "ci_high",
@@ -509,7 +510,8 @@ def _difference(row: pd.Series) -> str:
     t interval can run past it); the table keeps it whole, its half-width giving the
     detectable difference.
     """
-    low, high = max(row["ci_low"], -1.0), min(row["ci_high"], 1.0)
+    least, most = _ACCURACY_BOUNDS
+    low, high = max(row["ci_low"], least - most), min(row["ci_high"], most - least)
     return f"{row['algorithm']} {row['difference']:+.3f} [{low:.3f}, {high:.3f}]"
 
 
