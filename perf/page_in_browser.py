@@ -18,9 +18,8 @@ import time
 from pathlib import Path
 
 _LONGEST = """() => {
-  const held = (t) => [...t.tBodies[0].querySelectorAll("template")];
-  const count = (t) => t.tBodies[0].rows.length
-    + held(t).reduce((n, rest) => n + rest.content.children.length, 0);
+  const held = (t) => t.tBodies[0].querySelector("script.rows");
+  const count = (t) => t.tBodies[0].rows.length + Number(held(t)?.dataset.rows ?? 0);
   const tables = [...document.querySelectorAll("table")].filter((t) => t.tBodies[0]);
   const longest = tables.reduce((a, b) => (count(b) > count(a) ? b : a));
   longest.id = "longest";

@@ -263,11 +263,5 @@ source.data = {
 };
 plot.below[0].axis_label = x.value;
 plot.left[0].axis_label = y.value;
-const names = [marked, marked + "-accuracy", marked + " (grid)"];  // as the tables label it
-const held = [...document.querySelectorAll("tbody template")];  // a long table's rest
-for (const row of [...document.querySelectorAll("table tbody tr"),
-                   ...held.flatMap((rest) => [...rest.content.querySelectorAll("tr")])]) {
-  const named = [...row.children].some((cell) => names.includes(cell.textContent.trim()));
-  row.classList.toggle("highlighted", marked !== "(none)" && named);
-}
+if (window.highlightAlgorithm) window.highlightAlgorithm(marked);  // the page's tables
 """

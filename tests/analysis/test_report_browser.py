@@ -97,8 +97,8 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium package is not installed")
 def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_row(tmp_path):
     # the default study's pairwise tables hold 400 and more rows each (#81): the page shows
-    # the first ones (the rest held in a template, never laid out), a button shows all, and a
-    # filter or a sort still reads every row
+    # the first ones (the rest held as text, never parsed into rows), a button shows all (the
+    # chart's highlight marking them), and a filter or a sort still reads every row
     sync_api = pytest.importorskip("playwright.sync_api")
     table = pd.DataFrame({"pair": [f"row {i}" for i in range(100)], "p": range(100)})
     part = {"kind": "table", "caption": "long", "files": [],
@@ -112,8 +112,12 @@ def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_
         page.goto(page_file.as_uri(), wait_until="load")
         first, button = page.evaluate(shown), page.locator("button.rows")
         label = button.text_content()
+        elements = page.evaluate("() => document.querySelectorAll('tbody tr').length")
+        page.evaluate("() => window.highlightAlgorithm('row 77')")  # the chart's menu, held
         button.click()
         every = page.evaluate(shown)
+        marked = page.evaluate("() => [...document.querySelectorAll('tr.highlighted')]"
+                               ".map((r) => r.cells[0].textContent)")  # fmt: skip
         button.click()
         page.locator("input.filter").fill("row 7")  # row 7 and rows 70 to 79
         found, hidden = page.evaluate(shown), button.is_hidden()
@@ -124,5 +128,7 @@ def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_
         after_sort = page.evaluate(shown)
         browser.close()
     assert (first, label, every) == (TABLE_FIRST_ROWS, "show all 100 rows", 100)
+    assert elements == TABLE_FIRST_ROWS  # the rest not made into rows until asked for
+    assert marked == ["row 77"]  # a held row is highlighted as it comes in
     assert (found, hidden) == (11, True)
     assert "row 99" in top and after_sort == TABLE_FIRST_ROWS
