@@ -437,6 +437,7 @@ def describe_plan(
     workers: int,
     *,
     speed: float = 1.0,
+    todo: Sequence[RunSpec] | None = None,
 ) -> str:
     """Describe a plan as a dry run prints it: what it runs, its cost per cell and in all.
 
@@ -452,6 +453,9 @@ def describe_plan(
         The workers that will share the runs.
     speed
         How many times the table's seconds the costs are (:attr:`CostModel.speed`).
+    todo
+        The runs still to do, where some are stored: the table and the total price them
+        alone. None: every planned run.
 
     Returns
     -------
@@ -460,11 +464,12 @@ def describe_plan(
         :func:`plan_table` in the unit that fits the total, and the total CPU time and wall
         time on ``workers`` workers, each run at its price times :func:`side_by_side`.
     """
+    priced = runs if todo is None else todo
     slowdown = side_by_side(workers)
-    seconds = {run.key: seconds[run.key] * slowdown for run in runs}
+    seconds = {run.key: seconds[run.key] * slowdown for run in priced}
     total = sum(seconds.values())
     unit = duration(total, cpu=True).split()[1]  # the table in the total's unit
-    table = plan_table(runs, seconds)
+    table = plan_table(priced, seconds)
     table[unit] = table.pop("CPU-hours") * 3600 / _SECONDS_PER[unit]
     settings = {(run.algorithm, run.params) for run in runs}
     algorithms = {run.algorithm for run in runs}
@@ -483,8 +488,11 @@ def describe_plan(
         f"validation part; audits: {audits}"
     )
     beside = f", {slowdown:.2f} times again side by side" if slowdown != 1 else ""
+    if not priced:
+        return f"{header}\nnothing to run: every planned run is stored"
+    counted = f"{len(runs):,} runs" if todo is None else f"{len(todo):,} runs to do"
     footer = (
-        f"{len(runs):,} runs, about {duration(total, cpu=True)}: about "
+        f"{counted}, about {duration(total, cpu=True)}: about "
         f"{duration(total / workers)} on {workers} worker{'s' if workers > 1 else ''} (nothing "
         f"was run; costs measured by perf/paper_estimate.py, {speed:.2f} times their seconds "
         f"at this machine's speed{beside}, scaled by rows where a dataset was not measured)"

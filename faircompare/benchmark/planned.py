@@ -62,25 +62,32 @@ class Study:
         """
         return sum(self.costs.values()) * side_by_side(workers)
 
-    def describe(self, workers: int) -> str:
+    def describe(
+        self, workers: int, *, todo: Sequence[RunSpec] | None = None, stored: str | None = None
+    ) -> str:
         """Describe the plan as ``faircompare run --dry-run`` prints it.
 
         Parameters
         ----------
         workers
             The workers that would share the runs.
+        todo
+            The runs still to do, where some are stored (priced alone); None: every run.
+        stored
+            A line saying how many planned runs are stored, and where.
 
         Returns
         -------
         str
             The settings it was resolved to (each dataset's attributes and variants, the seed,
-            the time limit, the workers), what it runs (splits, settings, tuning, audits), its
-            runs and expected CPU time per dataset and algorithm, and in all
-            (:func:`~.costs.describe_plan`).
+            the time limit, the workers), the ``stored`` line, what it runs (splits, settings,
+            tuning, audits), the runs to do and their expected CPU time per dataset and
+            algorithm, and in all (:func:`~.costs.describe_plan`).
         """
         pricing = Pricing.of(self.config)
-        plan = describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed)
-        return f"{_resolved(self.config, self.runs, workers)}\n{plan}"
+        plan = describe_plan(self.runs, self.costs, pricing, workers, speed=self.speed, todo=todo)
+        lines = [_resolved(self.config, self.runs, workers), stored, plan]
+        return "\n".join(line for line in lines if line)
 
 
 def _resolved(config: BenchmarkConfig, runs: Sequence[RunSpec], workers: int) -> str:

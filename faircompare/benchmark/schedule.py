@@ -101,18 +101,15 @@ def run_plan(
         runs, costs, cleaning = study.runs, study.costs, study.cleaning
     with store.claim():
         if not settings.force:
-            _refuse_stale(runs, store)
+            refuse_stale(runs, store)
         store.record_plan(runs)
         store.record_algorithms(_described({s.algorithm for s in runs}, settings.plugins))
         if cleaning:
             store.record_cleaning(dict(cleaning))
-        stored = store.statuses()
-        redo = settings.redone()
         journals = store.folder.resolve() / JOURNALS
         todo = [
             replace(s, journal=str(journals)) if s.budget is not None else s
-            for s in runs
-            if s.key not in stored or stored[s.key] in redo
+            for s in pending(runs, store.statuses(), settings)
         ]
         if any(s.journal for s in todo):
             make_folder(journals, store.folder.resolve())  # never through a planted link
@@ -131,6 +128,30 @@ def run_plan(
         if not summary.interrupted:  # every search ended in a stored run: nothing to resume
             remove_folder(journals)
     return summary
+
+
+def pending(
+    runs: Sequence[RunSpec], stored: Mapping[str, str], settings: BenchmarkConfig
+) -> list[RunSpec]:
+    """Return the runs a benchmark executes: those not stored, and those whose status it redoes.
+
+    Parameters
+    ----------
+    runs
+        The planned runs.
+    stored
+        Each stored run's status, by key (:meth:`ResultStore.statuses`).
+    settings
+        What is run again: every stored run with ``force``, the failed ones with
+        ``retry_failed`` (:meth:`~faircompare.config.BenchmarkConfig.redone`).
+
+    Returns
+    -------
+    list of RunSpec
+        Those runs, in the plan's order.
+    """
+    redo = settings.redone()
+    return [run for run in runs if run.key not in stored or stored[run.key] in redo]
 
 
 def shared_fits(runs: Sequence[RunSpec]) -> list[list[RunSpec]]:
@@ -171,7 +192,7 @@ def longest_first(groups: list[list[RunSpec]], cost: Mapping[str, float]) -> lis
     return sorted(groups, key=lambda group: -sum(cost[run.key] for run in group))
 
 
-def _refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
+def refuse_stale(runs: tuple[RunSpec, ...], store: ResultStore) -> None:
     """Raise :class:`StaleResultsError` naming what changed if a stored run's inputs differ."""
     stored = store.inputs()
     changes: Counter[tuple[str, str, str]] = Counter()

@@ -34,7 +34,13 @@ from faircompare.benchmark.calibration import calibration_seconds
 from faircompare.benchmark.costs import Pricing, cost_model
 from faircompare.benchmark.plan import make_plan
 from faircompare.benchmark.planned import Study
-from faircompare.benchmark.schedule import Progress, run_plan
+from faircompare.benchmark.schedule import (
+    Progress,
+    StaleResultsError,
+    pending,
+    refuse_stale,
+    run_plan,
+)
 from faircompare.benchmark.summary import Summary
 from faircompare.config.settings import BenchmarkConfig
 from faircompare.datasets import (
@@ -225,6 +231,46 @@ def run_benchmark(
         jobs = config.local_workers()
         summary = replace(summary, report=write_report(results, say=say, jobs=jobs))
     return summary
+
+
+def dry_run(config: BenchmarkConfig, results: str | Path, *, say: Say | None = None) -> str:
+    """Say what ``faircompare run`` would run into a results folder, and its price; run nothing.
+
+    The runs already stored there are counted and not priced, as the run skips them. Where
+    stored runs were computed from other inputs, the run would refuse to start: every planned
+    run is priced (as ``force`` would run them) and the refusal said after. Nothing is fetched
+    and nothing is written (a store there is opened read-only).
+
+    Parameters
+    ----------
+    config
+        The study's settings.
+    results
+        The results folder the run would write into (it need not exist).
+    say
+        Called with each line of progress (what cleaning removed).
+
+    Returns
+    -------
+    str
+        The resolved settings, the runs stored there (where any is), what the runs still to
+        do execute, their CPU time per dataset and algorithm, and in all
+        (:meth:`Study.describe`); where the run would refuse, why.
+    """
+    study = plan_study(config, fetch=False, say=say)
+    if not os.path.exists(Path(results) / DATABASE):
+        return study.describe(config.workers(len(study.runs)))
+    with ResultStore(results, readonly=True) as store:
+        try:
+            if not config.force:
+                refuse_stale(study.runs, store)
+        except StaleResultsError as refused:  # priced as --force would run it: every run
+            every = study.describe(config.workers(len(study.runs)))
+            return f"{every}\nwarning: the run would stop here, running nothing: {refused}"
+        stored = store.statuses()
+        todo = pending(study.runs, stored, config)
+        said = f"{_to_run(study.runs, stored, config)} in {store.path}"
+    return study.describe(config.workers(len(todo)), todo=todo, stored=said)
 
 
 def _at_hand(spec: DatasetSpec, cache: str | None) -> bool:

@@ -88,8 +88,9 @@ def fetch_data(datasets: tuple[str, ...], mirror: Path | None, cache: Path | Non
 @click.option(
     "--dry-run",
     is_flag=True,
-    help="Print what the plan runs, tunes and audits, and its runs and expected CPU time per "
-    "dataset and algorithm; run nothing.",
+    help="Print what the plan runs, tunes and audits, and the runs still to do (those stored "
+    "in --results are counted, not priced) with their expected CPU time per dataset and "
+    "algorithm; run nothing.",
 )
 def run(
     profile: str | None,
@@ -105,15 +106,15 @@ def run(
     stopped. At the end the report of the results folder is written and its path printed. The
     exit status is 1 when any planned run has failed.
     """
-    from faircompare.benchmark import plan_study, run_benchmark
+    from faircompare.benchmark import run_benchmark
     from faircompare.benchmark.progress import progress_printer
+    from faircompare.benchmark.study import dry_run as described
 
     config = _configuration(profile, config_path, options)
     if dry_run:
-        study = plan_study(config, fetch=False, say=say)
         if config_path is not None:  # the settings line below is what it was read as
             click.echo(f"configuration: {config_path}")
-        click.echo(study.describe(config.workers(len(study.runs))))
+        click.echo(described(config, results, say=say))
         return
     summary = run_benchmark(config, results, progress=progress_printer(), report=report, say=say)
     _print_summary(summary)

@@ -1,6 +1,7 @@
 """The benchmark in one call: run_benchmark stores what ``faircompare run`` stores."""
 
 import os
+import re
 import subprocess
 import tomllib
 from pathlib import Path
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 
 from faircompare.benchmark import plan_study, run_benchmark
-from faircompare.benchmark.study import EXTRAS, skipped
+from faircompare.benchmark.study import EXTRAS, dry_run, skipped
 from faircompare.config import PROFILES
 from faircompare.registry import Algorithm
 from faircompare.results import ResultStore
@@ -64,8 +65,9 @@ def test_run_benchmark_stores_what_the_command_line_stores(tmp_path):
             assert cli == python
 
 
-def test_run_benchmark_lists_the_planned_runs_that_failed(tmp_path):
-    plugins = tmp_path / "plugins"
+def raising_plugin(folder):
+    """Return a plugins folder holding ``raises``, an algorithm whose every fit fails."""
+    plugins = folder / "plugins"
     plugins.mkdir()
     (plugins / "raises.py").write_text(
         "from faircompare.algorithms import FairEstimator\n\n"
@@ -74,9 +76,14 @@ def test_run_benchmark_lists_the_planned_runs_that_failed(tmp_path):
         "    def fit(self, X, y, *, sensitive_features):\n"
         "        raise RuntimeError('broken on purpose')\n"
     )
+    return str(plugins)
+
+
+def test_run_benchmark_lists_the_planned_runs_that_failed(tmp_path):
     config = PROFILES["default"].overridden(
-        datasets=("ricci",), algorithms=("raises",), splits=1, plugins=str(plugins), audits=False
-    )
+        datasets=("ricci",), algorithms=("raises",), splits=1, plugins=raising_plugin(tmp_path),
+        audits=False,
+    )  # fmt: skip
     summary = run_benchmark(config, tmp_path / "results", report=False)
     assert summary.report is None
     assert summary.failures == (
@@ -84,6 +91,34 @@ def test_run_benchmark_lists_the_planned_runs_that_failed(tmp_path):
     )
     again = run_benchmark(config, tmp_path / "results", report=False)  # failures stay listed
     assert (again.skipped, again.failures) == (1, summary.failures)
+
+
+def test_a_dry_run_prices_only_the_runs_a_run_would_do_and_says_where_it_would_refuse(tmp_path):
+    # a dry run on a half-done results folder priced every planned run (5,564 where 147 were
+    # stored); it now counts the stored ones as the run does, says where the run would refuse,
+    # and writes nothing
+    results = tmp_path / "results"
+    config = PROFILES["default"].overridden(
+        datasets=("ricci",), algorithms=("decision-tree", "raises"), splits=1, audits=False,
+        plugins=raising_plugin(tmp_path),
+    )  # fmt: skip
+    run_benchmark(config, results, report=False)  # one run done, one failed
+    before = (results / "results.sqlite").read_bytes()
+    wider = config.overridden(splits=2)
+    said = dry_run(wider, results)
+    assert f"4 runs planned, 2 not yet stored in {results / 'results.sqlite'}" in said
+    assert re.search(r"^2 runs to do, about", said, re.MULTILINE)
+    retried = dry_run(wider.overridden(retry_failed=True), results)
+    assert "1 failed ones redone (--retry-failed)" in retried and "\n3 runs to do" in retried
+    assert dry_run(config, results).endswith("nothing to run: every planned run is stored")
+    audited = dry_run(config.overridden(audits=True), results)  # the run would refuse: said
+    assert "\n2 runs, about" in audited  # priced as --force would run them
+    assert re.search(r"warning: the run would stop here, running nothing: 2 planned runs are "
+                     "stored .* but were computed from other inputs", audited)  # fmt: skip
+    assert (results / "results.sqlite").read_bytes() == before
+    assert not (results / "report").exists()
+    fresh = dry_run(config, tmp_path / "none")  # no folder: every run priced, none made
+    assert "\n2 runs, about" in fresh and not (tmp_path / "none").exists()
 
 
 def test_a_dry_plan_fetches_only_the_datasets_the_cost_table_lacks(tmp_path, monkeypatch):
