@@ -487,7 +487,7 @@ def _measures_table(writer: Writer, c: _Configuration) -> None:
         for measure in sorted(undefined)
         if measure in c.undefined
     )
-    small = _groups_text(c.small)
+    small = _groups_text(c.small, c.where)
     numbers = c.summary.merge(c.flags, on=[*tidy.CONFIGURATION, "measure"], how="left")
     writer.table(
         tables.measure_table(numbers, c.where[1], c.family, interval=True),
@@ -517,10 +517,16 @@ _FLAGS = (
 )
 
 
-def _groups_text(small: dict[str, tuple[int, int]]) -> str:
-    """Name the groups below the audits' minimum with their test rows: ``b (3 to 5 rows)``."""
+def _groups_text(small: dict[str, tuple[int, int]], where: tuple[str, str, str]) -> str:
+    """Name the groups below the audits' minimum with their test rows.
+
+    A coded group is named by its value too: ``0 (not White): 14 to 18 rows``
+    (:func:`~faircompare.analysis.tidy.group_names`).
+    """
+    names = tidy.group_names(*where)
     return ", ".join(
-        f"{group} ({low} rows)" if low == high else f"{group} ({low} to {high} rows)"
+        f"{group}{f' ({names[group]})' if group in names else ''}: "
+        + (f"{low} rows" if low == high else f"{low} to {high} rows")
         for group, (low, high) in small.items()
     )
 
@@ -562,7 +568,7 @@ def _audit_outcomes(writer: Writer, c: _Configuration) -> None:
         else "every permutation test of a run adjusted together, Bonferroni over its families"
     )
     if table.empty:  # every run's groups below the minimum: said where the table would be
-        small = _groups_text(c.small)
+        small = _groups_text(c.small, c.where)
         writer.text(
             f"Audits of {c.label}: no run was audited, each audit needing at least "
             f"{MIN_GROUP_ROWS} test rows in the privileged group and in the rest"

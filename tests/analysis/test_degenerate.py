@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from faircompare.analysis.report import write_report
+from faircompare.analysis.report import _groups_text, write_report
 from faircompare.analysis.tidy import degenerate_runs
 from faircompare.benchmark import run_benchmark
 from faircompare.benchmark.execute import constant_predictions
 from faircompare.config import PROFILES
+from faircompare.datasets import get_spec
 from faircompare.results import ResultStore
 
 
@@ -133,4 +134,15 @@ def test_groups_too_small_to_audit_are_named_beside_their_measures(tmp_path):
     page = html.unescape(write_report(tmp_path / "results").read_text())
     assert "Groups with fewer than 30 test rows on a split" in page
     for group, rows in small.items():
-        assert f"{group} ({rows} rows)" in page
+        assert f"{group}: {rows} rows" in page
+
+
+def test_a_coded_group_too_small_to_audit_is_named_by_its_value():
+    # #81: Ricci's numerical+binary groups were "1 (21 to 25 rows), 0 (14 to 18 rows)": codes
+    # a reader cannot read; the privileged value is Ricci's declared one
+    where = ("ricci", "Race", "numerical+binary")
+    assert get_spec("ricci").privileged_value("Race") == "W"
+    assert _groups_text({"1": (21, 25), "0": (14, 14)}, where) == (
+        "1 (W): 21 to 25 rows, 0 (not W): 14 rows"
+    )
+    assert _groups_text({"1": (21, 25)}, ("ricci", "Race", "numerical")) == "1: 21 to 25 rows"
