@@ -348,6 +348,12 @@ class GaussianNaiveBayes(_ProbabilisticBaseline):
     and the variance smoothing of a whole fit, ``var_smoothing`` times the largest feature
     variance, is added once at the end: the model ``fit`` gives, without a dense copy.
 
+    Where every feature is constant on the training rows, scikit-learn smooths by nothing and
+    scores every row NaN; the features then tell the classes nothing, and the model gives the
+    class prior (smoothing by ``var_smoothing`` itself), as Bayes' rule does. (Feldman's full
+    repair makes every column constant where a group has one training row: the authors' repair
+    cuts a column into as many buckets as the group with the fewest distinct values has.)
+
     Parameters
     ----------
     var_smoothing
@@ -365,16 +371,19 @@ class GaussianNaiveBayes(_ProbabilisticBaseline):
         """Fit on ``X`` and ``y``; ``sensitive_features`` is not used."""
         features, labels = self.validate_fit(X, y)
         if not sparse.issparse(features):
-            self.model_ = GaussianNB(var_smoothing=self.var_smoothing).fit(features, labels)
-            return self
-        model = GaussianNB(var_smoothing=0.0)
-        for start in range(0, features.shape[0], _BLOCK):
-            block = slice(start, start + _BLOCK)
-            model.partial_fit(_dense(features[block]), labels[block], classes=[0, 1])
-        _, variance = mean_variance_axis(features, axis=0)
-        model.set_params(var_smoothing=self.var_smoothing)
-        model.epsilon_ = self.var_smoothing * variance.max()
-        model.var_ += model.epsilon_
+            model = GaussianNB(var_smoothing=self.var_smoothing).fit(features, labels)
+        else:
+            model = GaussianNB(var_smoothing=0.0)
+            for start in range(0, features.shape[0], _BLOCK):
+                block = slice(start, start + _BLOCK)
+                model.partial_fit(_dense(features[block]), labels[block], classes=[0, 1])
+            _, variance = mean_variance_axis(features, axis=0)
+            model.set_params(var_smoothing=self.var_smoothing)
+            model.epsilon_ = self.var_smoothing * variance.max()
+            model.var_ += model.epsilon_
+        if model.epsilon_ == 0:  # every feature constant: no variance to smooth by
+            model.epsilon_ = self.var_smoothing
+            model.var_ += model.epsilon_
         self.model_ = model
         return self
 
