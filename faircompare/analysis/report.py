@@ -405,11 +405,12 @@ def _summary(
         .to_frame()
     )
     done, failed = (runs["status"] == "done").sum(), (runs["status"] == "failed").sum()
+    datasets = runs["dataset"].nunique()
     writer.text(
-        f"{len(runs)} runs stored: {done} done ({len(degenerate)} of them degenerate: one class "
-        f"predicted for every test row, overall or in a group), {failed} failed; "
-        f"{runs['algorithm'].nunique()} algorithms on {runs['dataset'].nunique()} datasets, "
-        f"{runs['split_id'].nunique()} splits."
+        f"{len(runs):,} runs stored: {done:,} done ({len(degenerate):,} of them degenerate: one "
+        f"class predicted for every test row, overall or in a group), {failed:,} failed; "
+        f"{runs['algorithm'].nunique()} algorithms on {datasets} "
+        f"dataset{'s' if datasets != 1 else ''}, {runs['split_id'].nunique()} splits."
     )
     writer.table(counts.rename_axis(index=None, columns=None), "runs", "Runs by dataset and status")
     writer.table(by_family.rename_axis(None), "algorithms", "Algorithms by family")

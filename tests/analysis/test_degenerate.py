@@ -93,6 +93,7 @@ def test_a_constant_classifier_is_named_with_the_measures_it_leaves_undefined(tm
     assert {"DIbinary", "DIavgall"} <= set(found["undefined"].iloc[0].split(", "))
     page = html.unescape(write_report(tmp_path / "results").read_text())
     assert "(2 of them degenerate: one class predicted for every test row" in page
+    assert "2 algorithms on 1 dataset, 2 splits." in page  # it said "1 datasets"
     assert f"one class for every test row: 0 ({rows:,} rows)" in page
     # the measures table says "undefined", never "nan ± nan", and its caption says why; the
     # constant's cells are flagged, never given an interval, and left out of the comparisons
