@@ -709,7 +709,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
             f"{ROPE}: {label}. {told} of {len(pairs)} pairs differ (Holm p < 0.05), listed "
             f"first. Over {int(pairs['splits'].max())} splits the test finds a "
             f"difference of {detectable:.3f} 80 % of the time (the median over the pairs, "
-            f"before Holm's adjustment), a smaller one seldom. {_YARDSTICK}",
+            f"before Holm's adjustment), a smaller one seldom.{_frontiers_apart(c.chosen)}",
             numbers=pairs,
         )
         compared.append(measure)
@@ -720,16 +720,19 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
         caption = (
             f"Means with corrected 95% intervals over splits; filled: not significantly worse "
             f"than the best (Holm, 5 %); a row empty in a panel: its cell is flagged in the "
-            f"measures table, and not compared: {label}. {_YARDSTICK}"
+            f"measures table, and not compared: {label}.{_frontiers_apart(c.chosen)}"
         )
         writer.figure(figure, f"intervals-{name}", caption)
 
 
-# The frontiers are the yardstick every intervention is measured against, not interventions.
-_YARDSTICK = (
-    f"The frontiers ({equal_fairness.FRONTIER_PREFIX}*: a baseline post-processed to each of its "
-    "tolerances) are the yardstick of the equal-fairness section, not compared here"
-)
+def _frontiers_apart(chosen: pd.DataFrame) -> str:
+    """Say that the frontiers among ``chosen`` are no interventions; nothing where none ran."""
+    if not chosen["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX).any():
+        return ""
+    return (
+        f" The frontiers ({equal_fairness.FRONTIER_PREFIX}*: a baseline post-processed to each "
+        "of its tolerances) are the yardstick of the equal-fairness section, not compared here"
+    )
 
 
 def _interventions(chosen: pd.DataFrame) -> pd.DataFrame:
@@ -839,8 +842,8 @@ def _rankings(
             f"Friedman's p = {test.pvalue:.2g}, Iman and Davenport's p = "
             f"{test.iman_davenport[1]:.2g} (whether any ranks differ); with "
             f"{test.datasets} datasets, two algorithms differ only where their average ranks "
-            f"are {test.critical_difference:.1f} or more apart, of {len(test.ranks)} ranks. "
-            f"{_YARDSTICK}",
+            f"are {test.critical_difference:.1f} or more apart, of {len(test.ranks)} ranks."
+            f"{_frontiers_apart(chosen)}",
         )
         ranked = comparable[comparable["variant"] == variant]
         in_blocks = ranked.set_index(["dataset", "sensitive_attribute"]).index.isin(complete.index)

@@ -12,7 +12,7 @@ from scipy import stats
 from faircompare.analysis import compare, figures, kinds, tables, tidy
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.compare import FriedmanTest
-from faircompare.analysis.report import slug
+from faircompare.analysis.report import _frontiers_apart, slug
 from faircompare.results import ResultStore
 
 pytestmark = pytest.mark.data
@@ -314,3 +314,15 @@ def test_the_audit_tables_read_a_run_adjusted_together_when_asked(results, repor
     shares = [c for c in alone.columns if c.startswith("permutation ") and "undecided" not in c]
     both = alone[shares].notna() & together[shares].notna()
     assert (together[shares][both] <= alone[shares][both]).all().all()
+
+
+def test_the_frontiers_are_said_apart_only_where_a_study_has_them(report):
+    # the paper profile runs no frontier, yet every pairwise table and critical-difference
+    # caption said the frontiers "are the yardstick of the equal-fairness section, not
+    # compared here", a section that page does not have
+    page = report.read_text()
+    assert "Which intervention is better?" in page  # the pairwise tables are there
+    assert "yardstick of the equal-fairness section" not in page  # no frontier in this study
+    with_frontier = pd.DataFrame({"algorithm": ["svm", "unprocessed-logistic-regression"]})
+    assert "are the yardstick of the equal-fairness section" in _frontiers_apart(with_frontier)
+    assert _frontiers_apart(with_frontier.iloc[:1]) == ""
