@@ -683,6 +683,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
     """
     name, label = c.name, c.label
     interventions = _interventions(c.chosen)
+    apart = _frontiers_apart(c.chosen)  # said under each table and figure below
     chosen, left_out = _comparable(interventions, c.flags)
     if chosen["split_id"].nunique() < 2:
         writer.text(f"One split: comparing interventions needs two splits or more ({label}).")
@@ -709,7 +710,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
             f"{ROPE}: {label}. {told} of {len(pairs)} pairs differ (Holm p < 0.05), listed "
             f"first. Over {int(pairs['splits'].max())} splits the test finds a "
             f"difference of {detectable:.3f} 80 % of the time (the median over the pairs, "
-            f"before Holm's adjustment), a smaller one seldom.{_frontiers_apart(c.chosen)}",
+            f"before Holm's adjustment), a smaller one seldom.{apart}",
             numbers=pairs,
         )
         compared.append(measure)
@@ -720,7 +721,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
         caption = (
             f"Means with corrected 95% intervals over splits; filled: not significantly worse "
             f"than the best (Holm, 5 %); a row empty in a panel: its cell is flagged in the "
-            f"measures table, and not compared: {label}.{_frontiers_apart(c.chosen)}"
+            f"measures table, and not compared: {label}.{apart}"
         )
         writer.figure(figure, f"intervals-{name}", caption)
 
@@ -808,6 +809,7 @@ def _rankings(
     """
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
     shown = _interventions(chosen)
+    apart = _frontiers_apart(chosen)  # said under each diagram below
     comparable, _ = _comparable(shown, cells)
     for measure, (variant, part) in itertools.product(COMPARED, shown.groupby("variant")):
         every = _block_scores(part, measure)  # every block and algorithm, flagged or not
@@ -843,7 +845,7 @@ def _rankings(
             f"{test.iman_davenport[1]:.2g} (whether any ranks differ); with "
             f"{test.datasets} datasets, two algorithms differ only where their average ranks "
             f"are {test.critical_difference:.1f} or more apart, of {len(test.ranks)} ranks."
-            f"{_frontiers_apart(chosen)}",
+            f"{apart}",
         )
         ranked = comparable[comparable["variant"] == variant]
         in_blocks = ranked.set_index(["dataset", "sensitive_attribute"]).index.isin(complete.index)
