@@ -136,7 +136,8 @@ def write_report(
         failed = pd.DataFrame(writer.failures, columns=["part", "error"])
         failed["error"] = failed["error"].map(cut_message)
         writer.table(failed, "report-failures", "Parts that could not be drawn (the rest is here)")
-    return write_text(writer.out / "report.html", _page(writer.sections, results), writer.root)
+    page = _page(writer.sections, results, study.named)
+    return write_text(writer.out / "report.html", page, writer.root)
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +151,7 @@ class _Study:
     validation: pd.DataFrame
     family: dict[str, str]
     styles: dict[str, Style]  # one per name across the report, tuned settings included
+    named: dict[str, str]  # the algorithm each of those names names
     configurations: list[_Configuration]
     chosen: pd.DataFrame  # every configuration's representative runs
     run_flags: pd.DataFrame  # the flagged measures of those runs (flags.run_flags)
@@ -171,7 +173,8 @@ class _Study:
         validation = store.measures("validation")
         family = recorded_families(store, runs["algorithm"].unique())
         algorithms = tuple(sorted(measures["algorithm"].unique()))
-        styles = study_styles(algorithms, tidy.budgets_run(measures))
+        budgets = tidy.budgets_run(measures)
+        styles, named = study_styles(algorithms, budgets), tidy.algorithm_of(algorithms, budgets)
         chosen = tidy.representative(measures, validation)
         judged = dict.fromkeys((*tables.KEY_MEASURES, *explore.EXPLORED))  # each once, in order
         run_flags = flags.run_flags(store, chosen["key"].unique(), list(judged))
@@ -190,8 +193,8 @@ class _Study:
             configurations.append(_Configuration(where, part, shown_runs, part_audits, styles,
                                                  family, undefined, small, cells, algorithms,
                                                  adjustment, off_front))  # fmt: skip
-        return cls(store, runs, measures, audits, validation, family, styles, configurations,
-                   chosen, run_flags)  # fmt: skip
+        return cls(store, runs, measures, audits, validation, family, styles, named,
+                   configurations, chosen, run_flags)  # fmt: skip
 
 
 def _write_sections(writer: Writer, study: _Study) -> None:
@@ -1315,15 +1318,18 @@ def _threshold_curve(writer: Writer, study: StudyFrames) -> None:
     writer.drawn("threshold-curve", caption, kind.threshold.draw, shown, REPORT)
 
 
-def _page(sections: list[Section], results: Path) -> str:
-    """Render the page from its template (``templates/report.html``), escaping every text."""
+def _page(sections: list[Section], results: Path, named: dict[str, str]) -> str:
+    """Render the page from its template (``templates/report.html``), escaping every text.
+
+    ``named``: the algorithm each name in a table names, which the chart's highlight marks.
+    """
     anchors = [slug(s.title) or f"section-{i}" for i, s in enumerate(sections)]
     shown = [
         {"anchor": anchor, "title": s.title, "parts": s.parts}
         for anchor, s in zip(anchors, sections, strict=True)
     ]
     return _TEMPLATES.get_template("report.html").render(
-        results=str(results), sections=shown, first_rows=TABLE_FIRST_ROWS
+        results=str(results), sections=shown, first_rows=TABLE_FIRST_ROWS, named=named
     )
 
 

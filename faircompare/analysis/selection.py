@@ -19,6 +19,7 @@ from faircompare import registry
 from faircompare._validation import check_choice
 from faircompare.analysis import tidy
 from faircompare.analysis.style import Style, study_styles
+from faircompare.analysis.tidy import algorithm_of
 from faircompare.results import ResultStore
 
 __all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "recorded_families"]
@@ -352,27 +353,3 @@ def configurations(
     """
     found = [(str(d), str(a), str(v)) for d, a, v in measures[tidy.WHERE].to_numpy()]
     return (selection or Selection()).arranged(found)
-
-
-def algorithm_of(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict[str, str]:
-    """Return the algorithm each name of a representative setting names.
-
-    :func:`~faircompare.analysis.tidy.representative` shows an algorithm with its defaults,
-    tuned for accuracy (``zafar-accuracy``) or its grid pooled (``calders (grid)``); each of
-    those names maps back to the algorithm, whose label a selection gives.
-
-    Parameters
-    ----------
-    algorithms
-        The algorithms (registry names).
-    budgets
-        The study's tuning budgets (:func:`~faircompare.analysis.tidy.budgets_run`): a tuned
-        run's name (``kamishima (10 trials)``) maps back to its algorithm too.
-
-    Returns
-    -------
-    dict
-        ``{name of a setting: algorithm}``.
-    """
-    settings = tidy.shown_settings(budgets)
-    return {tidy.label(a, s): a for a in set(algorithms) for s in settings}

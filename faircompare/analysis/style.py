@@ -23,7 +23,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from faircompare.analysis.tidy import label, shown_settings
+from faircompare.analysis.tidy import RETUNED_SUFFIX, SETTING_SUFFIXES, algorithm_of
 from faircompare.choices import FONT_SIZE
 
 __all__ = [
@@ -70,8 +70,11 @@ SINGLE_COLOURS = (PALETTE[0], PALETTE[2], PALETTE[1], *PALETTE[3:6])
 ALONE = ("kamishima", "calders", "threshold-optimizer", "gerryfair", "metafair",
          "adversarial-debiasing", "neural-network", "project-network", "sensr")  # fmt: skip
 _PAIRS = len(SINGLE_COLOURS) * len(MARKERS)  # the (colour, marker) pairs of those alone
-_SETTING_SUFFIXES = ("-accuracy", " (grid)")  # names that tidy.representative gives
 _BUDGET = re.compile(r" \((\d+) trials?\)$")  # a tuned run's name: kamishima (10 trials)
+_BUILT_IN = {
+    *ALONE,
+    *(f"{prefix}{m}" for prefix, (_, members) in HUE_GROUPS.items() for m in members),
+}
 #: An algorithm's look: ``{"color": ..., "marker": ..., "hatch": ...}``.
 Style = dict[str, str]
 
@@ -99,12 +102,16 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
     dict
         ``{name: {"color": ..., "marker": ..., "hatch": ...}}``.
     """
-    names = sorted(set(algorithms))
+    return _styles({name: _base(name) for name in sorted(set(algorithms))})
+
+
+def _styles(algorithm_of: dict[str, str]) -> dict[str, Style]:
+    """Style each name as its algorithm (``{name: algorithm}``), a budget's at its marker."""
     taken = set(range(len(ALONE)))
     looks: dict[str, tuple[str, int]] = {}
-    for base in sorted({_base(name) for name in names}):
+    for base in sorted(set(algorithm_of.values())):
         looks[base] = _grouped(base) or _alone(base, taken)
-    return {name: _look(looks[_base(name)], _budget_shift(name)) for name in names}
+    return {name: _look(looks[base], _budget_shift(name)) for name, base in algorithm_of.items()}
 
 
 def _look(look: tuple[str, int], shift: int) -> Style:
@@ -187,14 +194,22 @@ def study_styles(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict
     dict
         ``{name: style}`` for every name of every algorithm.
     """
-    settings = shown_settings(sorted(set(budgets)))
-    return algorithm_styles([label(a, s) for a in sorted(set(algorithms)) for s in settings])
+    return _styles(algorithm_of(algorithms, sorted(set(budgets))))
 
 
 def _base(name: str) -> str:
-    for suffix in _SETTING_SUFFIXES:
-        name = name.removesuffix(suffix)
-    return _BUDGET.sub("", name)
+    """Return the algorithm a setting's name names (``kamishima-accuracy``: ``kamishima``).
+
+    A built-in algorithm's name is its own (``zafar-accuracy``); any other loses one setting's
+    ending.
+    """
+    name = _BUDGET.sub("", name)
+    if name in _BUILT_IN:
+        return name
+    for suffix in (RETUNED_SUFFIX, *filter(None, SETTING_SUFFIXES.values())):
+        if name.endswith(suffix):
+            return name.removesuffix(suffix)
+    return name
 
 
 LEGEND_ROWS = 30  # entries per legend column (about what 4.5 inches hold at 7 points)

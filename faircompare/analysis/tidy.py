@@ -29,6 +29,9 @@ from faircompare.stats.multitest import holm
 
 __all__ = [
     "ADJUSTMENTS",
+    "RETUNED_SUFFIX",
+    "SETTING_SUFFIXES",
+    "algorithm_of",
     "audit_outcomes",
     "balanced_measures",
     "budget_of",
@@ -261,6 +264,13 @@ def _representative(measures: pd.DataFrame, validation: pd.DataFrame | None) -> 
     return pd.concat(chosen, ignore_index=True)
 
 
+#: The ending :func:`label` gives an algorithm's name in each setting it chooses (the
+#: paper's ``-accuracy`` for tuned; a grid point's name ends in its parameters).
+SETTING_SUFFIXES = {DEFAULTS: "", TUNED: "-accuracy", POOLED: " (grid)"}
+#: Tuned for accuracy, after a name that ends in ``-accuracy`` already (Zafar's method).
+RETUNED_SUFFIX = " (tuned)"
+
+
 def label(algorithm: str, setting: str) -> str:
     """Return the name figures and tables give an algorithm in a setting (the paper's names).
 
@@ -274,16 +284,42 @@ def label(algorithm: str, setting: str) -> str:
     Returns
     -------
     str
-        ``kamishima``, ``kamishima-accuracy`` (tuned for accuracy, as the paper names it),
-        ``kamishima (grid)``, ``kamishima {"eta": 30.0}``, or ``kamishima (10 trials)`` (a
-        tuned run's, :attr:`~faircompare.records.RunSpec.budget`).
+        ``kamishima``, ``kamishima-accuracy`` (tuned for accuracy, as the paper names it;
+        ``zafar-accuracy (tuned)`` for a name that ends so already), ``kamishima (grid)``,
+        ``kamishima {"eta": 30.0}``, or ``kamishima (10 trials)`` (a tuned run's,
+        :attr:`~faircompare.records.RunSpec.budget`).
     """
     if (trials := budget_of(setting)) is not None:
         kept = {n: v for n, v in json.loads(setting).items() if n != TRIALS}
         shown = f" {json.dumps(kept)}" if kept else ""
         return f"{algorithm}{shown} ({trials} trial{'s' if trials != 1 else ''})"
-    suffix = {DEFAULTS: "", TUNED: "-accuracy", POOLED: " (grid)"}.get(setting, f" {setting}")
-    return algorithm + suffix
+    if setting == TUNED and algorithm.endswith(SETTING_SUFFIXES[TUNED]):
+        return algorithm + RETUNED_SUFFIX
+    return algorithm + SETTING_SUFFIXES.get(setting, f" {setting}")
+
+
+def algorithm_of(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict[str, str]:
+    """Return the algorithm each name of a representative setting names.
+
+    :func:`representative` shows an algorithm with its defaults, tuned for accuracy
+    (``kamishima-accuracy``) or its grid pooled (``calders (grid)``); each of those names maps
+    back to the algorithm, whose label a selection gives.
+
+    Parameters
+    ----------
+    algorithms
+        The algorithms (registry names).
+    budgets
+        The study's tuning budgets (:func:`budgets_run`): a tuned run's name
+        (``kamishima (10 trials)``) maps back to its algorithm too.
+
+    Returns
+    -------
+    dict
+        ``{name of a setting: algorithm}``.
+    """
+    settings = shown_settings(budgets)
+    return {label(a, s): a for a in sorted(set(algorithms)) for s in settings}
 
 
 def shown_settings(budgets: Iterable[int] = ()) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
-from matplotlib.colors import SymLogNorm, to_rgb
+from matplotlib.colors import SymLogNorm, rgb_to_hsv, to_rgb
 from matplotlib.patches import Rectangle
 
 from faircompare import registry
@@ -148,6 +148,20 @@ def test_every_algorithm_gets_a_distinct_colour_marker_pair_and_families_share_a
         blue = [np.argmax(c) for c in colours]
         assert len(set(blue)) == 1  # one dominant channel: one hue in shades
     assert all(np.argmax(to_rgb(styles[n]["color"])) == 2 for n in names if n.startswith("feldman"))
+
+
+def test_zafar_accuracy_is_an_orange_of_its_family_in_every_setting_it_is_shown_in():
+    # its name ends as a tuned setting's does (-accuracy): it was styled as a plugin named
+    # "zafar", in yellow (#CCBB44), beside zafar-fairness in orange (#81)
+    styles = study_styles(["zafar-fairness", "zafar-accuracy"], budgets=[10])
+    names = figures.algorithm_styles(["zafar-accuracy", "zafar-accuracy (tuned)"])
+    shown = ["zafar-accuracy", "zafar-accuracy (tuned)", "zafar-accuracy (grid)"]
+    assert all(
+        styles[name] == styles["zafar-accuracy"] == names["zafar-accuracy"] for name in shown
+    )
+    hues = [rgb_to_hsv(to_rgb(styles[n]["color"]))[0] for n in ("zafar-fairness", "zafar-accuracy")]
+    assert all(15 / 360 < hue < 35 / 360 for hue in hues), hues  # orange; yellow is 54 degrees
+    assert styles["zafar-accuracy"]["color"] != styles["zafar-fairness"]["color"]
 
 
 def cielab(colour: str) -> np.ndarray:

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from markupsafe import Markup
 
+from faircompare.analysis import tidy
 from faircompare.analysis.report import _page
 from faircompare.analysis.report_writer import Section, _rest_held
 from faircompare.choices import TABLE_FIRST_ROWS
@@ -98,13 +99,17 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
 def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_row(tmp_path):
     # the default study's pairwise tables hold 400 and more rows each (#81): the page shows
     # the first ones (the rest held as text, never parsed into rows), a button shows all (the
-    # chart's highlight marking them), and a filter or a sort still reads every row
+    # chart's highlight marking them by every name a table gives an algorithm, a tuning
+    # budget's too), and a filter or a sort still reads every row
     sync_api = pytest.importorskip("playwright.sync_api")
-    table = pd.DataFrame({"pair": [f"row {i}" for i in range(100)], "p": range(100)})
+    named = tidy.algorithm_of(["kamishima"], budgets=[10])
+    names = [f"row {i}" for i in range(100)]
+    names[77], names[78] = "kamishima (10 trials)", "kamishima-accuracy"
+    table = pd.DataFrame({"pair": names, "p": range(100)})
     part = {"kind": "table", "caption": "long", "files": [],
             "table": Markup(_rest_held(table.to_html(index=False)))}  # fmt: skip
     page_file = tmp_path / "page.html"
-    page_file.write_text(_page([Section("a long table", [part])], Path("results")))
+    page_file.write_text(_page([Section("a long table", [part])], Path("results"), named))
     shown = "() => [...document.querySelector('tbody').rows].filter((r) => !r.hidden).length"
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET)
@@ -113,13 +118,13 @@ def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_
         first, button = page.evaluate(shown), page.locator("button.rows")
         label = button.text_content()
         elements = page.evaluate("() => document.querySelectorAll('tbody tr').length")
-        page.evaluate("() => window.highlightAlgorithm('row 77')")  # the chart's menu, held
+        page.evaluate("() => window.highlightAlgorithm('kamishima')")  # the chart's menu
         button.click()
         every = page.evaluate(shown)
         marked = page.evaluate("() => [...document.querySelectorAll('tr.highlighted')]"
                                ".map((r) => r.cells[0].textContent)")  # fmt: skip
         button.click()
-        page.locator("input.filter").fill("row 7")  # row 7 and rows 70 to 79
+        page.locator("input.filter").fill("row 7")  # row 7 and rows 70 to 79 but 77 and 78
         found, hidden = page.evaluate(shown), button.is_hidden()
         page.locator("input.filter").fill("")
         page.locator("th").nth(1).click()
@@ -129,6 +134,6 @@ def test_a_long_table_shows_its_first_rows_until_asked_and_a_filter_reads_every_
         browser.close()
     assert (first, label, every) == (TABLE_FIRST_ROWS, "show all 100 rows", 100)
     assert elements == TABLE_FIRST_ROWS  # the rest not made into rows until asked for
-    assert marked == ["row 77"]  # a held row is highlighted as it comes in
-    assert (found, hidden) == (11, True)
+    assert marked == ["kamishima (10 trials)", "kamishima-accuracy"]  # held rows, as they come
+    assert (found, hidden) == (9, True)
     assert "row 99" in top and after_sort == TABLE_FIRST_ROWS
