@@ -422,8 +422,9 @@ def most_accurate(
     runs averaged per split, then over splits; it is at a level when its mean violation of the
     constraint (``demographic_parity_difference``, ``equalized_odds_difference``) is at most
     the level. The frontiers, a yardstick, are never named; beside each intervention named
-    stands the yardstick's accuracy at the level itself (the best frontier's,
-    :func:`frontier_accuracy` at the level on each split, averaged).
+    stands the yardstick's most accurate mean at a violation at most the level (the best
+    frontier's, :func:`frontier_accuracy` on each split, averaged: the most accurate the
+    yardstick is that fair, as the intervention is the most accurate that fair).
 
     Parameters
     ----------
@@ -446,7 +447,7 @@ def most_accurate(
         ``algorithm`` (empty where none is that fair), its ``accuracy`` with its corrected 95 %
         interval (``ci_low``, ``ci_high``, cut at 0 and 1), its mean ``violation``,
         ``candidates`` (how many interventions are at the level) and ``yardstick`` (the
-        yardstick's mean accuracy at the level; NaN where no frontier ran).
+        yardstick's most accurate mean at the level; NaN where no frontier ran).
     """
     others = measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]
     if only is not None:
@@ -486,20 +487,26 @@ def most_accurate(
 def _yardstick_at(
     points: pd.DataFrame, levels: tuple[float, ...]
 ) -> dict[tuple[object, ...], float]:
-    """Return the yardstick's mean accuracy at each level, by configuration and constraint.
+    """Return the yardstick's best mean accuracy at a violation at most each level.
 
     The yardstick of a configuration is its best frontier at its parameters (a tuned
-    study's budgets have frontiers of their own, compared with their own budget's runs).
+    study's budgets have frontiers of their own, compared with their own budget's runs),
+    read on each split (:func:`frontier_accuracy`) and averaged over splits; at a level, the
+    most accurate it is at any violation up to the level, as the interventions beside it are
+    chosen. Its points are measured on test rows, so its mean curve need not rise everywhere:
+    read at the level alone, it could be less accurate at a looser level than at a stricter.
     """
     at_parameters = points[points["budget"].isna()]
     found: dict[tuple[object, ...], float] = {}
     for where, mine in at_parameters.groupby(WHERE):
         curves = mine[mine["frontier"] == best_frontier(mine)]
         for constraint, curve in curves.groupby("constraint"):
-            by_split = [frontier_accuracy(split, np.array(levels))
-                        for _, split in curve.groupby("split_id")]  # fmt: skip
-            for level, accuracy in zip(levels, np.mean(by_split, axis=0), strict=True):
-                found[(*where, constraint, level)] = float(accuracy)
+            at = np.union1d(curve["violation"].dropna().to_numpy(), levels)  # its corners
+            mean = np.mean([frontier_accuracy(split, at)
+                            for _, split in curve.groupby("split_id")], axis=0)  # fmt: skip
+            best = np.fmax.accumulate(mean)  # the most accurate at a violation at most each
+            for level in levels:
+                found[(*where, constraint, level)] = float(best[np.searchsorted(at, level)])
     return found
 
 

@@ -365,9 +365,9 @@ def _most_accurate(
         "The most accurate intervention at each level of fairness: among the interventions "
         "whose mean violation of the constraint (its difference between groups) is at most the "
         "level, the one with the highest mean accuracy, with its corrected 95 % interval over "
-        "splits; candidates: how many are that fair; yardstick: the post-processed best model's "
-        "mean accuracy at a violation of the level itself. A baseline, or a method constant on "
-        "some split, is never named",
+        "splits; candidates: how many are that fair; yardstick: the post-processed best "
+        "model's highest mean accuracy at a mean violation at most the level, chosen as the "
+        "intervention is. A baseline, or a method constant on some split, is never named",
         numbers=best,
     )
 

@@ -195,6 +195,21 @@ def test_beside_the_most_accurate_stands_the_yardstick_at_the_level_by_hand():
     assert yardstick["equalized_odds"].tolist() == pytest.approx([0.762, 0.78, 0.81])
 
 
+def test_the_yardstick_at_a_level_is_its_most_accurate_that_fair_so_never_less_at_a_looser():
+    # a frontier measured on test rows can dip: dp (0, .70)-(.04, .80)-(.1, .76)-(.3, .85);
+    # read at .05 and .1 alone it would be .7933 and .76, looser and less accurate (#81)
+    dipping = FRONTIER | {("demographic_parity", 0.05): (0.04, 0.25, 0.80),
+                          ("demographic_parity", 0.1): (0.10, 0.30, 0.76)}  # fmt: skip
+    runs = frontier_runs(0, dipping) + frontier_runs(1, dipping)
+    for split in (0, 1):
+        runs.append(("lr", DEFAULTS, split, {"accuracy": 0.7, "demographic_parity_difference":
+                                             0.01, "equalized_odds_difference": 0.01}))  # fmt: skip
+    best = ef.most_accurate(long_frame(runs), levels=(0.02, 0.05, 0.1))
+    yardstick = best.set_index(["constraint", "level"])["yardstick"]["demographic_parity"]
+    # by hand: at .02 the line (0, .70)-(.04, .80) reads .75; at .05 and .1 the corner .80
+    assert yardstick.tolist() == pytest.approx([0.75, 0.80, 0.80])
+
+
 def test_an_accuracy_interval_stops_at_one():
     runs = []
     for split, accuracy in enumerate((0.98, 0.99, 1.0)):
