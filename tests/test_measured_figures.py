@@ -36,6 +36,7 @@ def test_the_measuring_scripts_write_quoting_files():
         "sequential_audits",
         "tuned_study",
         "undecided_verdicts",
+        "zafar_agreement",
     }
 
 
