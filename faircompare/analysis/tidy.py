@@ -301,17 +301,18 @@ def label(algorithm: str, setting: str) -> str:
 def algorithm_of(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict[str, str]:
     """Return the algorithm each name of a representative setting names.
 
-    :func:`representative` shows an algorithm with its defaults, tuned for accuracy
-    (``kamishima-accuracy``) or its grid pooled (``calders (grid)``); each of those names maps
-    back to the algorithm, whose label a selection gives.
+    :func:`~faircompare.analysis.tidy.representative` shows an algorithm with its defaults,
+    tuned for accuracy (``kamishima-accuracy``) or its grid pooled (``calders (grid)``); each
+    of those names maps back to the algorithm, whose label a selection gives (also
+    ``faircompare.analysis.selection.algorithm_of``).
 
     Parameters
     ----------
     algorithms
         The algorithms (registry names).
     budgets
-        The study's tuning budgets (:func:`budgets_run`): a tuned run's name
-        (``kamishima (10 trials)``) maps back to its algorithm too.
+        The study's tuning budgets (:func:`~faircompare.analysis.tidy.budgets_run`): a tuned
+        run's name (``kamishima (10 trials)``) maps back to its algorithm too.
 
     Returns
     -------
