@@ -24,7 +24,11 @@ import numpy as np
 import pandas as pd
 
 from faircompare.analysis.compare import corrected_ttest
-from faircompare.analysis.equal_fairness import FRONTIER_PREFIX, equal_fairness_table
+from faircompare.analysis.equal_fairness import (
+    FRONTIER_PREFIX,
+    OWN_BASELINE,
+    equal_fairness_table,
+)
 from faircompare.analysis.tidy import WHERE, budget_of, label, representative
 from faircompare.measures import MEASURES
 from faircompare.records import DEFAULTS
@@ -114,7 +118,10 @@ def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
         (:func:`budget_name`: ``defaults``, ``1 trial``, ...) holding the verdict at equal
         fairness there (``above``, ``on``, ``below``, ``untested``; empty where not run), and
         ``survives``: whether the verdict at the defaults is the verdict at every budget (NA
-        where no method ran at its defaults).
+        where no method ran at its defaults, or the method is the yardstick's own baseline
+        there). The yardstick's own baseline, its frontier's unconstrained end, has no verdict
+        (:data:`~faircompare.analysis.equal_fairness.OWN_BASELINE`): at a budget where it is,
+        nothing holds or changes.
     """
     tuned = _tuned_methods(measures)
     if tuned.empty:
@@ -141,7 +148,10 @@ def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
     budgets = sorted(wide.columns)
     wide = wide[budgets].fillna("")
     defaults = wide.get(DEFAULT_BUDGET)  # none where no method ran at its defaults
-    survives = wide.eq(defaults, axis=0).all(axis=1) if defaults is not None else pd.NA
+    survives: object = pd.NA
+    if defaults is not None:
+        holds = wide.eq(defaults, axis=0) | wide.eq(OWN_BASELINE)  # no verdict: none refuted
+        survives = holds.all(axis=1).astype(object).where(defaults != OWN_BASELINE, pd.NA)
     wide.columns = [budget_name(b) for b in budgets]
     return wide.assign(survives=survives).reset_index().rename_axis(columns=None)
 
@@ -164,12 +174,14 @@ def surviving(verdicts: pd.DataFrame) -> str:
     """
     if verdicts.empty or DEFAULTS not in verdicts:
         return "No method was run both at its defaults and tuned: no verdict to follow."
-    held = int(verdicts["survives"].sum())
+    verdicts = verdicts[verdicts["survives"].notna()]  # the yardstick's baseline: no verdict
+    held = int(verdicts["survives"].astype(bool).sum())
     changed = verdicts[~verdicts["survives"].astype(bool)]
     budgets = [c for c in verdicts.columns if c not in (*WHERE, "algorithm", "constraint",
                                                         "survives")]  # fmt: skip
-    each = [f"{int((verdicts[b] == verdicts[DEFAULTS]).sum())} at {b}"
-            for b in budgets if b != DEFAULTS]  # fmt: skip
+    holds = {b: (verdicts[b] == verdicts[DEFAULTS]) | (verdicts[b] == OWN_BASELINE)
+             for b in budgets if b != DEFAULTS}  # fmt: skip
+    each = [f"{int(held_there.sum())} at {b}" for b, held_there in holds.items()]
     said = (f"Of {len(verdicts)} verdicts against the yardstick at the defaults, {held} hold at "
             f"every budget ({', '.join(each)})")  # fmt: skip
     if changed.empty:

@@ -48,6 +48,7 @@ __all__ = [
     "CONSTRAINT_MEASURES",
     "FAIRNESS_LEVELS",
     "FRONTIER_PREFIX",
+    "OWN_BASELINE",
     "above_in_every_split",
     "accuracy_limits",
     "best_frontier",
@@ -77,6 +78,8 @@ CONSTRAINT_MEASURES = {
 FAIRNESS_LEVELS = (0.02, 0.05, 0.1)
 #: The name shared by the frontier algorithms: ``unprocessed-<baseline>``.
 FRONTIER_PREFIX = "unprocessed-"
+#: The verdict of the frontier's own baseline, which is its unconstrained end: no comparison.
+OWN_BASELINE = "frontier's own"
 _ALPHA = 0.05
 _ACCURACY_BOUNDS = score_bounds("accuracy")  # where an accuracy's interval is cut
 
@@ -265,9 +268,11 @@ def equal_fairness_table(
         table's algorithms compared with one frontier, per constraint: a tuned study's budgets,
         each compared with the frontier of its budget, are families of their own), ``above``
         (the share of splits above the frontier) and ``verdict``: ``above``, ``below``
-        (Holm-adjusted p < 0.05), ``on``, or ``untested`` where fewer than two splits give a
+        (Holm-adjusted p < 0.05), ``on``, ``untested`` where fewer than two splits give a
         difference (the constraint's measure is undefined on test where a group lacks
-        positives or negatives).
+        positives or negatives), or :data:`OWN_BASELINE` for the frontier's own baseline,
+        whose fit is the frontier's unconstrained end: its difference is 0 by construction, so
+        it has no interval and no test, and is left out of Holm's family.
     """
     differences = equal_fairness(measures)
     columns = ["algorithm", "constraint", "frontier", "splits", "difference", "ci_low",
@@ -297,18 +302,28 @@ def equal_fairness_table(
             "above": float(np.mean(d > 0)) if len(d) else np.nan,
         })  # fmt: skip
     table = pd.DataFrame(rows)
+    own = _own_baseline(table)  # its frontier's unconstrained end: no comparison, no test
+    table.loc[own, ["ci_low", "ci_high", "pvalue"]] = np.nan
     table["holm"] = np.nan
     for _, part in table.groupby(["constraint", "frontier"]):  # a budget's methods, its frontier's
         tested = part["pvalue"].notna()
         table.loc[part.index[tested], "holm"] = holm(part.loc[tested, "pvalue"])
     significant = table["holm"] < _ALPHA
     table["verdict"] = np.select(
-        [significant & (table["difference"] > 0), significant & (table["difference"] < 0),
+        [own, significant & (table["difference"] > 0), significant & (table["difference"] < 0),
          table["pvalue"].isna()],
-        ["above", "below", "untested"],
+        [OWN_BASELINE, "above", "below", "untested"],
         "on",
     )  # fmt: skip
     return table[columns].sort_values(["constraint", "difference"], ascending=[True, False])
+
+
+def _own_baseline(table: pd.DataFrame) -> pd.Series:
+    """Whether each row is its frontier's own baseline, a budget's for its budget's frontier.
+
+    ``gradient-boosting`` for ``unprocessed-gradient-boosting``.
+    """
+    return table["algorithm"] == table["frontier"].str.removeprefix(FRONTIER_PREFIX)
 
 
 def caption(frontier: str, where: str) -> str:
@@ -335,7 +350,9 @@ def caption(frontier: str, where: str) -> str:
         "its 95% interval (corrected resampled t, each algorithm's own, not adjusted for the "
         "table's several comparisons); share of splits above the frontier; verdict: above or "
         f"below where the Holm-adjusted p-value over the table's algorithms is below "
-        f"{_ALPHA:g}, else on, so an interval that leaves out 0 can read on: {where}"
+        f"{_ALPHA:g}, else on, so an interval that leaves out 0 can read on; "
+        f"{OWN_BASELINE}: the baseline the frontier post-processes, its unconstrained end, "
+        f"not compared: {where}"
     )
 
 
@@ -387,8 +404,7 @@ def findings(tables: pd.DataFrame, *, power: float = 0.8) -> pd.DataFrame:
         ``power`` at 5 %, before Holm's adjustment:
         :func:`~faircompare.analysis.compare.detectable_difference`).
     """
-    baseline = tables["frontier"].str.removeprefix(FRONTIER_PREFIX)
-    tested = tables[(tables["algorithm"] != baseline) & tables["ci_high"].notna()]
+    tested = tables[~_own_baseline(tables) & tables["ci_high"].notna()]
     rows = []
     for (*where, constraint), part in tested.groupby([*WHERE, "constraint"], sort=False):
         half = part["ci_high"] - part["difference"]

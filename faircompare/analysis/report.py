@@ -1147,8 +1147,8 @@ def _tuning(writer: Writer, measures: pd.DataFrame, study: StudyFrames, store: R
         "Each method's verdict against the yardstick at equal fairness (above, on or below the "
         "frontier tuned with the same budget; corrected t-test over splits, Holm-adjusted over "
         "the configuration's methods at that budget), at its defaults and tuned with each "
-        "budget; survives: "
-        "the verdict at the defaults holds at every budget",
+        f"budget ({equal_fairness.OWN_BASELINE}: the baseline the frontier post-processes, no "
+        "verdict); survives: the verdict at the defaults holds at every budget",
         numbers=verdicts,
     )
     frames = kind.budget.frames(study, Selection())

@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 
 from faircompare.analysis import equal_fairness as ef
 from faircompare.analysis import kinds
+from faircompare.analysis.budgets import surviving, verdicts_by_budget
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.report import write_report
@@ -16,7 +17,7 @@ from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.tidy import label
 from faircompare.benchmark import make_plan, run_plan
 from faircompare.config import BenchmarkConfig
-from faircompare.records import DEFAULTS
+from faircompare.records import DEFAULTS, TRIALS
 from faircompare.results import ResultStore
 
 
@@ -119,6 +120,55 @@ def test_the_table_averages_per_split_with_the_corrected_interval_by_hand():
     # above the frontier in each of its three splits: a finding, though the test reads "on"
     found = ef.above_in_every_split(table.reset_index())
     assert found["algorithm"].tolist() == [label("kamishima", DEFAULTS)] * 2
+
+
+def test_the_frontiers_own_baseline_is_its_unconstrained_end_so_neither_tested_nor_counted():
+    # the default page read gradient-boosting "0.000 [0.000, 0.000], p 1.000, on" against
+    # unprocessed-gradient-boosting, and the p-value of 1 sat in Holm's family (#81)
+    end = dict(zip(["demographic_parity_difference", "equalized_odds_difference", "accuracy"],
+                   FRONTIER[(None, None)], strict=True))  # fmt: skip
+    runs = []
+    for split, gain in enumerate((0.02, 0.04, 0.06)):
+        runs += frontier_runs(split, FRONTIER) + [("b", DEFAULTS, split, end)]
+        values = {"accuracy": 0.80 + gain, "demographic_parity_difference": 0.1,
+                  "equalized_odds_difference": 0.1}  # fmt: skip
+        runs.append(("kamishima", DEFAULTS, split, values))
+    table = ef.equal_fairness_table(long_frame(runs))
+    table = table[table["constraint"] == "demographic_parity"].set_index("algorithm")
+    own = table.loc[label("b", DEFAULTS)]
+    assert own["verdict"] == ef.OWN_BASELINE and own["difference"] == 0
+    assert own[["ci_low", "ci_high", "pvalue", "holm"]].isna().all()
+    kamishima = table.loc[label("kamishima", DEFAULTS)]
+    assert kamishima["holm"] == kamishima["pvalue"]  # a family of one: the baseline is out
+    summary = ef.equal_fairness_summary(
+        table.reset_index().assign(dataset="d", sensitive_attribute="s", variant="v")
+    )
+    assert summary.loc[("demographic_parity", "d", "s", "v")].tolist() == [1, 0, 1, 0, 0]
+
+
+def test_the_yardsticks_own_baseline_has_no_verdict_to_hold_at_any_budget():
+    # the tuned study counted gradient-boosting's "on" against its own frontier's end among
+    # the verdicts that hold at every budget (10 of 160 of them, #81)
+    one_trial = json.dumps({TRIALS: 1})
+    runs = []
+    for split, gain in enumerate((0.02, 0.04, 0.06)):
+        for frontier, *rest in frontier_runs(split, FRONTIER):
+            settings = {} if rest[0] == DEFAULTS else json.loads(rest[0])
+            runs += [(frontier, *rest), (frontier, json.dumps(settings | {TRIALS: 1}), *rest[1:])]
+        end = dict(zip(["demographic_parity_difference", "equalized_odds_difference",
+                        "accuracy"], FRONTIER[(None, None)], strict=True))  # fmt: skip
+        values = {"accuracy": 0.80 + gain, "demographic_parity_difference": 0.1,
+                  "equalized_odds_difference": 0.1}  # fmt: skip
+        runs += [(name, setting, split, v) for name, v in (("b", end), ("kamishima", values))
+                 for setting in (DEFAULTS, one_trial)]  # fmt: skip
+    verdicts = verdicts_by_budget(long_frame(runs)).set_index(["algorithm", "constraint"])
+    own = verdicts.loc[("b", "demographic_parity")]
+    assert (own["defaults"], own["1 trial"]) == (ef.OWN_BASELINE, ef.OWN_BASELINE)
+    assert pd.isna(own["survives"])
+    assert verdicts.loc["kamishima", "survives"].tolist() == [True, True]
+    said = surviving(verdicts.reset_index())
+    assert said.startswith("Of 2 verdicts against the yardstick at the defaults, 2 hold at every "
+                           "budget (2 at 1 trial)")  # fmt: skip
 
 
 def test_the_findings_name_who_is_above_and_what_the_splits_could_detect_by_hand():
