@@ -105,13 +105,13 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
     return _styles({name: _base(name) for name in sorted(set(algorithms))})
 
 
-def _styles(algorithm_of: dict[str, str]) -> dict[str, Style]:
+def _styles(bases: dict[str, str]) -> dict[str, Style]:
     """Style each name as its algorithm (``{name: algorithm}``), a budget's at its marker."""
     taken = set(range(len(ALONE)))
     looks: dict[str, tuple[str, int]] = {}
-    for base in sorted(set(algorithm_of.values())):
+    for base in sorted(set(bases.values())):
         looks[base] = _grouped(base) or _alone(base, taken)
-    return {name: _look(looks[base], _budget_shift(name)) for name, base in algorithm_of.items()}
+    return {name: _look(looks[base], _budget_shift(name)) for name, base in bases.items()}
 
 
 def _look(look: tuple[str, int], shift: int) -> Style:
