@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from faircompare._validation import check_choice
@@ -191,9 +192,12 @@ def _equal_fairness(
     ]
     cells = found.assign(
         algorithm=display,
-        difference=found.apply(
-            lambda r: f"{r['difference']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]", axis=1
-        ),
+        difference=[
+            f"{d:+.3f}" + ("" if np.isnan(low) else f" [{low:+.3f}, {high:+.3f}]")
+            for d, low, high in zip(
+                found["difference"], found["ci_low"], found["ci_high"], strict=True
+            )
+        ],
         constraint=found["constraint"].str.replace("_", " "),
     ).set_index(["constraint", "algorithm"])[["difference", "above", "verdict"]]
     caption = equal_fairness.caption(found["frontier"].iloc[0], _where(selection, where))

@@ -608,6 +608,16 @@ def test_the_equal_fairness_caption_says_its_intervals_are_not_holms(study):
     assert "an interval that leaves out 0 can read on" in made.caption
 
 
+def test_the_equal_fairness_table_prints_no_interval_where_there_is_none(study):
+    # the frontier's own baseline has no interval (#81): its cell read "+0.000 [+nan, +nan]"
+    made = table("equal-fairness", study, datasets=["german"])
+    cells = made.shown["difference"].tolist()
+    assert not any("nan" in cell for cell in cells)
+    own = made.numbers[made.numbers["verdict"] == "frontier's own"]
+    assert len(own) and (own["difference"] == 0).all()
+    assert "+0.000" in cells
+
+
 def test_a_report_figure_and_the_paper_figure_of_the_same_selection_and_layout_are_one(
     results, report, tmp_path
 ):
