@@ -150,8 +150,8 @@ def verdicts_by_budget(measures: pd.DataFrame) -> pd.DataFrame:
     defaults = wide.get(DEFAULT_BUDGET)  # none where no method ran at its defaults
     survives: object = pd.NA
     if defaults is not None:
-        holds = wide.eq(defaults, axis=0) | wide.eq(OWN_BASELINE)  # no verdict: none refuted
-        survives = holds.all(axis=1).astype(object).where(defaults != OWN_BASELINE, pd.NA)
+        held = _holds(wide, defaults).all(axis=1).astype(object)
+        survives = held.where(defaults != OWN_BASELINE, pd.NA)  # its baseline: no verdict
     wide.columns = [budget_name(b) for b in budgets]
     return wide.assign(survives=survives).reset_index().rename_axis(columns=None)
 
@@ -179,9 +179,10 @@ def surviving(verdicts: pd.DataFrame) -> str:
     changed = verdicts[~verdicts["survives"].astype(bool)]
     budgets = [c for c in verdicts.columns if c not in (*WHERE, "algorithm", "constraint",
                                                         "survives")]  # fmt: skip
-    holds = {b: (verdicts[b] == verdicts[DEFAULTS]) | (verdicts[b] == OWN_BASELINE)
-             for b in budgets if b != DEFAULTS}  # fmt: skip
-    each = [f"{int(held_there.sum())} at {b}" for b, held_there in holds.items()]
+    tuned = [b for b in budgets if b != DEFAULTS]
+    each = [
+        f"{int(n)} at {b}" for b, n in _holds(verdicts[tuned], verdicts[DEFAULTS]).sum().items()
+    ]
     said = (f"Of {len(verdicts)} verdicts against the yardstick at the defaults, {held} hold at "
             f"every budget ({', '.join(each)})")  # fmt: skip
     if changed.empty:
@@ -195,6 +196,15 @@ def surviving(verdicts: pd.DataFrame) -> str:
     more = len(changed) - len(named)
     rest = f"; and {more} more (the table's 'survives' column)" if more else ""
     return f"{said}; {len(changed)} change: {'; '.join(named)}{rest}."
+
+
+def _holds(verdicts: pd.DataFrame, defaults: pd.Series) -> pd.DataFrame:
+    """Whether each budget's verdict is the one at the defaults.
+
+    A budget where the method is the yardstick's own baseline gives no verdict, so it refutes
+    none; one where the method did not run (empty) does not hold it.
+    """
+    return verdicts.eq(defaults, axis=0) | verdicts.eq(OWN_BASELINE)
 
 
 def _tuned_methods(measures: pd.DataFrame) -> pd.DataFrame:

@@ -301,8 +301,13 @@ def _plan(
     legend = layout.legend if entries else "off"
     entry = widest(entries, layout.small) + MARKER
     width = layout.width - (entry if legend == "right" else 0.0)
-    if entry > layout.width:
-        raise FigureFitError(_fit_advice(layout, panels, entries, "wide", label_room))
+    if legend != "off" and entry > layout.width:
+        longest = max(entries, key=lambda name: widest([name], layout.small))
+        raise FigureFitError(
+            f"the legend's entry {longest!r} takes {entry:.1f} in, more than the figure's "
+            f"{layout.width:g} in: give it a shorter label, draw the figure wider, or leave the "
+            "legend off (legend 'off')"
+        )
     columns = min(panels, most_columns or panels)
     while columns > 1 and _panel_width(width, columns, label_room, layout.sharey) < least_panel:
         columns -= 1
@@ -333,14 +338,21 @@ def _plan(
 def _too_tall(layout: Layout, height: float, panels: int, entries: Sequence[str]) -> str:
     """Say in one line that a figure is taller than a page, and what would fit."""
     legend = f" and a legend of {_counted(len(entries), 'entry', 'entries')}" if entries else ""
-    wider = f"draw it wider (width {PAGE:g} for a page), " if layout.width < PAGE else ""
+    remedies = ["select fewer algorithms, measures or configurations"]
+    if layout.width < PAGE:
+        remedies.append(f"draw it wider (width {PAGE:g} for a page)")
+    if entries and layout.legend == "below":
+        remedies.append("put the legend elsewhere (legend 'right' or 'off')")
     return (
         f"{_counted(panels, 'panel')}{legend} take{'s' * (panels == 1 and not entries)} "
-        f"{height:.1f} in at {layout.width:g} "
-        f"in wide, more than the {layout.tallest:g} in a page holds: select fewer algorithms, "
-        f"measures or configurations, {wider}or put the legend elsewhere (legend 'right' or "
-        "'off')"
+        f"{height:.1f} in at {layout.width:g} in wide, more than the {layout.tallest:g} in a "
+        f"page holds: {_either(remedies)}"
     )
+
+
+def _either(remedies: Sequence[str]) -> str:
+    """Join remedies as a reader says them: ``a``, ``a, or b``, ``a, b, or c``."""
+    return ", or ".join([", ".join(remedies[:-1]), remedies[-1]] if remedies[1:] else remedies)
 
 
 def _counted(count: int, thing: str, things: str | None = None) -> str:
@@ -362,12 +374,21 @@ def _fit_advice(
     legend = f" and a legend of {_counted(len(entries), 'entry', 'entries')}" if entries else ""
     height = f"{layout.height:.1f}" if layout.height else "auto"
     where = "in" if short == "wide" else "above"
+    remedies = ["select fewer algorithms or configurations"]
+    if layout.width < PAGE:
+        remedies.append(f"draw it wider (width {PAGE:g} for a page)")
+    if short == "wide" and layout.height is None and label_room > 1:
+        remedies.append("give the algorithms shorter labels")
+    if short == "tall" and layout.height is not None:
+        remedies.append("draw it taller, or leave its height to the figure")
+    # a legend below takes height only, one on the right width and height
+    if entries and (short == "tall" or layout.legend == "right"):
+        elsewhere = [f"'{place}'" for place in ("below", "right", "off") if place != layout.legend]
+        remedies.append(f"put the legend elsewhere (legend {' or '.join(elsewhere)})")
     return (
         f"{_counted(panels, 'panel')}{names}{legend} "
         f"do{'es' * (panels == 1 and not entries)} not fit {where} a "
-        f"{layout.width:g} x {height} in figure at {layout.font_size:g} pt: select fewer "
-        f"algorithms or configurations, or draw it wider (width {PAGE:g} for a page), or "
-        "put the legend elsewhere (legend 'below', 'right' or 'off')"
+        f"{layout.width:g} x {height} in figure at {layout.font_size:g} pt: {_either(remedies)}"
     )
 
 

@@ -288,10 +288,11 @@ def equal_fairness_table(
     )["difference"].mean()
     rows = []
     for (algorithm, setting, constraint, frontier), values in by_split.groupby(level=[0, 1, 2, 3]):
-        d = values.dropna().to_numpy()
-        test = corrected_ttest(d) if len(d) > 1 else None
+        d, name = values.dropna().to_numpy(), label(algorithm, setting)
+        tested = len(d) > 1 and not _is_own(name, frontier)  # the own: 0 by construction
+        test = corrected_ttest(d) if tested else None
         rows.append({
-            "algorithm": label(algorithm, setting),
+            "algorithm": name,
             "constraint": constraint,
             "frontier": frontier,
             "splits": len(d),
@@ -302,8 +303,7 @@ def equal_fairness_table(
             "above": float(np.mean(d > 0)) if len(d) else np.nan,
         })  # fmt: skip
     table = pd.DataFrame(rows)
-    own = _own_baseline(table)  # its frontier's unconstrained end: no comparison, no test
-    table.loc[own, ["ci_low", "ci_high", "pvalue"]] = np.nan
+    own = _own_baseline(table)
     table["holm"] = np.nan
     for _, part in table.groupby(["constraint", "frontier"]):  # a budget's methods, its frontier's
         tested = part["pvalue"].notna()
@@ -323,7 +323,14 @@ def _own_baseline(table: pd.DataFrame) -> pd.Series:
 
     ``gradient-boosting`` for ``unprocessed-gradient-boosting``.
     """
-    return table["algorithm"] == table["frontier"].str.removeprefix(FRONTIER_PREFIX)
+    pairs = zip(table["algorithm"], table["frontier"], strict=True)
+    return pd.Series([_is_own(name, frontier) for name, frontier in pairs], index=table.index,
+                     dtype=bool)  # fmt: skip
+
+
+def _is_own(name: str, frontier: str) -> bool:
+    """Whether an algorithm's name is the baseline ``frontier`` post-processes (its fit)."""
+    return name == frontier.removeprefix(FRONTIER_PREFIX)
 
 
 def caption(frontier: str, where: str) -> str:

@@ -90,7 +90,9 @@ def algorithm_styles(algorithms: Sequence[str]) -> dict[str, Style]:
     built-in algorithm, or another name given here, has it. The tuned and pooled names of an
     algorithm (``kamishima-accuracy``, ``kamishima (grid)``) take its style, since a figure
     shows one of them; a name tuned with a budget (``kamishima (10 trials)``) its colour and a
-    marker of its own, since a figure shows the budgets side by side.
+    marker of its own, since a figure shows the budgets side by side. From names alone, a
+    plugin named as a setting is (``my-method-accuracy``) is styled as the algorithm without
+    that ending; :func:`study_styles`, given the algorithms, knows each name's algorithm.
 
     Parameters
     ----------
@@ -178,8 +180,8 @@ def study_styles(algorithms: Iterable[str], budgets: Iterable[int] = ()) -> dict
 
     An algorithm is named by its setting (:func:`~faircompare.analysis.tidy.label`: its
     defaults, tuned for accuracy, its grid pooled); every name of every algorithm gets its
-    style from one call of :func:`algorithm_styles`, so the report and a figure for a paper
-    draw an algorithm alike.
+    algorithm's style (as :func:`algorithm_styles` gives it, the algorithm known rather than
+    read from the name), so the report and a figure for a paper draw an algorithm alike.
 
     Parameters
     ----------

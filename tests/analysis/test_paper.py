@@ -329,12 +329,48 @@ def test_a_legend_never_covers_the_data_and_says_what_filled_points_are(study):
         plt.close(figure)
 
 
+def test_the_pareto_front_is_drawn_over_the_points_on_it(study):
+    # on Adult the front ran under the unprocessed models' markers, which lie on it: a reader
+    # saw no front (#81)
+    figure = paper.draw("tradeoff", study, datasets=["german"])
+    for ax in figure.axes:
+        [front] = [line for line in ax.get_lines() if line.get_label() == "Pareto front"]
+        assert ax.collections and all(
+            front.get_zorder() > points.get_zorder() for points in ax.collections
+        )
+
+
 def test_a_figure_that_cannot_fit_says_so_and_what_would(study):
     with pytest.raises(paper.FigureFitError, match="select fewer algorithms.*wider"):
         paper.draw("stability", study, datasets=["german"], width=3.5, legend="right")
     with pytest.raises(paper.FigureFitError, match="select fewer measures or draw it wider"):
         paper.draw("correlations", study, measures=["accuracy", "TPR", "TNR", "BCR", "DIbinary",
                                                       "CV", "MCC", "AUC"], width=1.8)  # fmt: skip
+
+
+def test_the_advice_of_a_figure_that_cannot_fit_names_only_what_would_help():
+    # a new user drew `figure audits` (no legend) at 7 in and was told to move the legend, and
+    # `figure intervals` (legend below) at 3.5 in to put it 'below' (#81)
+    from faircompare.analysis.canvas import canvas
+
+    def refusal(layout: paper.Layout, panels: int, entries: list[str], **kind) -> str:
+        with pytest.raises(paper.FigureFitError) as refused:
+            canvas(layout, None, panels, entries, aspect=0.8, **kind)
+        return str(refused.value)
+
+    rows = {"panel_height": 5.0, "label_room": 2.5}  # a panel per dataset, a row per algorithm
+    said = refusal(paper.Layout(7), 2, [], **rows)
+    assert "legend" not in said and "wider" not in said  # none drawn; 7 in is a page
+    assert said.endswith("holds: select fewer algorithms, measures or configurations")
+    said = refusal(paper.Layout(3.5), 2, ["filled", "hollow"], **rows)
+    assert said.endswith("select fewer algorithms or configurations, draw it wider (width 7 "
+                         "for a page), or give the algorithms shorter labels")  # fmt: skip
+    said = refusal(paper.Layout(3.5, legend="right"), 2, ["filled", "hollow"], **rows)
+    assert said.endswith("put the legend elsewhere (legend 'below' or 'off')")
+    long = "a method whose name alone is longer than a figure of one column is wide, marker and all"
+    said = refusal(paper.Layout(3.5), 1, [long])
+    assert said.startswith(f"the legend's entry {long!r} takes ") and "legend 'off'" in said
+    assert canvas(paper.Layout(3.5, legend="off"), None, 1, [long], aspect=0.8).axes
 
 
 def test_a_figure_taller_than_a_page_is_refused_for_a_paper_and_drawn_for_the_screen(study):

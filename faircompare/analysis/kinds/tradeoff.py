@@ -183,5 +183,5 @@ def _panel(
         behind(ax, same, title, "gap", "accuracy")
     front = same[same["pareto"]].sort_values("gap")
     ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=0.8,
-            label="Pareto front", zorder=1)  # fmt: skip
+            label="Pareto front", zorder=3)  # fmt: skip  # over the points, which are on it
     scatter(ax, same[same["panel"] == title], "gap", "accuracy", frames.styles, frames.order)
