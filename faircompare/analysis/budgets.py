@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from faircompare.analysis.compare import corrected_ttest
+from faircompare.analysis.compare import corrected_ttest, score_bounds
 from faircompare.analysis.equal_fairness import (
     FRONTIER_PREFIX,
     OWN_BASELINE,
@@ -82,7 +82,8 @@ def by_budget(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per dataset, attribute, variant, algorithm and budget (:data:`DEFAULT_BUDGET`
-        for its defaults): ``splits``, ``mean``, ``ci_low``, ``ci_high`` (NaN with one split).
+        for its defaults): ``splits``, ``mean``, ``ci_low``, ``ci_high`` (NaN with one split;
+        cut at the measure's bounds, a gap's at 0, as the mean lies within them).
     """
     columns = [*WHERE, "algorithm", "budget", "splits", "mean", "ci_low", "ci_high"]
     shown = _tuned_methods(measures)
@@ -90,16 +91,16 @@ def by_budget(measures: pd.DataFrame, measure: str) -> pd.DataFrame:
     if rows.empty:
         return pd.DataFrame(columns=columns)
     values = rows["value"].to_numpy(dtype=float)
+    bounds = score_bounds(measure)
     if MEASURES[measure].kind != "accuracy":
-        values = MEASURES[measure].gap(values)
+        values, bounds = MEASURES[measure].gap(values), (-bounds[1], -bounds[0])  # a gap's
     rows = rows.assign(value=values, budget=_budgets(rows["setting"]))
     table = []
     for (*where, algorithm, budget), part in rows.groupby([*WHERE, "algorithm", "budget"]):
         d = part.groupby("split_id")["value"].mean().dropna().to_numpy()
-        test = corrected_ttest(d) if len(d) > 1 else None
+        interval = np.clip(corrected_ttest(d).interval, *bounds) if len(d) > 1 else (np.nan,) * 2
         table.append([*where, algorithm, budget, len(d), d.mean() if len(d) else np.nan,
-                      test.interval[0] if test else np.nan,
-                      test.interval[1] if test else np.nan])  # fmt: skip
+                      *interval])  # fmt: skip
     return pd.DataFrame(table, columns=columns)
 
 

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from faircompare.analysis import equal_fairness as ef
 from faircompare.analysis import kinds
-from faircompare.analysis.budgets import surviving, verdicts_by_budget
+from faircompare.analysis.budgets import by_budget, surviving, verdicts_by_budget
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
 from faircompare.analysis.report import write_report
@@ -169,6 +169,23 @@ def test_the_yardsticks_own_baseline_has_no_verdict_to_hold_at_any_budget():
     said = surviving(verdicts.reset_index())
     assert said.startswith("Of 2 verdicts against the yardstick at the defaults, 2 hold at every "
                            "budget (2 at 1 trial)")  # fmt: skip
+
+
+def test_a_budgets_interval_is_cut_where_the_measure_ends_by_hand():
+    # two splits: t(.975, 1) = 12.706, half = 12.706 sd sqrt(1/2 + 1/2) (Nadeau and Bengio)
+    one_trial = json.dumps({TRIALS: 1})
+    runs = [("kamishima", setting, split, {"accuracy": accuracy, "demographic_parity_difference":
+                                           dp})
+            for setting in (DEFAULTS, one_trial)
+            for split, accuracy, dp in ((0, 0.90, 0.01), (1, 0.99, 0.05))]  # fmt: skip
+    measures = long_frame(runs)
+    accuracy = by_budget(measures, "accuracy").iloc[0]
+    sd = np.std([0.90, 0.99], ddof=1)
+    assert accuracy["ci_low"] == pytest.approx(0.945 - 12.7062 * sd, abs=1e-4)  # 0.136
+    assert accuracy["ci_high"] == 1.0  # 1.754, past what an accuracy can be
+    gap = by_budget(measures, "demographic_parity_difference").iloc[0]
+    assert gap["ci_low"] == 0.0  # -0.329: a gap is at least 0
+    assert gap["ci_high"] == pytest.approx(0.03 + 12.7062 * np.std([0.01, 0.05], ddof=1), abs=1e-4)
 
 
 def test_the_findings_name_who_is_above_and_what_the_splits_could_detect_by_hand():

@@ -173,11 +173,10 @@ def draw(frames: BudgetFrames, layout: Layout | None = None, ax: Axes | None = N
 def _line(
     ax: Axes, line: pd.DataFrame, style: Style, position: dict[int, int], offset: float
 ) -> None:
-    """Draw one method across its budgets: markers at the means, bars cut at [0, 1]."""
+    """Draw one method across its budgets: markers at the means, bars over the intervals."""
     x = np.array([position[b] for b in line["budget"]], dtype=float) + offset
     mean = line["mean"].to_numpy(dtype=float)
-    low = np.clip(line["ci_low"].to_numpy(dtype=float), 0.0, 1.0)
-    high = np.clip(line["ci_high"].to_numpy(dtype=float), 0.0, 1.0)
+    low, high = (line[end].to_numpy(dtype=float) for end in ("ci_low", "ci_high"))
     colour = style["color"]
     ax.plot(x, mean, color=colour, linewidth=0.8, marker=style["marker"], markersize=3.5,
             label=line["name"].iloc[0])  # fmt: skip
