@@ -634,6 +634,20 @@ def test_panel_titles_take_the_labels_and_a_label_naming_nothing_is_refused(stud
     paper.draw("tradeoff", study, algorithms=["svm"], labels={"zafar-fairness": "Ours"})
 
 
+@pytest.mark.parametrize(
+    "kind", ["tradeoff", "stability", "intervals", "equal-fairness", "critical-difference"]
+)
+def test_a_measures_label_replaces_its_name_wherever_a_figure_names_it(study, kind):
+    # #81: `--label accuracy=Acc` was ignored on the equal-fairness figure's accuracy axis
+    labels = {"accuracy": "Acc", "demographic_parity_difference": "DP"}
+    ranked = kind == "critical-difference"  # ranks need two datasets or more
+    datasets = None if ranked else ["german"]
+    shown = texts(paper.draw(kind, study, datasets=datasets, labels=labels, width=7))
+    named = [t for t in shown if re.search(r"(?<![\w-])accuracy\b", t)]  # not zafar-accuracy
+    assert named == [], named
+    assert any("Acc" in t for t in shown)
+
+
 def test_the_equal_fairness_caption_says_its_intervals_are_not_holms(study):
     # issue #64: the table showed unadjusted intervals beside Holm verdicts unsaid (-0.036
     # [-0.062, -0.009], Holm p 0.059, read "on")

@@ -78,6 +78,8 @@ class EqualFairnessFrames:
         Each style key's colour and marker.
     frontiers
         The frontier each configuration is measured against (``unprocessed-svm``, say).
+    y_label
+        The accuracy axis' label.
     """
 
     panels: list[Panel]
@@ -85,6 +87,7 @@ class EqualFairnessFrames:
     order: list[str]
     styles: Mapping[str, Style]
     frontiers: list[str]
+    y_label: str = "accuracy"
 
 
 def frames(
@@ -149,7 +152,9 @@ def frames(
                 selection.labels.get(measure, constraint.replace("_", " ") + "\nviolation"),
                 mine[mine["constraint"] == constraint], shown, limits,
             ))  # fmt: skip
-    return EqualFairnessFrames(panels, constraints, order, study.styles, frontiers)
+    return EqualFairnessFrames(
+        panels, constraints, order, study.styles, frontiers, selection.label("accuracy")
+    )
 
 
 def draw(
@@ -188,7 +193,7 @@ def _panel(ax: Axes, panel: Panel, frames: EqualFairnessFrames, layout: Layout) 
     edge = f"\n{below} run{'s' * (below > 1)} below {floor:.2f}, at the edge" if below else ""
     ax.set_title(panel.title + edge)
     ax.set_xlabel(panel.x_label)
-    y_labelled(ax, "accuracy", layout)
+    y_labelled(ax, frames.y_label, layout)
     margin = 0.04 * (top - floor) or 0.01
     ax.set_ylim(floor - margin, top + margin)
     points = panel.points.dropna(subset=["violation"])
