@@ -100,10 +100,16 @@ def check_choice(value: T, choices: Iterable[T], *, what: str) -> T:
     if value in choices:
         return value
     names = [str(choice) for choice in choices]
+    raise ChoiceError(
+        f"unknown {what} {quoted(value)}{closest(value, names)}; valid choices: {', '.join(names)}"
+    )
+
+
+def closest(value: Any, names: Iterable[str]) -> str:
+    """Return `` (did you mean 'name'?)`` for the name closest to ``value``, or ``""``."""
     text = str(value)
-    close = get_close_matches(text, names, n=1) if len(text) <= _QUOTED else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ChoiceError(f"unknown {what} {quoted(value)}{hint}; valid choices: {', '.join(names)}")
+    close = get_close_matches(text, list(names), n=1) if len(text) <= _QUOTED else []
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def quoted(value: Any, limit: int = _QUOTED) -> str:

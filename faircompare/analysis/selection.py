@@ -16,13 +16,16 @@ from functools import cached_property
 import pandas as pd
 
 from faircompare import registry
-from faircompare._validation import check_choice
+from faircompare._validation import closest, quoted
 from faircompare.analysis import tidy
 from faircompare.analysis.style import Style, study_styles
 from faircompare.analysis.tidy import algorithm_of
+from faircompare.exceptions import ChoiceError
 from faircompare.results import ResultStore
 
 __all__ = ["Selection", "StudyFrames", "algorithm_of", "configurations", "recorded_families"]
+
+_PLURALS = {"dataset": "datasets", "sensitive_attribute": "attributes", "variant": "variants"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +109,18 @@ class StudyFrames:
         return tidy.representative(measures, self.validation)
 
 
+def _unknown_label(
+    name: str, named: set[str], held: dict[str, list[str]], settings: dict[str, str]
+) -> str:
+    """Say that a label names nothing, and what the results hold, kind by kind."""
+    said = {kind: ", ".join(names) for kind, names in held.items()}
+    shown = next((n for n in sorted(settings) if settings[n] != n), None)  # calders (grid)
+    if shown is not None:
+        said["algorithms"] += f" (each also in a setting, as a figure names it: {shown!r}, say)"
+    choices = "; ".join(f"{kind} {names}" for kind, names in said.items())
+    return f"unknown name to label {quoted(name)}{closest(name, named)}; valid choices: {choices}"
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which runs a figure shows, and the names it gives them.
@@ -185,15 +200,17 @@ class Selection:
         """
         if not self.labels:
             return
-        algorithms = measures["algorithm"].unique()
-        named = {
-            *algorithms,
-            *algorithm_of(algorithms, tidy.budgets_run(measures)),
-            *measures["measure"].unique(),
-            *(value for column in tidy.WHERE for value in measures[column].unique()),
+        algorithms = sorted(measures["algorithm"].unique())
+        settings = algorithm_of(algorithms, tidy.budgets_run(measures))
+        held = {  # the measures last: a long message is cut at its end
+            **{_PLURALS[c]: sorted(map(str, measures[c].unique())) for c in tidy.WHERE},
+            "algorithms": algorithms,
+            "measures": sorted(measures["measure"].unique()),
         }
+        named = {*settings, *(name for names in held.values() for name in names)}
         for name in self.labels:
-            check_choice(name, sorted(map(str, named)), what="name to label")
+            if name not in named:
+                raise ChoiceError(_unknown_label(name, named, held, settings))
 
     def configuration(self, measures: pd.DataFrame, what: str) -> tuple[str, str, str]:
         """Return the one dataset, attribute and variant of the selected measures.

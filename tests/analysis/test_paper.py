@@ -628,8 +628,17 @@ def test_panel_titles_take_the_labels_and_a_label_naming_nothing_is_refused(stud
     narrow = paper.draw("tradeoff", study, labels=labels, width=paper.COLUMN)
     assert "German credit, Sex,\nnumerical+binary" in texts(narrow)
     assert lint_figure(narrow) == []
-    with pytest.raises(ValueError, match=r"unknown name to label 'zafar-fairnes' \(did you mean "):
+    with pytest.raises(
+        ValueError, match=r"unknown name to label 'zafar-fairnes' \(did you mean "
+    ) as refused:
         paper.draw("tradeoff", study, labels={"zafar-fairnes": "Ours"})
+    # the choices kind by kind, each algorithm once: the default study's list of every
+    # algorithm in every setting ran past the 2,000 characters a message is cut at (#81)
+    said = str(refused.value)
+    assert "; valid choices: datasets german, ricci; attributes " in said
+    assert "; algorithms calders, decision-tree, " in said
+    assert "zafar-fairness (each also in a setting, as a figure names it: " in said
+    assert "zafar-fairness (grid)" not in said and said.index("; measures ") > said.index("zafar")
     # one mapping serves every figure: a label of a method this one leaves out is no error
     paper.draw("tradeoff", study, algorithms=["svm"], labels={"zafar-fairness": "Ours"})
 
