@@ -5,7 +5,8 @@ Each table is written as CSV (numbers) and as a LaTeX ``booktabs`` tabular (form
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ __all__ = [
     "group_table",
     "measure_table",
     "to_latex",
+    "typeset",
     "write_table",
 ]
 
@@ -41,6 +43,32 @@ AUDIT_NAMES = {
     "FlipTest F+ rate": "FlipTest F+",
     "FlipTest F- rate": "FlipTest F-",
 }
+_STATISTIC = re.compile(r"T(~?)_n")  # Maity et al.'s T_n and T~_n, as a page writes them
+
+
+def typeset(text: str, escape: Callable[[str], str] = str) -> str:
+    r"""Return a name as print sets it: Maity et al.'s statistics in math, the rest escaped.
+
+    A page and a CSV file read ``T_n`` and ``T~_n``; LaTeX and matplotlib's mathtext set
+    them as :math:`T_n` and :math:`\tilde{T}_n`.
+
+    Parameters
+    ----------
+    text
+        A name (an audit's column, an axis label).
+    escape
+        What the text around the math becomes (:func:`~faircompare.escaping.latex` for LaTeX).
+
+    Returns
+    -------
+    str
+        The name with ``$T_n$`` and ``$\tilde{T}_n$`` in it.
+    """
+    parts, last = [], 0
+    for found in _STATISTIC.finditer(text):
+        parts += [escape(text[last : found.start()]), r"$\tilde{T}_n$" if found[1] else "$T_n$"]
+        last = found.end()
+    return "".join([*parts, escape(text[last:])])
 
 
 def measure_table(
@@ -189,7 +217,7 @@ def to_latex(
         r"\centering",
         rf"\begin{{tabular}}{{{'l' * levels}{'r' * len(table.columns)}}}",
         r"\toprule",
-        " & ".join(latex(c) for c in columns) + r" \\",
+        " & ".join(typeset(c, latex) for c in columns) + r" \\",
         r"\midrule",
     ]
     bold = bold or {}

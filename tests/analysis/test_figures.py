@@ -221,6 +221,21 @@ def test_a_test_that_was_not_run_is_not_drawn_as_no_rejection():
         "equal opportunity (TPR)", "AUC parity"]  # fmt: skip
 
 
+def test_maitys_statistics_are_set_in_math_in_print_and_plain_on_the_page():
+    # the paper figure's columns read "individual T~_n", the LaTeX table's
+    # "individual T\textasciitilde{}\_n" (#81)
+    outcomes = pd.DataFrame({"algorithm": ["a"], "individual loss-ratio": [0.2],
+                             "individual error-ratio": [0.4]})  # fmt: skip
+    shares = kinds.audits.shares(outcomes.assign(setting=DEFAULTS))
+    assert list(shares.columns) == ["individual T_n", "individual T~_n"]  # as the page reads
+    figure = kinds.audits.draw(kinds.audits.AuditFrames({"t": shares}, list(shares.index), []))
+    ticks = [t.get_text() for t in figure.axes[0].get_xticklabels()]
+    assert ticks == ["individual $T_n$", "individual $\\tilde{T}_n$"]  # as long as read
+    figure.canvas.draw()  # mathtext parses them
+    header = tables.to_latex(shares).splitlines()[4]
+    assert header == r" & individual $T_n$ & individual $\tilde{T}_n$ \\"
+
+
 def test_a_logarithmic_grid_is_coloured_on_a_log_scale():
     # the sweep kind's colours: eta from 0 to 300 spans orders of magnitude, 0.1 to 0.5 does not
     frames = kinds.sweep.SweepFrames(

@@ -33,7 +33,7 @@ from faircompare.analysis.canvas import (
 from faircompare.analysis.kinds._panels import panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import paper_style
-from faircompare.analysis.tables import AUDIT_NAMES
+from faircompare.analysis.tables import AUDIT_NAMES, typeset
 
 __all__ = ["AuditFrames", "draw", "frames", "shares"]
 
@@ -191,4 +191,4 @@ def _heatmap(ax: Axes, table: pd.DataFrame, undecided: list[str], layout: Layout
 
 def _named(test: str) -> list[str]:
     """Return a test's name in lines of at most 20 characters: a column's label, upright."""
-    return textwrap.wrap(test, 20)
+    return [typeset(line) for line in textwrap.wrap(test, 20)]  # lines as read, not typed

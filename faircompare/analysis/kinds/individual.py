@@ -31,6 +31,7 @@ from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_wid
 from faircompare.analysis.kinds._panels import in_order, panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
+from faircompare.analysis.tables import typeset
 from faircompare.records import DEFAULTS, POOLED, TUNED
 from faircompare.stats.individual import MONTE_CARLO_Z
 
@@ -40,7 +41,7 @@ __all__ = ["FLOOR", "IndividualFrames", "arranged", "draw", "frames", "statistic
 FLOOR = 0.1
 ROW = 0.2  # inches a row takes
 PANEL = 1.6  # inches a panel needs across, for its log axis' labels
-LABEL = "T_n (circles) or T~_n (squares)"
+LABEL = typeset("T_n (circles) or T~_n (squares)")
 NAMED = (DEFAULTS, TUNED, POOLED)  # the settings a row is named by
 
 
