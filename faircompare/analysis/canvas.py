@@ -377,7 +377,7 @@ def _fit_advice(
     remedies = ["select fewer algorithms or configurations"]
     if layout.width < PAGE:
         remedies.append(f"draw it wider (width {PAGE:g} for a page)")
-    if short == "wide" and layout.height is None and label_room > 1:
+    if short == "wide" and label_room > 1:  # row names take the room
         remedies.append("give the algorithms shorter labels")
     if short == "tall" and layout.height is not None:
         remedies.append("draw it taller, or leave its height to the figure")

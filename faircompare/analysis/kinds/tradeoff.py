@@ -181,7 +181,7 @@ def _panel(
         same = same.assign(accuracy=same["accuracy"].clip(*limits))
     if frames.context:
         behind(ax, same, title, "gap", "accuracy")
-    front = same[same["pareto"]].sort_values("gap")
+    front = same[same["pareto"]].sort_values("gap")  # drawn over the points, which lie on it
     ax.step(front["gap"], front["accuracy"], where="post", color="black", linewidth=0.8,
-            label="Pareto front", zorder=3)  # fmt: skip  # over the points, which are on it
+            label="Pareto front", zorder=3)  # fmt: skip
     scatter(ax, same[same["panel"] == title], "gap", "accuracy", frames.styles, frames.order)
