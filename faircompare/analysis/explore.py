@@ -6,11 +6,13 @@ run: algorithm, parameters, split, its measures and its audits' verdicts with th
 (the demographic-parity permutation test, Holm-adjusted over the run's tests; the individual
 test's statistic; FlipTest's F+ rate). A third menu highlights one algorithm on the chart and in
 every table of the page. A run whose measure on either axis is flagged (:mod:`.flags`: one class
-predicted, or a rate from few events) is drawn hollow, its reason read on hover; the chart opens
-on the accuracy against the demographic-parity difference, two measures in [0, 1] that a
-ratio's near-zero denominator cannot blow up. It is drawn with Bokeh (standalone HTML, its
-JavaScript written into the page: no network, no server); ``perf/explore_libraries.py`` compares
-it with plotly on the page's size and the time to write it.
+predicted, or a rate from few events) is drawn hollow, its reason read on hover. A run has its
+algorithm's colour and marker of the static figures, which a legend below the chart names for
+the configuration shown. The chart opens on the accuracy against the demographic-parity
+difference, two measures in [0, 1] that a ratio's near-zero denominator cannot blow up. It is
+drawn with Bokeh (standalone HTML, its JavaScript written into the page: no network, no server);
+``perf/explore_libraries.py`` compares it with plotly on the page's size and the time to write
+it.
 """
 
 from __future__ import annotations
@@ -159,15 +161,23 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     measures = [m for m in EXPLORED if m in points.columns and points[m].notna().any()]
     configurations = sorted(points["configuration"].unique())
     x, y = _axes(measures)
+    look = {a: styles.get(a, {}) for a in points["algorithm"].unique()}
     everything = points.drop(columns="key").assign(
-        colour=points["algorithm"].map(lambda a: styles.get(a, {}).get("color", "#444444"))
+        colour=points["algorithm"].map(lambda a: look[a].get("color", "#444444")),
+        marker=points["algorithm"].map(lambda a: _MARKERS[look[a].get("marker", "o")]),
     )
     data = {c: _column(everything[c]) for c in everything.columns}
     source = ColumnDataSource({**_empty(), "x": [], "y": []})
-    plot = figure(width=640, height=420, output_backend="canvas", tools="pan,wheel_zoom,reset",
-                  x_axis_label=x, y_axis_label=y)  # fmt: skip
-    plot.scatter("x", "y", source=source, size=7, fill_color="colour", line_color="colour",
-                 fill_alpha="fill", line_alpha="alpha")  # fmt: skip
+    plot = figure(frame_width=560, frame_height=340, output_backend="canvas",
+                  tools="pan,wheel_zoom,reset", x_axis_label=x, y_axis_label=y)  # fmt: skip
+    plot.scatter("x", "y", source=source, size=7, marker="marker", fill_color="colour",
+                 line_color="colour", fill_alpha="fill", line_alpha="alpha",
+                 legend_field="algorithm")  # fmt: skip
+    key = plot.legend[0]
+    key.update(ncols=_LEGEND_COLUMNS, label_text_font_size="8pt", glyph_height=12,
+               glyph_width=12, label_height=12, spacing=0, padding=4, margin=4,
+               border_line_alpha=0)  # fmt: skip
+    plot.add_layout(key, "below")  # the chosen configuration's algorithms, as drawn
     plot.add_tools(HoverTool(tooltips=[
         ("algorithm", "@algorithm"), ("parameters", "@params"), ("split", "@split"),
         ("x, y", "@x{0.000}, @y{0.000}"), ("flag", "@flag"),
@@ -195,6 +205,12 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     chart = _stable_ids(f"{script}\n{element}")  # one naming: the element the script fills
     return f"{resources.render_js()}\n{chart}"
 
+
+# The static figures' markers (matplotlib's) as Bokeh names them; its filled plus is "plus",
+# and it has no filled x: a star stands for it.
+_MARKERS = {"o": "circle", "s": "square", "^": "triangle", "D": "diamond",
+            "v": "inverted_triangle", "P": "plus", "X": "star"}  # fmt: skip
+_LEGEND_COLUMNS = 3  # below the chart's 560 pixels: 3 names of about 30 characters each
 
 # Bokeh names its models p1001, p1002, ... (a count that runs on in a process) and its
 # document and root elements by random UUIDs; named again in order of first sight, the same
@@ -236,7 +252,7 @@ def _column(values: pd.Series) -> list[object] | dict[str, list[object]]:
 
 
 def _empty() -> dict[str, list[object]]:
-    return {name: [] for name in (*_FIELDS, "colour", "alpha", "fill")}
+    return {name: [] for name in (*_FIELDS, "colour", "marker", "alpha", "fill")}
 
 
 # The menus' callback: the chosen configuration's runs at the chosen measures, the highlighted
@@ -249,6 +265,7 @@ for (let i = 0; i < all.split.codes.length; i++) {
   if (at("configuration", i) === configuration.value && all[x.value][i] !== null
       && all[y.value][i] !== null) keep.push(i);
 }
+keep.sort((i, j) => at("algorithm", i).localeCompare(at("algorithm", j)));  // the legend's order
 const pick = (name) => keep.map((i) => at(name, i));
 const marked = highlight.value;
 const alpha = keep.map((i) => marked === "(none)" || at("algorithm", i) === marked ? 0.8 : 0.12);
@@ -259,7 +276,7 @@ source.data = {
   x: pick(x.value), y: pick(y.value), configuration: pick("configuration"),
   algorithm: pick("algorithm"), params: pick("params"), split: pick("split"),
   parity_p: pick("parity_p"), individual: pick("individual"), flips: pick("flips"),
-  flag: pick("flag"), colour: pick("colour"), alpha, fill,
+  flag: pick("flag"), colour: pick("colour"), marker: pick("marker"), alpha, fill,
 };
 plot.below[0].axis_label = x.value;
 plot.left[0].axis_label = y.value;

@@ -39,6 +39,15 @@ def test_the_fragment_fetches_nothing_and_holds_the_runs():
     assert '\\\\"accuracy\\\\": [0.75, 0.7]' in html  # the numbers, to 4 decimals
 
 
+def test_each_run_is_drawn_with_its_algorithms_marker_as_the_figures_draw_it():
+    # #81: every point was a circle, its algorithm told by its colour alone
+    styles = study_styles(["lr", "svm"])  # lr: an "X" (a star in Bokeh), svm: an "o"
+    assert (styles["lr"]["marker"], styles["svm"]["marker"]) == ("X", "o")
+    html = explore.explore_html(explore.run_points(measures(), pd.DataFrame()), styles)
+    quoted = '\\\\"marker\\\\": {\\\\"names\\\\": [\\\\"star\\\\", \\\\"circle\\\\"]'
+    assert quoted in html  # the points' markers by name, coded as the chart's data is
+
+
 def test_the_same_study_writes_the_same_fragment():
     # Bokeh names its models by a count that runs on and its document by random UUIDs; the
     # report reuses a part whose inputs did not change, and a page written again is the same

@@ -54,6 +54,14 @@ _FIRST_POINT = """() => {
   const glyph = views.find((v) => v.glyph && v.glyph.sx && v.glyph.sx.length).glyph;
   return {x: glyph.sx[0], y: glyph.sy[0], points: glyph.sx.length};
 }"""
+# The chart's legend, as BokehJS lists it from the points drawn.
+_LEGEND = """() => {
+  const walk = (view) => [view, ...(view.child_views ?? []),
+                          ...(view.renderer_views ? [...view.renderer_views.values()] : [])]
+    .flatMap((child) => child === view ? [view] : walk(child));
+  const legend = Object.values(Bokeh.index).flatMap(walk).find((v) => v.model.type === "Legend");
+  return legend.model.items.flatMap((item) => item.get_labels_list_from_label_prop());
+}"""
 _TOOLTIP = """() => [...document.querySelectorAll("*")].filter((e) => e.shadowRoot)
   .flatMap((e) => [...e.shadowRoot.querySelectorAll(".bk-Tooltip, .bk-tooltip-content")])
   .map((e) => e.textContent).join(" ")"""
@@ -83,6 +91,7 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
         page.mouse.move(chart["x"] + point["x"], chart["y"] + point["y"])
         page.wait_for_timeout(300)
         tooltip = page.evaluate(_TOOLTIP)
+        legend = page.evaluate(_LEGEND)
         families = page.locator("h3:has-text('Algorithms by family') + div.table input.filter")
         families.fill("zafar")
         rows = families.evaluate(
@@ -92,6 +101,8 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
     assert problems == []  # nothing fetched, no script error
     assert point["points"] > 10 and highlighted > 0
     assert "algorithm" in tooltip and "split" in tooltip and "demographic parity" in tooltip
+    # the legend names the chosen configuration's algorithms, in order (#81: it had none)
+    assert "logistic-regression" in legend and legend == sorted(set(legend)) and len(legend) > 1
     assert rows.count(True) == 1 and len(rows) >= 2  # in-processing kept, the rest hidden
 
 
