@@ -251,6 +251,25 @@ def test_a_logarithmic_grid_is_coloured_on_a_log_scale():
     assert figure.axes[1].get_ylabel() == "eta"  # the colour bar names the parameter
 
 
+def test_a_sweeps_panel_says_when_its_grid_values_give_the_same_points():
+    # the paper page's zafar-accuracy panel was a dot per split, every gamma on it: a reader
+    # saw two runs of its twelve (#81)
+    one_model = pd.DataFrame(
+        {
+            "panel": "z",
+            "parameter": "gamma",
+            "value": [0.1, 0.5, 1.0] * 2,
+            "x": [0.93] * 3 + [1.04] * 3,
+            "y": [0.841] * 3 + [0.8406] * 3,
+        }
+    )
+    figure = kinds.sweep.draw(kinds.sweep.SweepFrames(one_model, ["z"], "DIbinary", "accuracy"))
+    assert figure.axes[0].get_title() == "z\n6 runs at 2 points"
+    apart = one_model.assign(x=np.linspace(0.9, 1.0, 6))  # each value its own point
+    figure = kinds.sweep.draw(kinds.sweep.SweepFrames(apart, ["z"], "DIbinary", "accuracy"))
+    assert figure.axes[0].get_title() == "z"
+
+
 def test_table_headers_use_the_papers_names():
     summary = pd.DataFrame(
         {

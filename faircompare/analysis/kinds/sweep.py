@@ -134,10 +134,20 @@ def draw(frames: SweepFrames, layout: Layout | None = None, ax: Axes | None = No
                                    norm=colours(mine["value"]))  # fmt: skip
             bar = drawn.figure.colorbar(points, ax=panel)
             bar.set_label(mine["parameter"].iloc[0])
-            panel.set_title(title)
+            panel.set_title(title + _coinciding(mine))
             panel.set_xlabel(frames.x_label)
             y_labelled(panel, frames.y_label, layout)
         return finish(drawn)
+
+
+def _coinciding(runs: pd.DataFrame) -> str:
+    """Say that a panel's runs lie on few points, where grid values give the same model.
+
+    Zafar's accuracy-constrained method gives one model per split for every gamma where the
+    loss budget holds its most accurate covariance-0 model: its panel is a dot per split.
+    """
+    points = len(runs[["x", "y"]].round(9).drop_duplicates())
+    return f"\n{len(runs)} runs at {points} points" if 2 * points <= len(runs) else ""
 
 
 def colours(values: pd.Series) -> SymLogNorm | None:
