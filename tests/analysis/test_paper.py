@@ -410,6 +410,17 @@ def test_a_figure_taller_than_a_page_is_refused_for_a_paper_and_drawn_for_the_sc
     assert fits.get_size_inches()[1] <= PAGE_HEIGHT
 
 
+def test_the_intervals_kind_breaks_a_long_name_to_fit_a_column(study):
+    # `faircompare figure intervals --dataset german` of the default study was refused at a
+    # column's width: "optimized-preprocessing-logistic-regression" took 2.1 in of 3.5 (#81)
+    long = "optimized-preprocessing-logistic-regression"
+    figure = paper.draw("intervals", study, datasets=["german"], labels={"svm": long})
+    names = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert "optimized-preprocessing-\nlogistic-regression" in names
+    assert figure.get_size_inches()[0] == pytest.approx(paper.COLUMN)
+    assert lint_figure(figure) == []  # no label cut off or overlapping
+
+
 def test_the_intervals_axis_spans_the_intervals_drawn_not_far_beyond(study):
     # the page's intervals on Adult ran from 0.42 for means of 0.71 to 0.87 (#81)
     from faircompare.analysis.kinds import intervals

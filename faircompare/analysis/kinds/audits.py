@@ -24,9 +24,11 @@ from faircompare.analysis import tidy
 from faircompare.analysis.canvas import (
     BELOW,
     COLUMN,
+    ROW_LINES,
     Layout,
     canvas,
     finish,
+    row_names,
     text_width,
     widest,
 )
@@ -153,7 +155,8 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
     """
     layout = layout or Layout(COLUMN)
     rows = frames.rows
-    room = widest(rows, layout.small) + 0.2
+    names, room = row_names(rows, layout.small)
+    room += 0.2
     columns = max(len(t.columns) for t in frames.tables.values())
     tests = [line for t in frames.tables.values() for c in t.columns for line in _named(c)]
     below = widest(tests, layout.small) + 2 * layout.line  # the tests' names, the axis label
@@ -165,6 +168,7 @@ def draw(frames: AuditFrames, layout: Layout | None = None, ax: Axes | None = No
                        shared_rows=True)  # fmt: skip
         for panel, (title, table) in zip(drawn.axes, frames.tables.items(), strict=True):
             _heatmap(panel, table.reindex(rows), frames.undecided, layout)
+            panel.set_yticks(range(len(rows)), names, linespacing=ROW_LINES)
             panel.set_title(title)
             panel.set_xlabel("% of splits")
         return finish(drawn)
@@ -183,7 +187,6 @@ def _heatmap(ax: Axes, table: pd.DataFrame, undecided: list[str], layout: Layout
         ax.axvline(split[0] - 0.5, color="white", linewidth=3)
     names = ["\n".join(_named(column)) for column in table.columns]
     ax.set_xticks(range(len(table.columns)), names, rotation=90, linespacing=1.0)
-    ax.set_yticks(range(len(table)), list(table.index))
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)

@@ -27,7 +27,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from faircompare.analysis import tidy
-from faircompare.analysis.canvas import COLUMN, Layout, canvas, finish, text_width, widest
+from faircompare.analysis.canvas import (
+    COLUMN,
+    ROW_LINES,
+    Layout,
+    canvas,
+    finish,
+    row_names,
+    text_width,
+)
 from faircompare.analysis.kinds._panels import in_order, panel_title, shown_audits
 from faircompare.analysis.selection import Selection, StudyFrames, configurations
 from faircompare.analysis.style import Style, paper_style
@@ -179,7 +187,8 @@ def draw(frames: IndividualFrames, layout: Layout | None = None, ax: Axes | None
         The figure.
     """
     layout = layout or Layout(COLUMN)
-    room = widest(frames.rows, layout.small) + 0.2
+    names, room = row_names(frames.rows, layout.small)
+    room += 0.2
     share = text_width("100%", layout.small - 1)  # each row's share, right of the axis
     with paper_style(layout.font_size):
         drawn = canvas(layout, ax, len(frames.panels), [], aspect=1.0, label_room=room + share,
@@ -190,6 +199,7 @@ def draw(frames: IndividualFrames, layout: Layout | None = None, ax: Axes | None
             counted = _panel(panel, frames, frames.runs[frames.runs["panel"] == title], jitter,
                              layout)  # fmt: skip
             panel.set_title(f"{title}, {counted}" if title else counted)
+            panel.set_yticks(range(len(frames.rows)), names, linespacing=ROW_LINES)
             panel.set_xlabel(LABEL)
         return finish(drawn)
 
@@ -237,7 +247,6 @@ def _panel(
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_ylim(len(frames.rows) - 0.5, -0.5)
-    ax.set_yticks(range(len(frames.rows)), frames.rows)
     below = int((runs["statistic"] < low).sum())
     above = int((runs["statistic"] > high).sum())
     edges = [f"{below} at the left edge" if below else "", f"{above} at the right" if above else ""]

@@ -22,7 +22,15 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from faircompare.analysis import compare, tidy
-from faircompare.analysis.canvas import COLUMN, MIN_PANEL, Layout, canvas, finish, widest
+from faircompare.analysis.canvas import (
+    COLUMN,
+    MIN_PANEL,
+    ROW_LINES,
+    Layout,
+    canvas,
+    finish,
+    row_names,
+)
 from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.kinds._panels import panel_title
 from faircompare.analysis.selection import Selection, StudyFrames, algorithm_of, configurations
@@ -172,7 +180,8 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
     """
     layout = layout or Layout(COLUMN)
     rows = frames.rows
-    room = widest(rows, layout.small) + 0.4
+    names, room = row_names(rows, layout.small)
+    room += 0.4
     height = max(ROW * len(rows) + 0.3, MIN_PANEL)
     keys = _keys(frames)
     with paper_style(layout.font_size):
@@ -183,7 +192,7 @@ def draw(frames: IntervalsFrames, layout: Layout | None = None, ax: Axes | None 
             _panel(panel, table.reindex(rows), positions, frames.bounds.get(axis))
             panel.set_xlabel(f"{axis}\n(95% interval)")
             panel.set_title(title)
-            panel.set_yticks(positions, rows)
+            panel.set_yticks(positions, names, linespacing=ROW_LINES)
         for key, face in keys.items():  # what filled and hollow mean
             drawn.axes[0].scatter([], [], s=16, color=COLOUR, facecolors=face, label=key)
         return finish(drawn)
