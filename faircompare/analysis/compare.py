@@ -983,7 +983,7 @@ def friedman(table: pd.DataFrame, *, alpha: float = 0.05) -> FriedmanTest:
     if k < 3 or blocks < 2:
         raise ValueError(
             f"the Friedman test needs at least three algorithms and two datasets, got {k} "
-            f"algorithms on {blocks} complete datasets"
+            f"algorithms on {blocks} complete dataset{'s' * (blocks != 1)}"
         )
     ranks = complete.rank(axis=1, ascending=False).mean().sort_values()
     statistic, pvalue = stats.friedmanchisquare(*complete.to_numpy().T)

@@ -31,7 +31,7 @@ from faircompare.measures import MEASURES, GroupStats, Measure
 from faircompare.results import ResultStore
 from faircompare.stats.rates import RATES
 
-__all__ = ["FEW_EVENTS", "ONE_CLASS", "cell_flags", "few_events", "run_flags"]
+__all__ = ["FEW_EVENTS", "ONE_CLASS", "cell_flags", "few_events", "flagged_rows", "run_flags"]
 
 #: The reason of a run that predicts one class for every test row.
 ONE_CLASS = "one class"
@@ -142,6 +142,29 @@ def cell_flags(chosen: pd.DataFrame, flags: pd.DataFrame) -> pd.DataFrame:
         for where, defined, top in zip(cells.index, cells["defined"], most, strict=True)
     ]
     return cells.assign(flag=flag).reset_index()[[*cell, "flag"]]
+
+
+def flagged_rows(chosen: pd.DataFrame, cells: pd.DataFrame) -> np.ndarray:
+    """Return whether each row of ``chosen`` belongs to a flagged cell.
+
+    A flagged cell is no result: it is left out of the comparisons, intervals and rankings.
+
+    Parameters
+    ----------
+    chosen
+        The runs shown, long (a row per measure and group).
+    cells
+        Their cells' flags (:func:`cell_flags`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One bool per row of ``chosen``, in its order.
+    """
+    keys = [*CONFIGURATION, "measure"]
+    flagged = cells.loc[cells["flag"] != "", keys].drop_duplicates()
+    joined = chosen.merge(flagged.assign(flagged=True), on=keys, how="left")
+    return joined["flagged"].notna().to_numpy()  # a left merge keeps chosen's rows in order
 
 
 def _fewer_splits(defined: int, most: int) -> list[str]:

@@ -147,25 +147,41 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "intervals table")
     chosen = shown_runs(store, measures)
+    cells = flags.cell_flags(chosen, flags.run_flags(store, chosen["key"].unique(), names))
+    flagged = cells[cells["flag"] != ""].assign(algorithm=lambda c: tidy.labelled(c)["algorithm"])
+    comparable = chosen[~flags.flagged_rows(chosen, cells)]  # a flagged cell: no interval
     columns, numbers, best = {}, [], {}
     ranked: list[str] = []
     for name in names:
-        found = intervals_of(chosen, name, "intervals table")
+        found = intervals_of(comparable, name, "intervals table")
         label = compare.score_name(name, selection.label(name))
         columns[label] = found.apply(
             lambda r: f"{r['mean']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]", axis=1
         )
-        best[label] = found["mean"].idxmax()  # scores: higher is better
+        mine = flagged[flagged["measure"] == name]
+        columns[label] = pd.concat(
+            [
+                columns[label],
+                pd.Series(
+                    [f"flag: {flag}" for flag in mine["flag"]],
+                    index=mine["algorithm"],
+                    dtype=object,
+                ),
+            ]
+        )
+        best[label] = found["mean"].idxmax()  # scores: higher is better; never a flagged cell
         ranked = ranked or list(found.index)  # the first measure's order: best first
         numbers.append(found.reset_index(names="algorithm").assign(measure=name))
     shown = pd.DataFrame(columns)  # rows: the settings' labels, best first
+    ranked += [row for row in shown.index if row not in ranked]  # flagged in the first measure
     named = algorithm_of(chosen["algorithm"], tidy.budgets_run(chosen))
     order = selection.ranked(ranked, named)
     names_of = {label: selection.labels.get(named[label], label) for label in order}
     best = {column: names_of[row] for column, row in best.items()}
     caption = (
         f"Mean score with its corrected 95% interval over splits (Nadeau & Bengio), "
-        f"{_where(selection, where)}; bold: the highest mean"
+        f"{_where(selection, where)}; bold: the highest mean; a flagged cell (one class "
+        "predicted, a rate from few events) is no result and has no interval"
     )
     shown = shown.loc[order].rename(index=names_of)
     return PaperTable(shown, pd.concat(numbers, ignore_index=True), best, caption)

@@ -762,10 +762,7 @@ def _comparable(
         The rows of the cells not flagged, and ``{measure: [labels left out]}`` for the
         compared measures (:data:`COMPARED`).
     """
-    keys = [*tidy.CONFIGURATION, "measure"]
-    flagged = cells.loc[cells["flag"] != "", keys]
-    joined = chosen.merge(flagged.assign(flagged=True), on=keys, how="left")
-    marked = joined["flagged"].notna().to_numpy()  # the merge keeps chosen's rows in order
+    marked = flags.flagged_rows(chosen, cells)
     out = chosen[marked]
     left_out = {
         measure: sorted(set(tidy.labelled(out[out["measure"] == measure])["algorithm"]))

@@ -17,7 +17,7 @@ import pandas as pd
 
 from faircompare import registry
 from faircompare._validation import closest, quoted
-from faircompare.analysis import tidy
+from faircompare.analysis import flags, tidy
 from faircompare.analysis.style import Style, study_styles
 from faircompare.analysis.tidy import algorithm_of
 from faircompare.exceptions import ChoiceError
@@ -107,6 +107,31 @@ class StudyFrames:
         if self.chosen is not None:
             return self.chosen[self.chosen["key"].isin(measures["key"].unique())]
         return tidy.representative(measures, self.validation)
+
+    def comparable(self, chosen: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+        """Return ``chosen`` without its flagged cells of ``names``, as the report compares.
+
+        A cell flagged in the measures table (:mod:`~faircompare.analysis.flags`: one class
+        predicted, a rate from few events) is no result: no interval, mark or rank. Read from
+        the store's predictions; frames without a store are taken as chosen (the report's
+        leave the flagged cells out before a figure reads them).
+
+        Parameters
+        ----------
+        chosen
+            Runs shown (:meth:`shown`).
+        names
+            The measures compared.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Its rows but those of flagged cells.
+        """
+        if self.store is None or chosen.empty:
+            return chosen
+        judged = flags.run_flags(self.store, chosen["key"].unique(), list(names))
+        return chosen[~flags.flagged_rows(chosen, flags.cell_flags(chosen, judged))]
 
 
 def _unknown_label(

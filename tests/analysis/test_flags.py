@@ -92,6 +92,32 @@ def test_a_cell_says_each_reason_with_its_splits():
     assert cells["op"] == "few events on 2 of 3 splits; defined on 2 of 3 splits"
 
 
+def test_a_figure_for_a_paper_leaves_out_a_flagged_cell_as_the_report_does():
+    # #81: `faircompare figure intervals` and `table intervals` drew Adult's one-class
+    # optimized-preprocessing-logistic-regression at 0.751 [0.742, 0.760], a result; the
+    # report had left it out. A run predicting one class is flagged from its predictions.
+    from types import SimpleNamespace
+
+    from faircompare.analysis.selection import StudyFrames
+
+    chosen = long_runs({"lr": [0.8, 0.9], "op": [0.7, 0.75]})
+    rng = np.random.default_rng(0)
+    y_true, groups = rng.integers(0, 2, 200), np.repeat(["a", "b"], 100)
+
+    class Store:  # the store's predictions, by key: op predicts 1 for every row
+        def predictions(self, key: str) -> SimpleNamespace:
+            y_pred = np.ones(200, int) if key.startswith("op") else 1 - y_true
+            return SimpleNamespace(y_true=y_true, y_pred=y_pred, sensitive_features=groups,
+                                   privileged="a")  # fmt: skip
+
+    empty = pd.DataFrame()
+    kept = StudyFrames(chosen, empty, empty, store=Store()).comparable(chosen, ["DIbinary"])
+    assert sorted(kept["key"]) == ["lr-0", "lr-1"]
+    assert StudyFrames(chosen, empty, empty).comparable(chosen, ["DIbinary"]) is chosen
+    cells = flags.cell_flags(chosen, flags.run_flags(Store(), chosen["key"], ["DIbinary"]))
+    assert flags.flagged_rows(chosen, cells).tolist() == [False, False, True, True]
+
+
 def test_a_flagged_cell_shows_its_reasons_and_an_unflagged_one_its_interval():
     chosen = long_runs({"lr": [0.8, 0.9, 1.0], "op": [400.0, 450.0, 500.0]})
     summary = tidy.stability(chosen, ("DIbinary",)).assign(flag=["", "few events on 3 of 3"])

@@ -426,9 +426,9 @@ def test_the_intervals_axis_spans_the_intervals_drawn_not_far_beyond(study):
     from faircompare.analysis.kinds import intervals
     from faircompare.analysis.selection import Selection, StudyFrames
 
-    with ResultStore(study, readonly=True) as store:
+    with ResultStore(study, readonly=True) as store:  # open: a flagged cell is read from it
         frames = StudyFrames.read(store)
-    shown = intervals.frames(frames, Selection(datasets=("german",)), measures=("accuracy",))
+        shown = intervals.frames(frames, Selection(datasets=("german",)), measures=("accuracy",))
     [table] = shown.tables.values()
     [ax] = intervals.draw(shown).axes
     # two splits: t(1) = 12.7 makes some intervals wide, cut at twice the means' spread
@@ -698,6 +698,29 @@ def test_the_equal_fairness_table_prints_no_interval_where_there_is_none(study):
     own = made.numbers[made.numbers["verdict"] == "frontier's own"]
     assert len(own) and (own["difference"] == 0).all()
     assert "+0.000" in cells
+
+
+def test_the_intervals_table_and_figure_give_a_flagged_cell_no_interval(study, monkeypatch):
+    # #81: `table intervals` printed Adult's one-class method as 0.751 [0.742, 0.760] and
+    # `figure intervals` drew it, where the report leaves it out. Here svm's runs are flagged.
+    from faircompare.analysis import flags
+
+    judged = flags.run_flags
+
+    def svm_one_class(store, keys, measures):
+        keys = list(keys)
+        found = judged(store, keys, measures)
+        svm = store.runs().query("algorithm == 'svm'")["key"]
+        mine = [(k, m, flags.ONE_CLASS) for k in keys if k in set(svm) for m in measures]
+        return pd.concat([found, pd.DataFrame(mine, columns=found.columns)], ignore_index=True)
+
+    monkeypatch.setattr(flags, "run_flags", svm_one_class)
+    made = table("intervals", study, datasets=["german"])
+    [cell] = made.shown.loc["svm"].tolist()
+    assert cell.startswith("flag: one class on ") and "svm" not in made.best.values()
+    assert "svm" not in set(made.numbers["algorithm"])  # no interval behind it
+    figure = paper.draw("intervals", study, datasets=["german"])
+    assert "svm" not in [t.get_text() for t in figure.axes[0].get_yticklabels()]
 
 
 def test_a_report_figure_and_the_paper_figure_of_the_same_selection_and_layout_are_one(

@@ -97,7 +97,8 @@ def frames(
             f"the critical-difference figure ranks one variant; the selection holds "
             f"{len(variants)} ({', '.join(variants)}): choose one with variants"
         )
-    table = compare.scores(study.shown(measures), measure).pivot_table(
+    comparable = study.comparable(study.shown(measures), [measure])  # a flagged cell: no rank
+    table = compare.scores(comparable, measure).pivot_table(
         index=["dataset", "sensitive_attribute"], columns="algorithm", values="score"
     )
     test = compare.friedman(table.dropna(axis=1))  # raises with fewer than two datasets

@@ -103,7 +103,7 @@ def frames(
     frontier = selected["algorithm"].str.startswith(FRONTIER_PREFIX)
     if selection.algorithms is None:
         selected = selected[~frontier]
-    chosen = study.shown(selected)
+    chosen = study.comparable(study.shown(selected), names)  # a flagged cell: no interval
     named = algorithm_of(chosen["algorithm"].unique(), tidy.budgets_run(chosen))
     found = configurations(chosen, selection)
     tables: dict[tuple[str, str], pd.DataFrame] = {}
