@@ -31,7 +31,8 @@ from faircompare.measures import MEASURES, GroupStats, Measure
 from faircompare.results import ResultStore
 from faircompare.stats.rates import RATES
 
-__all__ = ["FEW_EVENTS", "ONE_CLASS", "cell_flags", "few_events", "flagged_rows", "run_flags"]
+__all__ = ["FEW_EVENTS", "ONE_CLASS", "cell_flags", "few_events", "flagged_rows", "run_flags",
+           "stored_cell_flags"]  # fmt: skip
 
 #: The reason of a run that predicts one class for every test row.
 ONE_CLASS = "one class"
@@ -142,6 +143,28 @@ def cell_flags(chosen: pd.DataFrame, flags: pd.DataFrame) -> pd.DataFrame:
         for where, defined, top in zip(cells.index, cells["defined"], most, strict=True)
     ]
     return cells.assign(flag=flag).reset_index()[[*cell, "flag"]]
+
+
+def stored_cell_flags(
+    store: ResultStore, chosen: pd.DataFrame, measures: Sequence[str]
+) -> pd.DataFrame:
+    """Return :func:`cell_flags` of ``chosen``, its runs judged from the store's predictions.
+
+    Parameters
+    ----------
+    store
+        The results store.
+    chosen
+        The runs shown, long.
+    measures
+        The measures to judge.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`cell_flags`.
+    """
+    return cell_flags(chosen, run_flags(store, chosen["key"].unique(), measures))
 
 
 def flagged_rows(chosen: pd.DataFrame, cells: pd.DataFrame) -> np.ndarray:

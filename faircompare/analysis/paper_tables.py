@@ -94,9 +94,8 @@ def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | N
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "measures table")
     chosen = shown_runs(store, measures)
-    cells_flags = flags.cell_flags(
-        chosen, flags.run_flags(store, chosen["key"].unique(), names)
-    ).set_index(["algorithm", "measure"])["flag"]
+    cells = flags.stored_cell_flags(store, chosen, names)
+    cells_flags = cells.set_index(["algorithm", "measure"])["flag"]
     summary = tidy.stability(chosen, names)
     flagged = summary.set_index(["algorithm", "measure"]).index.map(cells_flags).fillna("")
     summary = summary.assign(flag=list(flagged))
@@ -147,7 +146,7 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
     measures = selection.measures(store.measures())
     where = selection.configuration(measures, "intervals table")
     chosen = shown_runs(store, measures)
-    cells = flags.cell_flags(chosen, flags.run_flags(store, chosen["key"].unique(), names))
+    cells = flags.stored_cell_flags(store, chosen, names)
     flagged = cells[cells["flag"] != ""].assign(algorithm=lambda c: tidy.labelled(c)["algorithm"])
     comparable = chosen[~flags.flagged_rows(chosen, cells)]  # a flagged cell: no interval
     columns, numbers, best = {}, [], {}
@@ -158,17 +157,8 @@ def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | 
         columns[label] = found.apply(
             lambda r: f"{r['mean']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]", axis=1
         )
-        mine = flagged[flagged["measure"] == name]
-        columns[label] = pd.concat(
-            [
-                columns[label],
-                pd.Series(
-                    [f"flag: {flag}" for flag in mine["flag"]],
-                    index=mine["algorithm"],
-                    dtype=object,
-                ),
-            ]
-        )
+        mine = flagged[flagged["measure"] == name].set_index("algorithm")["flag"]
+        columns[label] = pd.concat([columns[label], "flag: " + mine])  # no interval: its flag
         best[label] = found["mean"].idxmax()  # scores: higher is better; never a flagged cell
         ranked = ranked or list(found.index)  # the first measure's order: best first
         numbers.append(found.reset_index(names="algorithm").assign(measure=name))

@@ -130,8 +130,8 @@ class StudyFrames:
         """
         if self.store is None or chosen.empty:
             return chosen
-        judged = flags.run_flags(self.store, chosen["key"].unique(), list(names))
-        return chosen[~flags.flagged_rows(chosen, flags.cell_flags(chosen, judged))]
+        cells = flags.stored_cell_flags(self.store, chosen, names)
+        return chosen[~flags.flagged_rows(chosen, cells)]
 
 
 def _unknown_label(
