@@ -173,12 +173,15 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     plot.scatter("x", "y", source=source, size=7, marker="marker", fill_color="colour",
                  line_color="colour", fill_alpha="fill", line_alpha="alpha",
                  legend_field="algorithm")  # fmt: skip
+    top = ColumnDataSource({c: [] for c in ("x", "y", "colour", "marker", "alpha", "fill")})
+    plot.scatter("x", "y", source=top, size=7, marker="marker", fill_color="colour",
+                 line_color="colour", fill_alpha="fill", line_alpha="alpha")  # fmt: skip
     key = plot.legend[0]
     key.update(ncols=_LEGEND_COLUMNS, label_text_font_size="8pt", glyph_height=12,
                glyph_width=12, label_height=12, spacing=0, padding=4, margin=4,
                border_line_alpha=0)  # fmt: skip
     plot.add_layout(key, "below")  # the chosen configuration's algorithms, as drawn
-    plot.add_tools(HoverTool(tooltips=[
+    plot.add_tools(HoverTool(renderers=plot.renderers[:1], tooltips=[
         ("algorithm", "@algorithm"), ("parameters", "@params"), ("split", "@split"),
         ("x, y", "@x{0.000}, @y{0.000}"), ("flag", "@flag"),
         ("demographic parity", "@parity_p"), ("individual", "@individual"),
@@ -191,7 +194,7 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
         "highlight": _menu("highlight", ["(none)", *sorted(points["algorithm"].unique())]),
     }
     update = CustomJS(
-        args={"source": source, "plot": plot, **menus},
+        args={"source": source, "top": top, "plot": plot, **menus},
         code=_UPDATE.replace("__DATA__", json.dumps(data, allow_nan=False)),
     )
     for menu in menus.values():
@@ -256,7 +259,8 @@ def _empty() -> dict[str, list[object]]:
 
 
 # The menus' callback: the chosen configuration's runs at the chosen measures, the highlighted
-# algorithm opaque and its rows marked in every table of the page.
+# algorithm opaque, drawn again on top (the legend keeps its order, the hover reads the runs
+# once) and its rows marked in every table of the page.
 _UPDATE = """
 const all = __DATA__;
 const at = (name, i) => all[name].names ? all[name].names[all[name].codes[i]] : all[name][i];
@@ -278,6 +282,10 @@ source.data = {
   parity_p: pick("parity_p"), individual: pick("individual"), flips: pick("flips"),
   flag: pick("flag"), colour: pick("colour"), marker: pick("marker"), alpha, fill,
 };
+const over = keep.flatMap((i, n) => at("algorithm", i) === marked ? [n] : []);
+const lift = (name) => over.map((n) => source.data[name][n]);
+top.data = {x: lift("x"), y: lift("y"), colour: lift("colour"), marker: lift("marker"),
+            alpha: lift("alpha"), fill: lift("fill")};  // the highlighted runs, over the rest
 plot.below[0].axis_label = x.value;
 plot.left[0].axis_label = y.value;
 if (window.highlightAlgorithm) window.highlightAlgorithm(marked);  // the page's tables

@@ -62,6 +62,17 @@ _LEGEND = """() => {
   const legend = Object.values(Bokeh.index).flatMap(walk).find((v) => v.model.type === "Legend");
   return legend.model.items.flatMap((item) => item.get_labels_list_from_label_prop());
 }"""
+# The highlighted algorithm's points, and those drawn again on top of the chart.
+_ON_TOP = """(marked) => {
+  const walk = (view) => [view, ...(view.child_views ?? []),
+                          ...(view.renderer_views ? [...view.renderer_views.values()] : [])]
+    .flatMap((child) => child === view ? [view] : walk(child));
+  const [all, top] = Object.values(Bokeh.index).flatMap(walk)
+    .filter((v) => v.model.type === "GlyphRenderer").map((v) => v.model.data_source.data);
+  const at = [...all.algorithm].flatMap((a, n) => a === marked ? [n] : []);
+  return {marked: at.map((n) => [all.x[n], all.y[n]]),
+          top: [...top.x].map((x, n) => [x, top.y[n]])};
+}"""
 _TOOLTIP = """() => [...document.querySelectorAll("*")].filter((e) => e.shadowRoot)
   .flatMap((e) => [...e.shadowRoot.querySelectorAll(".bk-Tooltip, .bk-tooltip-content")])
   .map((e) => e.textContent).join(" ")"""
@@ -92,6 +103,7 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
         page.wait_for_timeout(300)
         tooltip = page.evaluate(_TOOLTIP)
         legend = page.evaluate(_LEGEND)
+        on_top = page.evaluate(_ON_TOP, "logistic-regression")
         families = page.locator("h3:has-text('Algorithms by family') + div.table input.filter")
         families.fill("zafar")
         rows = families.evaluate(
@@ -103,6 +115,8 @@ def test_the_study_is_explored_offline_a_dataset_chosen_a_table_filtered_a_run_r
     assert "algorithm" in tooltip and "split" in tooltip and "demographic parity" in tooltip
     # the legend names the chosen configuration's algorithms, in order (#81: it had none)
     assert "logistic-regression" in legend and legend == sorted(set(legend)) and len(legend) > 1
+    # the highlighted runs drawn again over the faded ones, and only they
+    assert on_top["top"] == on_top["marked"] and len(on_top["top"]) > 1
     assert rows.count(True) == 1 and len(rows) >= 2  # in-processing kept, the rest hidden
 
 

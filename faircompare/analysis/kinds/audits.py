@@ -3,11 +3,11 @@
 A row per algorithm as the report shows it, a column per test under the name the tables give it
 (demographic parity, equal opportunity, individual T_n, ...): each cell the share of splits
 rejecting among the verdicts their Monte Carlo error leaves decided, written in the cell as a
-percentage. The
-last columns, set apart, are the shares of each audit's verdicts left undecided; a test not run
-on any split (AUC for a model without scores, a metric undefined in a group, a group below the
-audits' minimum) is "n/a", never a 0 % rejection. FlipTest's rates are not shares of verdicts:
-its table gives them. A panel per dataset, attribute and variant, the rows shared.
+percentage. The last columns, set apart, are the shares of each audit's verdicts left undecided;
+a test not run on any split (AUC for a model without scores, a metric undefined in a group, a
+group below the audits' minimum) is "n/a", never a 0 % rejection. FlipTest's rates are not
+shares of verdicts: its table gives them. A panel per dataset, attribute and variant, the rows
+shared.
 """
 
 from __future__ import annotations
