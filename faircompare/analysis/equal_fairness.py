@@ -61,6 +61,7 @@ __all__ = [
     "frontier_choice",
     "frontier_points",
     "most_accurate",
+    "tied_with",
 ]
 
 #: The work behind the comparison at equal fairness, by the method it describes.
@@ -469,7 +470,8 @@ def most_accurate(
         One row per configuration (:data:`~.tidy.WHERE`), constraint and ``level``:
         ``algorithm`` (empty where none is that fair), its ``accuracy`` with its corrected 95 %
         interval (``ci_low``, ``ci_high``, cut at 0 and 1), its mean ``violation``,
-        ``candidates`` (how many interventions are at the level) and ``yardstick`` (the
+        ``candidates`` (how many interventions are at the level), ``tied`` (how many of the
+        other candidates it is not told apart from: :func:`tied_with`) and ``yardstick`` (the
         yardstick's most accurate mean at the level; NaN where no frontier ran).
     """
     others = measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]
@@ -500,11 +502,43 @@ def most_accurate(
                     cut = np.clip(test.interval, *_ACCURACY_BOUNDS) if test else (np.nan, np.nan)
                     row |= {"algorithm": name, "accuracy": float(accuracy.mean()),
                             "ci_low": cut[0], "ci_high": cut[1],
-                            "violation": float(fair.loc[name, measure])}  # fmt: skip
+                            "violation": float(fair.loc[name, measure]),
+                            "tied": tied_with(by_split["accuracy"], name, fair.index)}  # fmt: skip
                 rows.append(row)
     columns = [*WHERE, "constraint", "level", "algorithm", "accuracy", "ci_low", "ci_high",
-               "violation", "candidates", "yardstick"]  # fmt: skip
-    return pd.DataFrame(rows).reindex(columns=columns)
+               "violation", "candidates", "tied", "yardstick"]  # fmt: skip
+    return pd.DataFrame(rows).reindex(columns=columns).astype({"tied": "Int64"})
+
+
+def tied_with(accuracy: pd.Series, best: str, candidates: Collection[str]) -> int:
+    """Return how many of the other candidates the splits do not tell apart from ``best``.
+
+    Each is compared with ``best`` by the corrected resampled t-test of their accuracy
+    differences over the splits both ran (Nadeau & Bengio 2003), Holm-adjusted over the
+    candidates; one with an adjusted p-value of at least 0.05, or fewer than two shared
+    splits, is tied with it. 0 says a test decides ``best`` is the most accurate.
+
+    Parameters
+    ----------
+    accuracy
+        Accuracy by ``name`` and ``split_id`` (a two-level index).
+    best
+        The candidate of the highest mean accuracy.
+    candidates
+        The candidates, ``best`` among them.
+
+    Returns
+    -------
+    int
+        The number of candidates tied with ``best``.
+    """
+    mine = accuracy.loc[best]
+    pvalues = []
+    for rival in (c for c in candidates if c != best):
+        differences = (mine - accuracy.loc[rival]).dropna().to_numpy()
+        pvalues.append(corrected_ttest(differences).pvalue if len(differences) > 1 else np.nan)
+    adjusted = holm(pvalues)  # an untested rival is left out of the family, and tied
+    return int((np.isnan(adjusted) | (adjusted >= _ALPHA)).sum())
 
 
 def _yardstick_at(

@@ -170,9 +170,9 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
     source = ColumnDataSource({**_empty(), "x": [], "y": []})
     plot = figure(frame_width=560, frame_height=340, output_backend="canvas",
                   tools="pan,wheel_zoom,reset", x_axis_label=x, y_axis_label=y)  # fmt: skip
-    plot.scatter("x", "y", source=source, size=7, marker="marker", fill_color="colour",
-                 line_color="colour", fill_alpha="fill", line_alpha="alpha",
-                 legend_field="algorithm")  # fmt: skip
+    runs = plot.scatter("x", "y", source=source, size=7, marker="marker", fill_color="colour",
+                        line_color="colour", fill_alpha="fill", line_alpha="alpha",
+                        legend_field="algorithm")  # fmt: skip
     top = ColumnDataSource({c: [] for c in ("x", "y", "colour", "marker", "alpha", "fill")})
     plot.scatter("x", "y", source=top, size=7, marker="marker", fill_color="colour",
                  line_color="colour", fill_alpha="fill", line_alpha="alpha")  # fmt: skip
@@ -181,7 +181,7 @@ def explore_html(points: pd.DataFrame, styles: dict[str, Style]) -> str:
                glyph_width=12, label_height=12, spacing=0, padding=4, margin=4,
                border_line_alpha=0)  # fmt: skip
     plot.add_layout(key, "below")  # the chosen configuration's algorithms, as drawn
-    plot.add_tools(HoverTool(renderers=plot.renderers[:1], tooltips=[
+    plot.add_tools(HoverTool(renderers=[runs], tooltips=[
         ("algorithm", "@algorithm"), ("parameters", "@params"), ("split", "@split"),
         ("x, y", "@x{0.000}, @y{0.000}"), ("flag", "@flag"),
         ("demographic parity", "@parity_p"), ("individual", "@individual"),

@@ -359,13 +359,15 @@ def _most_accurate(
     )
     writer.table(
         _by_configuration(shown, "constraint", "level")[
-            ["algorithm", "accuracy", "violation", "candidates", "yardstick"]
+            ["algorithm", "accuracy", "violation", "candidates", "tied", "yardstick"]
         ].round({"violation": 3, "yardstick": 3}),
         "findings-most-accurate",
         "The most accurate intervention at each level of fairness: among the interventions "
         "whose mean violation of the constraint (its difference between groups) is at most the "
         "level, the one with the highest mean accuracy, with its corrected 95 % interval over "
-        "splits; candidates: how many are that fair; yardstick: the post-processed best "
+        "splits; candidates: how many are that fair; tied: how many of the other candidates "
+        "the corrected paired t-test does not tell apart from it (Holm over them, p < 0.05; "
+        "0: a test decides it is the most accurate); yardstick: the post-processed best "
         "model's highest mean accuracy at a mean violation at most the level, chosen as the "
         "intervention is. A baseline, or a method constant on some split, is never named",
         numbers=best,

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
+from scipy import stats
 
 from faircompare.analysis import equal_fairness as ef
 from faircompare.analysis import kinds
@@ -233,6 +234,8 @@ def test_the_most_accurate_at_each_level_of_fairness_by_hand():
     parity = best.loc["demographic_parity"]
     assert parity["algorithm"].tolist() == ["", "lr", "kamishima"]  # none is within .02
     assert parity["candidates"].tolist() == [0, 1, 2]
+    # kamishima - lr: .05, .07, .09, t = .07 / (.02 sqrt(1/3 + 1/2)) = 3.83, p(2 df) = .062
+    assert parity["tied"].tolist()[1:] == [0, 1]
     # kamishima's .82 over three splits: sd .02, corrected half-width t(2) .02 sqrt(1/3 + 1/2)
     half = 4.302653 * 0.02 * np.sqrt(1 / 3 + 1 / 2)
     row = parity.loc[0.1]
@@ -247,6 +250,28 @@ def test_the_most_accurate_at_each_level_of_fairness_by_hand():
     # only the algorithms named may be named (the report's interventions, no baseline)
     only = ef.most_accurate(frame, levels=(0.1,), only=["lr"])
     assert only.set_index("constraint").loc["demographic_parity", "algorithm"] == "lr"
+
+
+def test_the_most_accurate_is_tied_with_the_candidates_the_splits_cannot_tell_apart_by_hand():
+    best = np.array([0.80, 0.81, 0.82, 0.83, 0.84])
+    differences = {
+        "far": [0.10, 0.12, 0.11, 0.13, 0.14],  # t = .12 / (.01581 sqrt(1/5 + 1/2)) = 9.07
+        "mid": [0.04, 0.02, 0.06, 0.03, 0.05],  # t = 3.02: p < .05, but not after Holm
+        "near": [0.02, -0.01, 0.03, 0.00, 0.01],  # t = 0.76
+    }
+    rows = {("best", split): a for split, a in enumerate(best)}
+    for name, d in differences.items():
+        rows |= {(name, split): a for split, a in enumerate(best - np.array(d))}
+    rows[("once", 0)] = 0.5  # one split shared: untested, so tied
+    accuracy = pd.Series(rows).rename_axis(["name", "split_id"])
+    # the corrected t's p-values, by scipy: far .0008, mid .039 (Holm: x 2 = .078), near .49
+    se = np.std(differences["mid"], ddof=1) * np.sqrt(1 / 5 + 1 / 2)
+    p_mid = 2 * stats.t.sf(0.04 / se, df=4)
+    assert p_mid < 0.05 < 2 * p_mid
+    assert ef.tied_with(accuracy, "best", ["best", "far", "mid", "near", "once"]) == 3
+    assert ef.tied_with(accuracy, "best", ["best", "far"]) == 0  # a test decides it
+    assert ef.tied_with(accuracy, "best", ["best", "mid"]) == 0  # alone, no Holm to pay
+    assert ef.tied_with(accuracy, "best", ["best"]) == 0
 
 
 def test_beside_the_most_accurate_stands_the_yardstick_at_the_level_by_hand():
