@@ -133,6 +133,30 @@ class StudyFrames:
         cells = flags.stored_cell_flags(self.store, chosen, names)
         return chosen[~flags.flagged_rows(chosen, cells)]
 
+    def flagged_runs(self, measures: pd.DataFrame, names: Sequence[str]) -> set[str]:
+        """Return the keys of the runs in ``measures`` flagged on any of ``names``.
+
+        A run that predicts one class, or whose measure rests on few events
+        (:func:`~faircompare.analysis.flags.run_flags`), is drawn but is no result: a
+        Pareto front passes it by, as the report's does. Read from the store's predictions;
+        none without a store.
+
+        Parameters
+        ----------
+        measures
+            Selected test measures (:meth:`Selection.measures`).
+        names
+            The measures judged.
+
+        Returns
+        -------
+        set of str
+            The flagged runs' keys.
+        """
+        if self.store is None:
+            return set()
+        return set(flags.run_flags(self.store, measures["key"].unique(), names)["key"])
+
 
 def _unknown_label(
     name: str, named: set[str], held: dict[str, list[str]], settings: dict[str, str]

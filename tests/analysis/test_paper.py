@@ -723,6 +723,29 @@ def test_the_intervals_table_and_figure_give_a_flagged_cell_no_interval(study, m
     assert "svm" not in [t.get_text() for t in figure.axes[0].get_yticklabels()]
 
 
+def test_a_paper_tradeoff_keeps_a_flagged_run_off_its_pareto_front(study, monkeypatch):
+    # #81: the report keeps a run flagged on its axes off the front; `figure tradeoff` put
+    # it on. Here the most accurate run on German's front is flagged.
+    from faircompare.analysis.selection import Selection
+
+    judged = flags.run_flags
+    with ResultStore(study, readonly=True) as store:
+        frames = StudyFrames.read(store)
+        german = Selection(datasets=("german",))
+        before = kinds.tradeoff.frames(frames, german, excluded=()).runs
+        top = before[before["pareto"]].sort_values("accuracy")["key"].iloc[-1]
+
+        def top_flagged(store, keys, measures):
+            found = judged(store, keys, measures)
+            mine = pd.DataFrame([(top, "accuracy", flags.FEW_EVENTS)], columns=found.columns)
+            return pd.concat([found, mine], ignore_index=True)
+
+        monkeypatch.setattr(flags, "run_flags", top_flagged)
+        after = kinds.tradeoff.frames(frames, german).runs.set_index("key")
+    assert top in after.index and not after.loc[top, "pareto"]  # drawn, off the front
+    assert after["pareto"].sum() >= 1
+
+
 def test_a_report_figure_and_the_paper_figure_of_the_same_selection_and_layout_are_one(
     results, report, tmp_path
 ):

@@ -65,7 +65,7 @@ def frames(
     x: str | None = None,
     y: str | None = None,
     *,
-    excluded: Collection[str] = (),
+    excluded: Collection[str] | None = None,
 ) -> TradeoffFrames:
     """Select the runs of a tradeoff figure.
 
@@ -79,8 +79,9 @@ def frames(
     x, y
         The fairness measure (DIbinary) and the accuracy measure (accuracy).
     excluded
-        Keys of runs drawn but kept off the Pareto front (:func:`~.tidy.tradeoff`): the
-        report's runs whose measures on the axes are flagged.
+        Keys of runs drawn but kept off the Pareto front (:func:`~.tidy.tradeoff`): those
+        whose measures on the axes are flagged, which the report passes as it has judged
+        them; None judges the selected runs (:meth:`~.StudyFrames.flagged_runs`).
 
     Returns
     -------
@@ -90,6 +91,8 @@ def frames(
     x, y = x or "DIbinary", y or "accuracy"
     measures = selection.measures(study.measures)
     audits = study.audits[study.audits["key"].isin(measures["key"].unique())]
+    if excluded is None:
+        excluded = study.flagged_runs(measures, [x, y])
     runs = tidy.tradeoff(measures, audits, accuracy=y, fairness=x, excluded=excluded)
     order = selection.order(runs["algorithm"].unique())
     configurations = [panel_title(selection, w) for w in runs[tidy.WHERE].astype(str).to_numpy()]
