@@ -199,11 +199,12 @@ class _Study:
 
 def _write_sections(writer: Writer, study: _Study) -> None:
     """Write every section's figures and tables, in page order."""
+    one_class = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
+    constant = tuple(sorted(set(one_class)))
     if not study.measures.empty:
         writer.section("Findings: who beat the yardstick, where, by how much")
-        constant = study.run_flags.loc[study.run_flags["reason"] == flags.ONE_CLASS, "key"]
-        writer.attempt("findings", _findings, study.measures, study.validation,
-                       tuple(sorted(set(constant))), study.family)  # fmt: skip
+        writer.attempt("findings", _findings, study.measures, study.validation, constant,
+                       study.family)  # fmt: skip
         writer.attempt("tuning at an equal budget", _tuning, study.measures, study.frames,
                        study.store)  # fmt: skip
         writer.section("Explore the study")
@@ -223,7 +224,7 @@ def _write_sections(writer: Writer, study: _Study) -> None:
     cells = pd.concat([c.flags for c in study.configurations], ignore_index=True)
     test_rows = study.runs.groupby(["dataset", "sensitive_attribute"])["n_test"].median()
     writer.attempt("rankings", _rankings, chosen, cells, test_rows)
-    _at_equal_fairness(writer, measures, study.validation, study.algorithms)
+    _at_equal_fairness(writer, measures, study.validation, study.algorithms, constant)
     writer.attempt("correlations", _correlations, measures, study.store)
     frames = study.frames
     writer.attempt("measure pairs", _measure_pairs, frames)
@@ -251,9 +252,7 @@ def _findings(
     method that predicts one class on some split (``constant``: those runs' keys) is no
     finding on the others either: all its runs in that configuration are left out, and named.
     """
-    no_result = _constant_methods(measures, constant)
-    kept = ~pd.MultiIndex.from_frame(measures[_METHOD]).isin(no_result.index)
-    measures = measures[kept]
+    measures, no_result = _without_constant(measures, constant)
     tables = [
         equal_fairness.equal_fairness_table(
             part, validation[validation["key"].isin(part["key"].unique())]
@@ -310,6 +309,20 @@ def _by_configuration(frame: pd.DataFrame, *within: str) -> pd.DataFrame:
 _METHOD = [*tidy.WHERE, "algorithm", "setting"]
 
 
+def _without_constant(
+    measures: pd.DataFrame, constant: tuple[str, ...]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return ``measures`` without the methods with a constant run, and those methods.
+
+    A method that predicts one class for every test row on some split of a configuration is
+    no result there, on any of its splits (:func:`_constant_methods`): the findings and the
+    section *At equal fairness* compare the same methods, in the same Holm families.
+    """
+    no_result = _constant_methods(measures, constant)
+    kept = ~pd.MultiIndex.from_frame(measures[_METHOD]).isin(no_result.index)
+    return measures[kept], no_result
+
+
 def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.DataFrame:
     """Return each method (configuration, algorithm, setting) with a constant run, frontiers aside.
 
@@ -323,9 +336,9 @@ def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.D
     return table[table["constant"] > 0]
 
 
-def _constant_text(no_result: pd.DataFrame, interventions: list[str]) -> str:
-    """Name the interventions left out of the findings for a constant run, or say nothing."""
-    no_result = no_result[no_result.index.get_level_values("algorithm").isin(interventions)]
+def _constant_text(no_result: pd.DataFrame, shown: list[str]) -> str:
+    """Name the methods of ``shown`` left out for a constant run, or say nothing."""
+    no_result = no_result[no_result.index.get_level_values("algorithm").isin(shown)]
     if no_result.empty:
         return ""
     named = [
@@ -909,15 +922,18 @@ def _at_equal_fairness(
     measures: pd.DataFrame,
     validation: pd.DataFrame,
     algorithms: tuple[str, ...],
+    constant: tuple[str, ...],
 ) -> None:
     """Every intervention against the post-processed best model at its own unfairness.
 
     A figure and a table per dataset, attribute and variant with a frontier
-    (:mod:`~faircompare.analysis.equal_fairness`), then how many algorithms beat it.
+    (:mod:`~faircompare.analysis.equal_fairness`), then how many algorithms beat it. A method
+    with a constant run (``constant``: those runs' keys) is left out, as the findings leave it.
     """
     points = equal_fairness.frontier_points(measures)
     if points.empty:
         return
+    measures, no_result = _without_constant(measures, constant)
     writer.section("At equal fairness (Cruz & Hardt 2024)")
     writer.text(
         "Each intervention against the frontier of the most accurate unconstrained model "
@@ -927,6 +943,7 @@ def _at_equal_fairness(
         "difference is the intervention's test accuracy minus the frontier's at the "
         "intervention's own test violation of the constraint. Positive: it beats the "
         "post-processed model at its level of unfairness."
+        + _constant_text(no_result, list(algorithms))
     )
     found: list[pd.DataFrame] = []
     where = tidy.WHERE

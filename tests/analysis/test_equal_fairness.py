@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from faircompare.analysis import equal_fairness as ef
-from faircompare.analysis import kinds
+from faircompare.analysis import flags, kinds
 from faircompare.analysis.budgets import by_budget, surviving, verdicts_by_budget
 from faircompare.analysis.canvas import REPORT
 from faircompare.analysis.lint import lint_figure
@@ -368,7 +368,7 @@ def equal_fairness_figure(measures: pd.DataFrame) -> Figure:
 
 
 @pytest.mark.data
-def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
+def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path, monkeypatch):
     config = BenchmarkConfig(
         datasets=("german",), splits=2, audits=False,
         algorithms=("unprocessed-logistic-regression", "logistic-regression", "kamishima"),
@@ -400,6 +400,22 @@ def test_the_report_has_the_section_with_its_figure_and_tables(tmp_path):
     assert (tmp_path / "report" / "figures" / f"{name}.png").stat().st_size > 0
     assert (tmp_path / "report" / "tables" / "equal-fairness-summary.csv").exists()
     assert lint_figure(equal_fairness_figure(measures)) == []
+    # #81: a method constant on a split is no result in the section either, as in the findings
+    # (the section compared and Holm-adjusted it, and gave it a verdict the findings did not)
+    judged = flags.run_flags
+    kamishima = measures.query("algorithm == 'kamishima' and split_id == 0")["key"].iloc[0]
+
+    def kamishima_one_class(store, keys, names):
+        found = judged(store, keys, names)
+        mine = pd.DataFrame([(kamishima, n, flags.ONE_CLASS) for n in names], columns=found.columns)
+        return pd.concat([found, mine], ignore_index=True)
+
+    monkeypatch.setattr(flags, "run_flags", kamishima_one_class)
+    page = write_report(tmp_path).read_text()
+    table = pd.read_csv(tmp_path / "report" / "tables" / f"{name}.csv")
+    assert set(table["algorithm"]) == {"logistic-regression"}
+    section = page[page.index("At equal fairness (Cruz") :]
+    assert "Left out, as no result" in section and "kamishima on german, sex (1 of 2" in section
 
 
 def test_a_method_constant_on_one_split_is_no_finding_on_any_and_is_named():
