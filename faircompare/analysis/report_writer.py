@@ -260,8 +260,10 @@ def _flat(table: pd.DataFrame) -> pd.DataFrame:
     """Return a table whose index is its first columns: each row names itself in full.
 
     A filter or a sort on the page moves whole rows (a row under a spanning label lacks it);
-    an unnamed index level's column is headed blank.
+    an unnamed index level's column is headed blank. The columns' own name (``verdict`` of a
+    pivot) is dropped: pandas heads an empty first column with it.
     """
+    table = table.rename_axis(columns=[None] * table.columns.nlevels)
     if isinstance(table.index, pd.RangeIndex) and table.index.name is None:
         return table
     names = [

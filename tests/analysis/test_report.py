@@ -326,3 +326,17 @@ def test_the_frontiers_are_said_apart_only_where_a_study_has_them(report):
     with_frontier = pd.DataFrame({"algorithm": ["svm", "unprocessed-logistic-regression"]})
     assert "are the yardstick of the equal-fairness section" in _frontiers_apart(with_frontier)
     assert _frontiers_apart(with_frontier.iloc[:1]) == ""
+
+
+def test_a_pivoted_table_on_the_page_has_no_empty_column_headed_by_its_columns_name(tmp_path):
+    # #81: the equal-fairness summary (a pivot of verdicts) showed an empty first column
+    # headed "verdict", pandas's place for the columns' name
+    from faircompare.analysis.report_cache import PartCache
+    from faircompare.analysis.report_writer import Writer
+
+    pivot = pd.DataFrame({"above": [0], "below": [30]}, index=pd.Index(["adult"], name="dataset"))
+    writer = Writer(tmp_path, tmp_path, PartCache(tmp_path, tmp_path))
+    writer.section("summary")
+    writer.table(pivot.rename_axis(columns="verdict"), "summary", "verdicts")
+    html = writer.sections[-1].parts[-1]["table"]
+    assert re.findall(r"<th>(.*?)</th>", html) == ["dataset", "above", "below"]
