@@ -516,7 +516,8 @@ def tied_with(accuracy: pd.Series, best: str, candidates: Collection[str]) -> in
     Each is compared with ``best`` by the corrected resampled t-test of their accuracy
     differences over the splits both ran (Nadeau & Bengio 2003), Holm-adjusted over the
     candidates; one with an adjusted p-value of at least 0.05, or fewer than two shared
-    splits, is tied with it. 0 says a test decides ``best`` is the most accurate.
+    splits, is tied with it. 0 of several candidates says a test decides ``best`` is the most
+    accurate.
 
     Parameters
     ----------

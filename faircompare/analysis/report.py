@@ -380,7 +380,7 @@ def _most_accurate(
         "level, the one with the highest mean accuracy, with its corrected 95 % interval over "
         "splits; candidates: how many are that fair; tied: how many of the other candidates "
         "the corrected paired t-test does not tell apart from it (Holm over them, p < 0.05; "
-        "0: a test decides it is the most accurate); yardstick: the post-processed best "
+        "0 of several: a test decides it is the most accurate); yardstick: the post-processed best "
         "model's highest mean accuracy at a mean violation at most the level, chosen as the "
         "intervention is. A baseline, or a method constant on some split, is never named",
         numbers=best,
