@@ -91,7 +91,7 @@ def _names(frame: pd.DataFrame, selection: Selection) -> dict[str, str]:
 def _measures(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
     """Each algorithm's mean ± sd over splits of key measures (Friedler et al. §7.1)."""
     names = list(names or tables.KEY_MEASURES)
-    measures = selection.measures(store.measures())
+    measures = selection.compared(store.measures())
     where = selection.configuration(measures, "measures table")
     chosen = shown_runs(store, measures)
     cells = flags.stored_cell_flags(store, chosen, names)
@@ -143,7 +143,7 @@ def _where(selection: Selection, where: Sequence[str]) -> str:
 def _intervals(store: ResultStore, selection: Selection, names: Sequence[str] | None) -> PaperTable:
     """Each algorithm's mean score with its corrected 95% interval over splits."""
     names = list(names or ("accuracy",))
-    measures = selection.measures(store.measures())
+    measures = selection.compared(store.measures())
     where = selection.configuration(measures, "intervals table")
     chosen = shown_runs(store, measures)
     cells = flags.stored_cell_flags(store, chosen, names)

@@ -18,6 +18,7 @@ import pandas as pd
 from faircompare import registry
 from faircompare._validation import closest, quoted
 from faircompare.analysis import flags, tidy
+from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.style import Style, study_styles
 from faircompare.analysis.tidy import algorithm_of
 from faircompare.exceptions import ChoiceError
@@ -240,6 +241,30 @@ class Selection:
                 )
             measures = measures[measures[column].isin(wanted)]
         return measures
+
+    def compared(self, measures: pd.DataFrame) -> pd.DataFrame:
+        """Return the measures of the selected methods a figure or a table compares.
+
+        The frontiers (``unprocessed-*``, each a baseline post-processed to its tolerances)
+        are the yardstick of the comparison at equal fairness, no method: they are left out
+        unless the selection names its algorithms, as the report leaves them out of its
+        intervals and rankings.
+
+        Parameters
+        ----------
+        measures
+            The store's long measures frame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The selected rows (:meth:`measures`), the frontiers' left out where no algorithm
+            is named.
+        """
+        selected = self.measures(measures)
+        if self.algorithms is not None:
+            return selected
+        return selected[~selected["algorithm"].str.startswith(FRONTIER_PREFIX)]
 
     def _check_labels(self, measures: pd.DataFrame) -> None:
         """Refuse a label that names nothing the results hold (a mistyped name, say).

@@ -723,6 +723,19 @@ def test_the_intervals_table_and_figure_give_a_flagged_cell_no_interval(study, m
     assert "svm" not in [t.get_text() for t in figure.axes[0].get_yticklabels()]
 
 
+def test_the_paper_tables_leave_the_frontier_out_as_the_intervals_figure_does(study):
+    # #81: `table intervals --dataset adult` bolded unprocessed-gradient-boosting, the
+    # yardstick, where `table measures` bolded gradient-boosting, its identical baseline
+    frontier = "unprocessed-logistic-regression"
+    made = {kind: table(kind, study, datasets=["german"]) for kind in ("intervals", "measures")}
+    for kind, shown in made.items():
+        assert frontier not in shown.shown.index and frontier not in shown.best.values(), kind
+        assert "logistic-regression" in shown.shown.index, kind
+    named = table("intervals", study, datasets=["german"],
+                  algorithms=[frontier, "logistic-regression"])  # fmt: skip
+    assert sorted(named.shown.index) == ["logistic-regression", frontier]  # named: shown
+
+
 def test_a_paper_tradeoff_keeps_a_flagged_run_off_its_pareto_front(study, monkeypatch):
     # #81: the report keeps a run flagged on its axes off the front; `figure tradeoff` put
     # it on. Here the most accurate run on German's front is flagged.

@@ -30,7 +30,6 @@ from faircompare.analysis.canvas import (
     text_width,
     widest,
 )
-from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import paper_style
 from faircompare.measures import MEASURES
@@ -88,9 +87,7 @@ def frames(
         Where the selection holds several variants, or too few algorithms or datasets.
     """
     measure = x or "accuracy"
-    measures = selection.measures(study.measures)
-    if selection.algorithms is None:
-        measures = measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]
+    measures = selection.compared(study.measures)
     variants = sorted(measures["variant"].unique())
     if len(variants) != 1:
         raise ValueError(

@@ -31,7 +31,6 @@ from faircompare.analysis.canvas import (
     finish,
     row_names,
 )
-from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
 from faircompare.analysis.kinds._panels import panel_title
 from faircompare.analysis.selection import Selection, StudyFrames, algorithm_of, configurations
 from faircompare.analysis.style import PALETTE, paper_style
@@ -99,10 +98,7 @@ def frames(
         Where no algorithm of a configuration has two splits (an interval needs two).
     """
     names = measures or (x or "accuracy",)
-    selected = selection.measures(study.measures)
-    frontier = selected["algorithm"].str.startswith(FRONTIER_PREFIX)
-    if selection.algorithms is None:
-        selected = selected[~frontier]
+    selected = selection.compared(study.measures)
     chosen = study.comparable(study.shown(selected), names)  # a flagged cell: no interval
     named = algorithm_of(chosen["algorithm"].unique(), tidy.budgets_run(chosen))
     found = configurations(chosen, selection)
