@@ -190,8 +190,9 @@ class Writer:
         with replaced(path, self.root) as temporary:
             temporary.write_bytes(png)
         encoded = base64.b64encode(png).decode()
+        width, height = Image.open(io.BytesIO(png)).size  # its room, kept until it is loaded
         part = {"kind": "figure", "png": encoded, "caption": caption, "name": name,
-                "files": [path.name]}  # fmt: skip
+                "files": [path.name], "width": width, "height": height}  # fmt: skip
         self.sections[-1].parts.append(part)
         self._record(part, [path])
 

@@ -36,7 +36,7 @@ def test_the_fragment_fetches_nothing_and_holds_the_runs():
     html = explore.explore_html(points, study_styles(["lr", "svm"]))
     assert not re.search(r"<script[^>]*src=", html)  # Bokeh's JavaScript written in, no URL
     assert "Bokeh" in html and "german, sex, numerical+binary" in html
-    assert '\\\\"accuracy\\\\": [0.75, 0.7]' in html  # the numbers, to 4 decimals
+    assert '"accuracy": [0.75, 0.7]' in html  # the numbers, to 4 decimals, as JSON
 
 
 def test_each_run_is_drawn_with_its_algorithms_marker_as_the_figures_draw_it():
@@ -44,7 +44,7 @@ def test_each_run_is_drawn_with_its_algorithms_marker_as_the_figures_draw_it():
     styles = study_styles(["lr", "svm"])  # lr: an "X" (a star in Bokeh), svm: an "o"
     assert (styles["lr"]["marker"], styles["svm"]["marker"]) == ("X", "o")
     html = explore.explore_html(explore.run_points(measures(), pd.DataFrame()), styles)
-    quoted = '\\\\"marker\\\\": {\\\\"names\\\\": [\\\\"star\\\\", \\\\"circle\\\\"]'
+    quoted = '"marker": {"names": ["star", "circle"]'
     assert quoted in html  # the points' markers by name, coded as the chart's data is
 
 
@@ -74,3 +74,15 @@ def test_a_flagged_run_says_which_measures_and_why_and_the_chart_opens_on_bounde
         explore.run_points(pd.concat([measures(), dp]), pd.DataFrame()), study_styles(["lr"])
     )
     assert '"value":"demographic_parity_difference"' in html.replace(" ", "").replace("\\", "")
+
+
+def test_the_runs_are_one_json_block_no_text_in_them_can_close():
+    # the runs are read by the chart's script from a JSON block of the page; a parameter
+    # holding "</script>" would end the block early, and the page's script with it
+    import json
+
+    points = explore.run_points(measures(), pd.DataFrame()).assign(params=["</script><b>", "{}"])
+    html = explore.explore_html(points, study_styles(["lr", "svm"]))
+    [block] = re.findall(r'<script type="application/json" id="[^"]+">(.*?)</script>', html)
+    assert "</script><b>" not in html
+    assert json.loads(block)["params"]["names"] == ["</script><b>", "{}"]

@@ -34,17 +34,26 @@ def test_report_renders_without_errors_or_missing_images(report, tmp_path):
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.on("requestfailed", lambda request: problems.append(f"failed: {request.url[:80]}"))
         page.goto(report.as_uri(), wait_until="load")
-        images = page.evaluate(
-            "Array.from(document.images).map(i => [i.alt, i.complete && i.naturalWidth > 0])"
-        )
+        waiting = page.evaluate("Array.from(document.images).filter(i => !i.complete).length")
+        images = page.evaluate(_EVERY_IMAGE)
         page.screenshot(path=tmp_path / "report.png", full_page=True)
         browser.close()
     assert problems == []
     assert len(images) >= 10
-    assert [alt for alt, shown in images if not shown] == []
+    assert waiting > 0  # the figures far below the first screen wait to be scrolled to (#81)
+    assert [alt for alt, shown, _ in images if not shown] == []
+    assert all(room for _, _, room in images)  # each kept its room: its size, loaded or not
     assert (tmp_path / "report.png").stat().st_size > 100_000
 
 
+# Every figure loaded as a reader scrolling to it would, and whether it is whole: its alt, its
+# pixels decoded, and its width and height set in the page before it loaded.
+_EVERY_IMAGE = """async () => Promise.all(Array.from(document.images).map(async (i) => {
+  const room = i.getAttribute("width") > 0 && i.getAttribute("height") > 0;
+  i.loading = "eager";
+  try { await i.decode(); } catch { return [i.alt, false, room]; }
+  return [i.alt, i.naturalWidth > 0, room];
+}))"""
 # The chart's point under the mouse: its glyph's first screen position, read from BokehJS.
 _FIRST_POINT = """() => {
   const walk = (view) => [view, ...(view.child_views ?? []),
