@@ -62,6 +62,7 @@ __all__ = [
     "frontier_points",
     "most_accurate",
     "tied_with",
+    "without_frontiers",
 ]
 
 #: The work behind the comparison at equal fairness, by the method it describes.
@@ -83,6 +84,25 @@ FRONTIER_PREFIX = "unprocessed-"
 OWN_BASELINE = "frontier's own"
 _ALPHA = 0.05
 _ACCURACY_BOUNDS = score_bounds("accuracy")  # where an accuracy's interval is cut
+
+
+def without_frontiers(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return the rows of ``frame`` whose algorithm is no frontier (``unprocessed-*``).
+
+    A frontier is a baseline post-processed to each of its tolerances: the yardstick the other
+    algorithms are compared with at equal fairness, never one of them.
+
+    Parameters
+    ----------
+    frame
+        Rows with an ``algorithm`` column (measures, runs, points).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its rows of the other algorithms.
+    """
+    return frame[~frame["algorithm"].str.startswith(FRONTIER_PREFIX)]
 
 
 def frontier_points(measures: pd.DataFrame) -> pd.DataFrame:
@@ -215,7 +235,7 @@ def equal_fairness(measures: pd.DataFrame) -> pd.DataFrame:
         ``difference``. Configurations without a frontier are left out.
     """
     points = frontier_points(measures)
-    others = runs_wide(measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)])
+    others = runs_wide(without_frontiers(measures))
     budgets = others["setting"].map(budget_of).astype(float)
     rows = []
     for (*where, budget), mine in points.groupby([*WHERE, "budget"], dropna=False):
@@ -280,9 +300,9 @@ def equal_fairness_table(
                "ci_high", "pvalue", "holm", "above", "verdict"]  # fmt: skip
     if differences.empty:
         return pd.DataFrame(columns=columns)
-    chosen = representative(
-        measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)], validation
-    ).drop_duplicates("key")[["key", "setting"]]
+    chosen = representative(without_frontiers(measures), validation).drop_duplicates("key")[
+        ["key", "setting"]
+    ]
     chosen_differences = differences.drop(columns="setting").merge(chosen, on="key")
     by_split = chosen_differences.groupby(
         ["algorithm", "setting", "constraint", "frontier", "split_id"]
@@ -474,7 +494,7 @@ def most_accurate(
         other candidates it is not told apart from: :func:`tied_with`) and ``yardstick`` (the
         yardstick's most accurate mean at the level; NaN where no frontier ran).
     """
-    others = measures[~measures["algorithm"].str.startswith(FRONTIER_PREFIX)]
+    others = without_frontiers(measures)
     if only is not None:
         others = others[others["algorithm"].isin(list(only))]
     chosen = representative(others, validation)

@@ -328,7 +328,7 @@ def _constant_methods(measures: pd.DataFrame, constant: tuple[str, ...]) -> pd.D
 
     Indexed by :data:`_METHOD`: ``constant`` (its splits predicting one class) and ``splits``.
     """
-    others = measures[~measures["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)]
+    others = equal_fairness.without_frontiers(measures)
     runs = others.drop_duplicates("key").set_index(_METHOD)
     count = runs.groupby(level=_METHOD)["key"]
     table = pd.DataFrame({"constant": count.agg(lambda keys: keys.isin(constant).sum()),
@@ -700,7 +700,7 @@ def _which_is_better(writer: Writer, c: _Configuration) -> None:
     measure's pairs and interval, and named.
     """
     name, label = c.name, c.label
-    interventions = _interventions(c.chosen)
+    interventions = equal_fairness.without_frontiers(c.chosen)  # rankings, pairs
     apart = _frontiers_apart(c.chosen)  # said under each table and figure below
     chosen, left_out = _comparable(interventions, c.flags)
     if chosen["split_id"].nunique() < 2:
@@ -752,11 +752,6 @@ def _frontiers_apart(chosen: pd.DataFrame) -> str:
         f" The frontiers ({equal_fairness.FRONTIER_PREFIX}*: a baseline post-processed to each "
         "of its tolerances) are the yardstick of the equal-fairness section, not compared here"
     )
-
-
-def _interventions(chosen: pd.DataFrame) -> pd.DataFrame:
-    """Leave the frontiers out of the runs compared as interventions (rankings, pairs)."""
-    return chosen[~chosen["algorithm"].str.startswith(equal_fairness.FRONTIER_PREFIX)]
 
 
 def _comparable(
@@ -823,7 +818,7 @@ def _rankings(
     by dataset and attribute: :func:`.compare.against_datasets`).
     """
     writer.section("Which intervention is better? Ranks across datasets (Demšar 2006)")
-    shown = _interventions(chosen)
+    shown = equal_fairness.without_frontiers(chosen)
     apart = _frontiers_apart(chosen)  # said under each diagram below
     comparable, _ = _comparable(shown, cells)
     for measure, (variant, part) in itertools.product(COMPARED, shown.groupby("variant")):

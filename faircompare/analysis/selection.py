@@ -18,7 +18,7 @@ import pandas as pd
 from faircompare import registry
 from faircompare._validation import closest, quoted
 from faircompare.analysis import flags, tidy
-from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
+from faircompare.analysis.equal_fairness import without_frontiers
 from faircompare.analysis.style import Style, study_styles
 from faircompare.analysis.tidy import algorithm_of
 from faircompare.exceptions import ChoiceError
@@ -264,7 +264,7 @@ class Selection:
         selected = self.measures(measures)
         if self.algorithms is not None:
             return selected
-        return selected[~selected["algorithm"].str.startswith(FRONTIER_PREFIX)]
+        return without_frontiers(selected)
 
     def _check_labels(self, measures: pd.DataFrame) -> None:
         """Refuse a label that names nothing the results hold (a mistyped name, say).

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from faircompare.analysis import tidy
 from faircompare.analysis.canvas import COLOUR_BAR, COLUMN, LABEL_ROOM, Layout, canvas, finish
-from faircompare.analysis.equal_fairness import FRONTIER_PREFIX
+from faircompare.analysis.equal_fairness import without_frontiers
 from faircompare.analysis.kinds._panels import panel_title, y_labelled
 from faircompare.analysis.selection import Selection, StudyFrames
 from faircompare.analysis.style import paper_style
@@ -78,8 +78,7 @@ def frames(
         Where no selected algorithm ran over two values or more of one numeric parameter.
     """
     x, y = x or AXES[0], y or AXES[1]
-    chosen = selection.measures(study.measures)
-    chosen = chosen[~chosen["algorithm"].str.startswith(FRONTIER_PREFIX)]
+    chosen = without_frontiers(selection.measures(study.measures))
     sweep = tidy.parameter_sweep(chosen, names=(x, y)).dropna(subset=[x, y])
     sweep["value"] = pd.to_numeric(sweep["value"], errors="coerce")
     keys = [*tidy.WHERE, "algorithm"]
